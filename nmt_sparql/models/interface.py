@@ -1,0 +1,52 @@
+"""What every model offers, so training and decoding never look inside one.
+
+Target id space: ids in [0, V) are decoder-vocabulary tokens (S for copy models, S ∪ K for
+models without copy); with copy, id V + k means "copy the KB element of slot k" of that
+example (slots are numbered 0..n-1 in order of first appearance in the source).
+Source: with copy, every KB element position holds the mask id and `src_slots` gives its
+slot (-1 elsewhere); without copy, `src_slots` is all -1.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, fields
+from typing import Any, Protocol
+
+import torch
+
+
+@dataclass
+class Batch:
+    src_ids: torch.Tensor  # (B, S) long, padded with the source pad id
+    src_mask: torch.Tensor  # (B, S) bool, True on real tokens
+    src_slots: torch.Tensor  # (B, S) long, slot of a masked KB element, -1 elsewhere
+    tgt_ids: torch.Tensor | None = None  # (B, T) long: BOS ... EOS, padded with the target pad id
+
+    def to(self, device: torch.device | str) -> Batch:
+        return Batch(**{f.name: (None if getattr(self, f.name) is None else getattr(self, f.name).to(device))
+                        for f in fields(self)})
+
+    def __len__(self) -> int:
+        return self.src_ids.size(0)
+
+
+class Seq2SeqModel(Protocol):
+    """The step interface. `log_probs` are over the extended space [0, V + n_slots)."""
+
+    vocab_size: int  # V
+    copy: bool
+    pad_id: int
+    bos_id: int
+    eos_id: int
+
+    def forward(self, batch: Batch) -> torch.Tensor:
+        """Teacher forcing on batch.tgt_ids[:, :-1] -> (B, T-1, V + max_slots) log-probabilities."""
+
+    def encode(self, batch: Batch) -> Any:
+        """Run the encoder once; the state is what decode_step needs (and can be reordered)."""
+
+    def decode_step(self, tokens: torch.Tensor, state: Any, cache: Any | None) -> tuple[torch.Tensor, Any]:
+        """Last generated tokens (B,) -> ((B, V + max_slots) log-probs of the next token, new cache)."""
+
+    def reorder(self, state: Any, cache: Any, index: torch.Tensor) -> tuple[Any, Any]:
+        """Select/reorder batch rows of state and cache (beam search, dropping finished rows)."""
