@@ -1,0 +1,7 @@
+"""Batched, cached decoding over the model step interface (nmt_sparql.models.interface)."""
+
+from nmt_sparql.decoding.beam import Hypothesis, beam_search
+from nmt_sparql.decoding.greedy import greedy
+from nmt_sparql.decoding.reference import TeacherForcedStepper, reference_greedy
+
+__all__ = ["Hypothesis", "TeacherForcedStepper", "beam_search", "greedy", "reference_greedy"]

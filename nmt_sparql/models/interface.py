@@ -23,11 +23,28 @@ class Batch:
     tgt_ids: torch.Tensor | None = None  # (B, T) long: BOS ... EOS, padded with the target pad id
 
     def to(self, device: torch.device | str) -> Batch:
-        return Batch(**{f.name: (None if getattr(self, f.name) is None else getattr(self, f.name).to(device))
-                        for f in fields(self)})
+        return Batch(
+            **{
+                f.name: (None if getattr(self, f.name) is None else getattr(self, f.name).to(device))
+                for f in fields(self)
+            }
+        )
 
     def __len__(self) -> int:
         return self.src_ids.size(0)
+
+
+@dataclass(frozen=True)
+class VocabSpec:
+    """What a model builder needs to know about the tokenization it will be fed."""
+
+    src_size: int  # encoder vocabulary size (W, or the HF tokenizer size)
+    tgt_size: int  # V: decoder vocabulary size (S with copy, S ∪ K without; the HF tokenizer size)
+    src_pad_id: int
+    pad_id: int  # target pad id
+    bos_id: int  # first decoder input (the HF decoder start token for BART/T5)
+    eos_id: int
+    kb_id: int  # the <kb> mask id, in both id spaces; decoder input of a copied token is built from it
 
 
 class Seq2SeqModel(Protocol):
@@ -50,3 +67,14 @@ class Seq2SeqModel(Protocol):
 
     def reorder(self, state: Any, cache: Any, index: torch.Tensor) -> tuple[Any, Any]:
         """Select/reorder batch rows of state and cache (beam search, dropping finished rows)."""
+
+
+def reorder_rows(obj: Any, index: torch.Tensor) -> Any:
+    """index_select dim 0 of every tensor in a nest of dicts/lists/tuples (model states and caches)."""
+    if isinstance(obj, torch.Tensor):
+        return obj.index_select(0, index.to(obj.device))
+    if isinstance(obj, dict):
+        return {k: reorder_rows(v, index) for k, v in obj.items()}
+    if isinstance(obj, (list, tuple)):
+        return type(obj)(reorder_rows(v, index) for v in obj)
+    return obj

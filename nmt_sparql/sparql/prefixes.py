@@ -63,7 +63,11 @@ class PrefixMap:
         """(prefix, local) for the longest namespace that `iri` starts with, or None."""
         best: tuple[str, str] | None = None
         for prefix, ns in self.prefixes.items():
-            if iri.startswith(ns) and len(iri) > len(ns) and (best is None or len(ns) > len(self.prefixes[best[0]])):
+            if (
+                iri.startswith(ns)
+                and len(iri) > len(ns)
+                and (best is None or len(ns) > len(self.prefixes[best[0]]))
+            ):
                 best = (prefix, iri[len(ns) :])
         return best
 

@@ -37,7 +37,12 @@ _PN_PREFIX = r"(?:[A-Za-z\u00C0-\uFFFF](?:[\w\-.\u00B7]*[\w\-\u00B7])?)?"
 _PN_LOCAL = rf"(?:(?:[\w:\-\u00B7]|%[0-9A-Fa-f]{{2}}|{_LOCAL_ESC})(?:(?:[\w:\-.\u00B7]|%[0-9A-Fa-f]{{2}}|{_LOCAL_ESC})*)?)?"
 _IRI = r"<[^<>\"{}|^`\\\x00-\x20]*>"
 _LANG = r"@[A-Za-z]+(?:-[A-Za-z0-9]+)*"
-_STRING = r'"""(?:[^"\\]|\\.|"(?!""))*"""' + r"|'''(?:[^'\\]|\\.|'(?!''))*'''" + r'|"(?:[^"\\\n]|\\.)*"' + r"|'(?:[^'\\\n]|\\.)*'"
+_STRING = (
+    r'"""(?:[^"\\]|\\.|"(?!""))*"""'
+    + r"|'''(?:[^'\\]|\\.|'(?!''))*'''"
+    + r'|"(?:[^"\\\n]|\\.)*"'
+    + r"|'(?:[^'\\\n]|\\.)*'"
+)
 
 _LEXER = re.compile(
     rf"""
@@ -163,7 +168,9 @@ def tokenize(query: str, kb: str | PrefixMap = "dbpedia") -> list[str]:
         elif kind == "var":
             tokens.append("?" + text[1:])
         elif kind == "name":
-            tokens.append(lower if lower in KEYWORDS or lower in FUNCTIONS or lower in ("true", "false") else text)
+            tokens.append(
+                lower if lower in KEYWORDS or lower in FUNCTIONS or lower in ("true", "false") else text
+            )
         else:
             tokens.append(text)
         i += 1
@@ -185,7 +192,11 @@ def _render_iri_token(token: str, pm: PrefixMap, used: set[str]) -> str:
 
 
 def _is_pname_token(token: str) -> bool:
-    return ":" in token and not token.startswith(('"', "<", "?")) and _SIMPLE_PREFIX.match(token.split(":", 1)[0]) is not None
+    return (
+        ":" in token
+        and not token.startswith(('"', "<", "?"))
+        and _SIMPLE_PREFIX.match(token.split(":", 1)[0]) is not None
+    )
 
 
 def _standard_projection(tokens: list[str]) -> list[str]:
@@ -200,8 +211,12 @@ def _standard_projection(tokens: list[str]) -> list[str]:
             in_projection = True
         elif tok in ("where", "{", "from"):
             in_projection = False
-        if in_projection and tok in AGGREGATES and i + 1 < len(tokens) and tokens[i + 1] == "(" and (
-            not out or out[-1] != "("
+        if (
+            in_projection
+            and tok in AGGREGATES
+            and i + 1 < len(tokens)
+            and tokens[i + 1] == "("
+            and (not out or out[-1] != "(")
         ):
             depth, j = 0, i + 1
             while j < len(tokens):
@@ -246,7 +261,12 @@ def canonicalize(query: str, kb: str | PrefixMap = "dbpedia") -> str:
 
 def _after_lang_equals(tokens: list[str], i: int) -> bool:
     """True for the `"en"` of `lang ( ?x ) = "en"`: a template constant, not a KB literal."""
-    return i >= 5 and tokens[i - 1] in ("=", ",") and tokens[i - 2] == ")" and tokens[i - 5] in ("lang", "langmatches")
+    return (
+        i >= 5
+        and tokens[i - 1] in ("=", ",")
+        and tokens[i - 2] == ")"
+        and tokens[i - 5] in ("lang", "langmatches")
+    )
 
 
 def token_types(tokens: list[str], kb: str | PrefixMap = "dbpedia") -> list[TokenType]:

@@ -1,0 +1,420 @@
+"""Natural-language labels of a query's KB elements, from the best source available.
+
+Annotation needs, for every URI or literal of a query, the words that name it: to find its
+span in the question (tag-within) or to write it next to the token (tag-end). Sources are
+tried in order of trust:
+
+(a) the dataset's own marked question (LC-QuAD 1.0 `<...>`, LC-QuAD 2.0 NNQT `{...}`), each
+    marked span aligned one-to-one to a KB element by label similarity;
+(b) label files (LC-QuAD 2.0's `entity_labels.json` / `relation_labels.json`, or any JSON
+    object mapping ids or tokens to labels);
+(c) `rdfs:label` from a knowledge base, through any `LabelLookup` callable;
+(d) the token's local name (`dbo:riverMouth` -> "river mouth"), or a literal's value.
+
+A label already present in a record (`KBElement.label`, set by a reader) ranks after (a).
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import re
+from collections import Counter
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import Any, Literal
+from urllib.parse import unquote
+
+from rapidfuzz import fuzz
+from rapidfuzz.utils import default_process
+
+from nmt_sparql.data.record import Example, KBElement, RecordError
+from nmt_sparql.sparql.prefixes import prefix_map
+from nmt_sparql.sparql.tokens import TokenType, kb_tokens, literal_value, local_name, token_types, tokenize
+
+LabelSource = Literal["marks", "record", "label_file", "kb", "local_name", "literal"]
+LabelLookup = Callable[[list[str]], dict[str, str]]
+
+# Wikidata prefixes whose local name is an item id (Q…) or a property id (P…).
+_ITEM_PREFIXES = {"wd"}
+_PROPERTY_PREFIXES = {"wd", "wdt", "p", "ps", "psv", "pq", "pqv", "wdno"}
+_ITEM_ID = re.compile(r"^[Qq]\d+$")
+_PROPERTY_ID = re.compile(r"^[Pp]\d+$")
+_RDFS_LABEL = "http://www.w3.org/2000/01/rdf-schema#label"
+_IRI_UNSAFE = re.compile(r'[\s<>"{}|^`\\]')
+# Beyond this many elements the exact subset DP is too large: fall back to greedy assignment.
+_MAX_EXACT_ELEMENTS = 14
+# A mark this similar to an element's label names it even when the label is also written unmarked.
+_NEAR_EXACT = 90.0
+
+
+@dataclass(frozen=True)
+class Mark:
+    """A span of the plain question text that the dataset marked as naming one KB element."""
+
+    text: str
+    start: int
+    end: int
+
+
+@dataclass(frozen=True)
+class MarkedText:
+    """A marked question with its marks removed (`plain`) and the marked spans located in it."""
+
+    plain: str
+    marks: tuple[Mark, ...]
+
+
+@dataclass(frozen=True)
+class Resolved:
+    """One KB element with its chosen label, where the label came from, and every label known.
+
+    `mark` indexes `MarkedText.marks` when the element was aligned to a marked span;
+    `candidates` are all names of the element (best first) so a question search can try each.
+    """
+
+    element: KBElement
+    source: LabelSource
+    mark: int | None
+    candidates: tuple[str, ...]
+
+
+def normalize_space(text: str) -> str:
+    """Collapse whitespace runs to one space and strip the ends."""
+    return " ".join(text.split())
+
+
+def parse_marks(marked: str) -> MarkedText:
+    """Split a marked question into plain text and marked spans.
+
+    The mark style is `{...}` when the text has braces (LC-QuAD 2.0 NNQT), else `<...>`
+    (LC-QuAD 1.0). Innermost pairs are marks; stray delimiters (LC-QuAD 1.0 has `<X>>`) are
+    dropped. Whitespace is normalized while offsets are tracked.
+    """
+    opening, closing = ("{", "}") if "{" in marked else ("<", ">")
+    pattern = re.compile(re.escape(opening) + f"([^{re.escape(opening + closing)}]*)" + re.escape(closing))
+    out: list[str] = []
+    marks: list[Mark] = []
+
+    def append(piece: str) -> None:
+        for char in piece.replace(opening, " ").replace(closing, " "):
+            if char.isspace():
+                if out and out[-1] != " ":
+                    out.append(" ")
+            else:
+                out.append(char)
+
+    pos = 0
+    for match in pattern.finditer(marked):
+        append(marked[pos : match.start()])
+        inner = normalize_space(match.group(1))
+        if inner:
+            if out and out[-1] != " " and (out[-1].isalnum() or out[-1] in "'\""):
+                out.append(" ")
+            start = len(out)
+            append(inner)
+            marks.append(Mark(inner, start, len(out)))
+        pos = match.end()
+    append(marked[pos:])
+    while out and out[-1] == " ":
+        out.pop()
+    return MarkedText("".join(out), tuple(marks))
+
+
+def local_name_label(token: str) -> str:
+    """Readable form of a token's local name: `dbo:riverMouth` -> "river mouth", `dbr:Ike_Clanton` -> "Ike Clanton"."""
+    name = unquote(local_name(token))
+    if "_" not in name and " " not in name:
+        # camelCase only in schema-style names: `riverMouth` -> "river mouth", `RaceHorse` -> "Race Horse".
+        lower = name[:1].islower()
+        name = re.sub(r"(?<=[a-z])([A-Z])", lambda m: " " + (m.group(1).lower() if lower else m.group(1)), name)
+    return normalize_space(name.replace("_", " "))
+
+
+def label_variants(label: str) -> list[str]:
+    """The label and its shorter forms worth searching for (without a trailing "(disambiguation)")."""
+    variants = [normalize_space(label)]
+    short = normalize_space(re.sub(r"\s*\([^()]*\)\s*$", "", label))
+    if short and short not in variants:
+        variants.append(short)
+    return [v for v in variants if v]
+
+
+def _similarity(a: str, b: str) -> float:
+    """Label similarity in 0..100: extra words cost a little ("film director" ~ "director"), typos little.
+
+    The plain ratio is averaged in so that a subset is not a perfect match: the mark
+    "Battle of France" must prefer `dbr:Battle_of_France` over `dbo:battle`.
+    """
+    return (fuzz.token_set_ratio(a, b, processor=default_process) + fuzz.ratio(a, b, processor=default_process)) / 2
+
+
+def assign(scores: Sequence[Sequence[float]], min_score: float, most_pairs: bool = False) -> dict[int, int]:
+    """One-to-one assignment rows -> columns maximizing the total score (pairs below `min_score` excluded).
+
+    With `most_pairs`, as many pairs as possible first, then the best total. Exact (dynamic programming over used columns) for the small matrices annotation meets;
+    greedy by descending score beyond `_MAX_EXACT_ELEMENTS` columns.
+    """
+    n_rows = len(scores)
+    n_cols = len(scores[0]) if n_rows else 0
+    if n_cols > _MAX_EXACT_ELEMENTS:
+        pairs = sorted(
+            ((scores[i][j], i, j) for i in range(n_rows) for j in range(n_cols) if scores[i][j] >= min_score),
+            key=lambda p: (-p[0], p[1], p[2]),
+        )
+        chosen: dict[int, int] = {}
+        used: set[int] = set()
+        for _, i, j in pairs:
+            if i not in chosen and j not in used:
+                chosen[i] = j
+                used.add(j)
+        return chosen
+
+    bonus = 1000.0 if most_pairs else 0.0
+
+    @functools.cache
+    def best(i: int, used: int) -> tuple[float, tuple[tuple[int, int], ...]]:
+        if i == n_rows:
+            return 0.0, ()
+        result = best(i + 1, used)
+        for j in range(n_cols):
+            if not used >> j & 1 and scores[i][j] >= min_score:
+                total, rest = best(i + 1, used | 1 << j)
+                if total + scores[i][j] + bonus > result[0]:
+                    result = (total + scores[i][j] + bonus, ((i, j), *rest))
+        return result
+
+    return dict(best(0, 0)[1])
+
+
+def occurs(name: str, text: str) -> bool:
+    """Whether `name` is in `text` as whole words, ignoring case and spacing."""
+    pattern = r"(?<!\w)" + r"\s+".join(map(re.escape, name.split())) + r"(?!\w)"
+    return re.search(pattern, text, re.IGNORECASE) is not None
+
+
+def _align_marks(marked: MarkedText, names: list[tuple[str, ...]], min_score: float) -> dict[int, int]:
+    """element index -> mark index.
+
+    Elements whose label is written unmarked in the question are left to the label search,
+    unless a mark matches them almost exactly. Then the confident pairs (similarity >=
+    `min_score`, best total). Template questions mark every placeholder, so the marks left over
+    name the elements left over even when the words differ ("honors" for `dbo:award`): those
+    are paired as many as possible, by best total similarity.
+    """
+    outside = "".join(
+        " " if any(m.start <= i < m.end for m in marked.marks) else c for i, c in enumerate(marked.plain)
+    )
+    unmarked = {j for j, cands in enumerate(names) if any(occurs(n, outside) for n in cands)}
+    scores = [
+        [max(_similarity(m.text, n) for n in cands) for cands in names] for m in marked.marks
+    ]
+    confident = [
+        [s if j not in unmarked or s >= _NEAR_EXACT else -1.0 for j, s in enumerate(row)] for row in scores
+    ]
+    pairs = assign(confident, min_score)
+    rows = [i for i in range(len(marked.marks)) if i not in pairs]
+    used = set(pairs.values())
+    cols = [j for j in range(len(names)) if j not in used and j not in unmarked]
+    if rows and cols:
+        forced = assign([[scores[i][j] for j in cols] for i in rows], 0.0, most_pairs=True)
+        pairs.update({rows[a]: cols[b] for a, b in forced.items()})
+    return {j: i for i, j in pairs.items()}
+
+
+def query_elements(example: Example) -> list[KBElement]:
+    """The example's KB elements: the record's own, or those of its query (URIs and literals)."""
+    if example.kb_elements:
+        return list(example.kb_elements)
+    tokens = tokenize(example.query, example.kb)
+    kinds = dict(zip(tokens, token_types(tokens, example.kb)))
+    return [KBElement(t, "literal" if kinds[t] is TokenType.LITERAL else "uri") for t in kb_tokens(tokens, example.kb)]
+
+
+def read_label_file(path: str | Path) -> dict[str, str]:
+    """A JSON object {id or token: label or null}; ids `q123`/`Q123`/`P123` are upper-cased."""
+    path = Path(path)
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except json.JSONDecodeError as err:
+        raise RecordError(path, "<file>", "<json>", f"invalid JSON: {err.msg} at line {err.lineno}") from None
+    if not isinstance(data, dict):
+        raise RecordError(path, "<file>", "<root>", f"expected a JSON object of labels, got {type(data).__name__}")
+    labels: dict[str, str] = {}
+    for key, value in data.items():
+        if value is None:  # an id the file knows but has no label for
+            continue
+        if not isinstance(value, str):
+            raise RecordError(path, key, "label", f"expected a string, got {type(value).__name__}")
+        labels[key.upper() if _ITEM_ID.match(key) or _PROPERTY_ID.match(key) else key] = value
+    return labels
+
+
+def _file_key(token: str) -> list[str]:
+    """Keys under which a label file may hold `token`: its Wikidata id, then the token itself."""
+    keys = []
+    if ":" in token and not token.startswith(("<", '"')):
+        prefix, local = token.split(":", 1)
+        if (prefix in _ITEM_PREFIXES and _ITEM_ID.match(local)) or (
+            prefix in _PROPERTY_PREFIXES and _PROPERTY_ID.match(local)
+        ):
+            keys.append(local.upper())
+    keys.append(token)
+    return keys
+
+
+def store_label_lookup(store: Any, kb: str, batch_size: int = 500) -> LabelLookup:
+    """A `LabelLookup` reading `rdfs:label` from a pyoxigraph Store (English, else untagged).
+
+    Tokens are expanded to full IRIs with the KB's prefix map (the IRIs `detokenize` would
+    write), and asked for in batches with one `VALUES` query each.
+    """
+    pm = prefix_map(kb)
+
+    def iri_of(token: str) -> str | None:
+        if token.startswith("<") and token.endswith(">"):
+            iri = token[1:-1]
+        elif ":" in token and not token.startswith(('"', "?")):
+            iri = pm.expand(*token.split(":", 1))
+        else:
+            return None
+        return None if iri is None or _IRI_UNSAFE.search(iri) else iri
+
+    def lookup(tokens: list[str]) -> dict[str, str]:
+        by_iri: dict[str, list[str]] = {}
+        for token in tokens:
+            iri = iri_of(token)
+            if iri is not None:
+                by_iri.setdefault(iri, []).append(token)
+        iris = list(by_iri)
+        found: dict[str, tuple[int, str]] = {}
+        for k in range(0, len(iris), batch_size):
+            values = " ".join(f"<{iri}>" for iri in iris[k : k + batch_size])
+            query = f"SELECT ?s ?l WHERE {{ VALUES ?s {{ {values} }} ?s <{_RDFS_LABEL}> ?l }}"
+            for solution in store.query(query):
+                label = solution["l"]
+                lang = (getattr(label, "language", None) or "").lower()
+                rank = 0 if lang == "en" else 1 if lang.startswith("en-") else 2 if not lang else None
+                iri = solution["s"].value
+                if rank is not None and (iri not in found or rank < found[iri][0]):
+                    found[iri] = (rank, label.value)
+        return {token: found[iri][1] for iri, toks in by_iri.items() if iri in found for token in toks}
+
+    return lookup
+
+
+class LabelResolver:
+    """Fills the labels of an example's KB elements from marks, label files, a KB lookup, local names.
+
+    `stats` counts, over every `resolve` call, how many elements took their label from each source.
+    """
+
+    def __init__(
+        self,
+        label_files: Sequence[str | Path] = (),
+        lookup: LabelLookup | None = None,
+        min_mark_score: float = 40.0,
+    ):
+        self.labels: dict[str, str] = {}
+        for path in label_files:
+            self.labels.update(read_label_file(path))
+        self.lookup = lookup
+        self.min_mark_score = min_mark_score
+        self.stats: Counter[str] = Counter()
+        self._kb_cache: dict[str, str | None] = {}
+
+    @classmethod
+    def from_config(cls, cfg: Mapping[str, Any], lookup: LabelLookup | None = None) -> LabelResolver:
+        """Build from a config mapping: `label_files` (list of paths), optional `min_mark_score`."""
+        files = cfg.get("label_files") or []
+        if isinstance(files, str):
+            files = [files]
+        return cls(list(files), lookup, float(cfg.get("min_mark_score", 40.0)))
+
+    def prefetch(self, examples: Iterable[Example]) -> None:
+        """Ask the KB lookup once for every element of many examples (one round trip, not one per example)."""
+        if self.lookup is None:
+            return
+        wanted = {
+            e.token
+            for ex in examples
+            for e in query_elements(ex)
+            if e.kind == "uri" and e.token not in self._kb_cache and not any(k in self.labels for k in _file_key(e.token))
+        }
+        self._fetch(sorted(wanted))
+
+    def _fetch(self, tokens: list[str]) -> None:
+        if self.lookup is None or not tokens:
+            return
+        found = self.lookup(tokens)
+        for token in tokens:
+            self._kb_cache[token] = found.get(token)
+
+    def _fallback(self, element: KBElement) -> tuple[str, LabelSource]:
+        """Best label from (record), (b), (c), (d): everything but the marks."""
+        if element.label:
+            return element.label, "record"
+        if element.kind == "literal":
+            return literal_value(element.token), "literal"
+        for key in _file_key(element.token):
+            if key in self.labels:
+                return self.labels[key], "label_file"
+        if self._kb_cache.get(element.token):
+            return self._kb_cache[element.token] or "", "kb"
+        return local_name_label(element.token), "local_name"
+
+    def _candidates(self, element: KBElement, *first: str) -> tuple[str, ...]:
+        names = [*first]
+        if element.label:
+            names.append(element.label)
+        if element.kind == "literal":
+            names.append(literal_value(element.token))
+        else:
+            names.extend(self.labels[k] for k in _file_key(element.token) if k in self.labels)
+            names.append(self._kb_cache.get(element.token) or "")
+            names.append(local_name_label(element.token))
+            names.append(unquote(local_name(element.token)).replace("_", " "))
+        out: list[str] = []
+        for name in names:
+            for variant in label_variants(name) if name else []:
+                if variant not in out:
+                    out.append(variant)
+        return tuple(out)
+
+    def resolve_detailed(self, example: Example) -> tuple[MarkedText | None, list[Resolved]]:
+        """The marked text (None without marks) and each element with label, source and aligned mark."""
+        elements = query_elements(example)
+        if self.lookup is not None:
+            self._fetch(
+                [
+                    e.token
+                    for e in elements
+                    if e.kind == "uri"
+                    and e.token not in self._kb_cache
+                    and not e.label
+                    and not any(k in self.labels for k in _file_key(e.token))
+                ]
+            )
+        fallback = [self._fallback(e) for e in elements]
+        marked = parse_marks(example.marked_question) if example.marked_question else None
+        aligned: dict[int, int] = {}
+        if marked and marked.marks and elements:
+            names = [self._candidates(e, label) for e, (label, _) in zip(elements, fallback)]
+            aligned = _align_marks(marked, names, self.min_mark_score)
+        resolved = []
+        for j, (element, (label, source)) in enumerate(zip(elements, fallback)):
+            if j in aligned and marked is not None:
+                mark_text = marked.marks[aligned[j]].text
+                resolved.append(
+                    Resolved(replace(element, label=mark_text), "marks", aligned[j], self._candidates(element, mark_text))
+                )
+            else:
+                resolved.append(Resolved(replace(element, label=label), source, None, self._candidates(element, label)))
+        return marked, resolved
+
+    def resolve(self, example: Example) -> list[KBElement]:
+        """The example's KB elements with labels filled; counts label sources in `stats`."""
+        _, resolved = self.resolve_detailed(example)
+        self.stats.update(r.source for r in resolved)
+        return [r.element for r in resolved]

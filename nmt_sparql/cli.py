@@ -1,0 +1,68 @@
+"""`nmt-sparql <command> [hydra overrides]`: one entry point, one Hydra config per command.
+
+Each command has `conf/<command>.yaml` and a `run(cfg)` in `nmt_sparql.commands.<command>`.
+Hydra does the rest: overrides, `-m` multiruns (each run in its own folder), `--cfg job`.
+"""
+
+from __future__ import annotations
+
+import importlib
+import sys
+
+COMMANDS = {
+    "data": "download, prepare or describe a dataset: `data download NAME`, `data prepare`, `data stats`",
+    "train": "train a model (no arguments: a small copy Transformer on the bundled KB, then evaluate it)",
+    "evaluate": "decode a test split with a checkpoint and score BLEU, exact match and answers",
+    "translate": "questions -> SPARQL (and answers) with an exported model",
+    "export": "write a self-contained inference folder from a checkpoint",
+    "serve": "an HTTP JSON API over an exported model",
+}
+DATA_ACTIONS = ("download", "prepare", "stats")
+
+
+def _usage() -> str:
+    lines = ["usage: nmt-sparql <command> [key=value ...] [-m for a multirun]", "", "commands:"]
+    lines += [f"  {name:<10} {text}" for name, text in COMMANDS.items()]
+    lines += [
+        "",
+        "examples:",
+        "  nmt-sparql data stats dataset=lcquad1 data.root=../shared/datasets out=stats/",
+        "  nmt-sparql train model=transformer copy=true annotation=tag_within dataset=lcquad1",
+    ]
+    return "\n".join(lines)
+
+
+def _hydra_args(command: str, args: list[str]) -> list[str]:
+    """Turn the command's positional words into overrides (`data download lcquad1` -> action=, name=)."""
+    if command != "data":
+        return args
+    if not args or args[0] not in DATA_ACTIONS:
+        raise SystemExit(f"nmt-sparql data: expected one of {', '.join(DATA_ACTIONS)}\n\n{_usage()}")
+    action, rest = args[0], args[1:]
+    overrides = [f"action={action}"]
+    if action == "download" and rest and "=" not in rest[0] and not rest[0].startswith("-"):
+        overrides.append(f"name={rest[0]}")
+        rest = rest[1:]
+    return overrides + rest
+
+
+def main(argv: list[str] | None = None) -> None:
+    argv = list(sys.argv[1:] if argv is None else argv)
+    if not argv or argv[0] in ("-h", "--help", "help"):
+        print(_usage())
+        return
+    command = argv[0]
+    if command not in COMMANDS:
+        raise SystemExit(f"nmt-sparql: unknown command '{command}'\n\n{_usage()}")
+    import hydra
+
+    module = importlib.import_module(f"nmt_sparql.commands.{command}")
+    task = hydra.main(config_path="pkg://nmt_sparql.conf", config_name=command, version_base="1.3")(
+        module.run
+    )
+    sys.argv = [f"nmt-sparql {command}", *_hydra_args(command, argv[1:])]
+    task()
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,5 @@
+from omegaconf import DictConfig, OmegaConf
+
+
+def run(cfg: DictConfig) -> None:
+    print(OmegaConf.to_yaml(cfg))

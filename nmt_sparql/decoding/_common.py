@@ -1,0 +1,39 @@
+"""Shared plumbing of the decoders: device placement and a deterministic (eval) model mode."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+import torch
+
+from nmt_sparql.models.interface import Batch, Seq2SeqModel
+
+
+def model_device(model: Seq2SeqModel, batch: Batch) -> torch.device:
+    """The device of the model's parameters (decoding follows the model), else the batch's."""
+    parameters = getattr(model, "parameters", None)
+    if callable(parameters):
+        first = next(iter(parameters()), None)
+        if first is not None:
+            return first.device
+    return batch.src_ids.device
+
+
+@contextmanager
+def eval_mode(model: Seq2SeqModel) -> Iterator[None]:
+    """Disable dropout while decoding (so outputs are deterministic), then restore the caller's mode."""
+    was_training = bool(getattr(model, "training", False))
+    if was_training:
+        model.eval()  # type: ignore[attr-defined]
+    try:
+        with torch.inference_mode():
+            yield
+    finally:
+        if was_training:
+            model.train()  # type: ignore[attr-defined]
+
+
+def check_max_len(max_len: int) -> None:
+    if max_len < 1:
+        raise ValueError(f"max_len must be >= 1, got {max_len}")

@@ -1,0 +1,119 @@
+"""The masked KB-vocabulary copy layer (paper §III.C), shared by the four encoder-decoders.
+
+    p(t) = p_copy · p_C(t) + (1 − p_copy) · p_G(t)
+
+p_G is the softmax of the decoder logits over V (the SPARQL vocabulary S); p_C is the
+cross-attention of one chosen layer/head, restricted to the masked KB positions of the source,
+renormalised there and summed per slot; p_copy = σ(B · logits) with B a learned Linear(V→1)
+(or of the decoder hidden state, an option). Everything is computed in log space over the
+extended space [0, V + max_slots); ids that are impossible for an example are −inf, and an example
+without KB elements gets p_copy = 0 so no mass leaks to copy ids.
+"""
+
+from __future__ import annotations
+
+import torch
+import torch.nn.functional as F
+from torch import nn
+
+
+class CopyGate(nn.Module):
+    """Mixes the generation and copy distributions of one decoder output."""
+
+    def __init__(self, vocab_size: int, hidden_dim: int | None = None, gate_input: str = "logits"):
+        super().__init__()
+        if gate_input not in ("logits", "hidden"):
+            raise ValueError(f"copy gate_input must be 'logits' or 'hidden', got {gate_input!r}")
+        if gate_input == "hidden" and hidden_dim is None:
+            raise ValueError("copy gate_input 'hidden' needs hidden_dim")
+        self.gate_input = gate_input
+        self.B = nn.Linear(vocab_size if gate_input == "logits" else int(hidden_dim or 0), 1)
+
+    def forward(
+        self,
+        logits: torch.Tensor,
+        attn_scores: torch.Tensor,
+        src_slots: torch.Tensor,
+        max_slots: int,
+        hidden: torch.Tensor | None = None,
+    ) -> torch.Tensor:
+        """(B, T, V) logits, (B, T, S) attention scores, (B, S) slots -> (B, T, V + max_slots) log-probs.
+
+        `attn_scores` are pre-softmax scores of the chosen head (or log attention weights: the
+        restricted softmax is the same either way).
+        """
+        gate_in = logits if self.gate_input == "logits" else hidden
+        if gate_in is None:
+            raise ValueError("copy gate_input 'hidden' needs the decoder hidden state")
+        gate = self.B(gate_in).float()  # (B, T, 1)
+        log_gen = F.log_softmax(logits.float(), dim=-1)
+        log_copy_slots = slot_log_probs(attn_scores.float(), src_slots, max_slots)  # (B, T, M)
+        has_slots = (src_slots >= 0).any(dim=-1)[:, None, None]  # (B, 1, 1)
+        gen_part = torch.where(has_slots, F.logsigmoid(-gate) + log_gen, log_gen)
+        copy_part = F.logsigmoid(gate) + log_copy_slots  # -inf on absent slots (rows without slots too)
+        return torch.cat([gen_part, copy_part], dim=-1)
+
+
+def slot_log_probs(scores: torch.Tensor, src_slots: torch.Tensor, max_slots: int) -> torch.Tensor:
+    """log p_C per slot: softmax of `scores` over KB positions, summed per slot; -inf for absent slots.
+
+    Built so that no NaN gradient arises: rows/slots without positions are computed on finite
+    stand-ins and only then filled with -inf.
+    """
+    valid = src_slots >= 0  # (B, S)
+    row_has = valid.any(dim=-1, keepdim=True)
+    valid_safe = valid | ~row_has
+    log_pos = F.log_softmax(scores.masked_fill(~valid_safe[:, None, :], float("-inf")), dim=-1)  # (B, T, S)
+    onehot = src_slots[:, :, None] == torch.arange(max_slots, device=src_slots.device)  # (B, S, M)
+    present = onehot.any(dim=1)  # (B, M)
+    onehot_safe = onehot | ~present[:, None, :]
+    per_slot = log_pos[:, :, :, None].masked_fill(~onehot_safe[:, None, :, :], float("-inf"))  # (B, T, S, M)
+    return torch.logsumexp(per_slot, dim=2).masked_fill(~present[:, None, :], float("-inf"))
+
+
+class SlotEmbedding(nn.Module):
+    """Decoder input embedding over the extended space: a copied id V + k is `<kb>` + slot embedding k.
+
+    So the decoder knows which KB element it copied without ever seeing the element itself.
+    """
+
+    def __init__(self, token_embedding: nn.Module, vocab_size: int, kb_id: int, dim: int, max_slots: int):
+        super().__init__()
+        self.token_embedding, self.vocab_size, self.kb_id, self.max_slots = (
+            token_embedding,
+            vocab_size,
+            kb_id,
+            max_slots,
+        )
+        self.slot_embedding = nn.Embedding(max_slots, dim)
+        nn.init.normal_(self.slot_embedding.weight, std=dim**-0.5)
+
+    def forward(self, ids: torch.Tensor) -> torch.Tensor:
+        is_copy = ids >= self.vocab_size
+        if bool((ids >= self.vocab_size + self.max_slots).any()):
+            raise ValueError(f"copy id beyond max_slots={self.max_slots}: raise the model's max_slots")
+        base = self.token_embedding(torch.where(is_copy, torch.full_like(ids, self.kb_id), ids))
+        slots = (ids - self.vocab_size).clamp(min=0)
+        return base + self.slot_embedding(slots) * is_copy[..., None].to(base.dtype)
+
+
+def copy_nll_loss(
+    log_probs: torch.Tensor, target: torch.Tensor, pad_id: int, label_smoothing: float = 0.0
+) -> torch.Tensor:
+    """Mean NLL of the mixture over non-pad targets; smoothing spreads mass over possible ids only."""
+    keep = target != pad_id
+    lp = log_probs.float()
+    nll = -lp.gather(-1, target.clamp(min=0)[..., None]).squeeze(-1)
+    if label_smoothing > 0:
+        finite = torch.isfinite(lp)
+        smooth = -lp.masked_fill(~finite, 0.0).sum(-1) / finite.sum(-1).clamp(min=1)
+        nll = (1 - label_smoothing) * nll + label_smoothing * smooth
+    return nll.masked_select(keep).sum() / keep.sum().clamp(min=1)
+
+
+def check_slots(src_slots: torch.Tensor, max_slots: int) -> None:
+    """Refuse an example with more distinct KB elements than the model has slot embeddings."""
+    if src_slots.numel() and int(src_slots.max()) >= max_slots:
+        raise ValueError(
+            f"an example has {int(src_slots.max()) + 1} KB slots; the model's max_slots is {max_slots}"
+        )

@@ -1,0 +1,92 @@
+"""Is a query valid SPARQL 1.1, and do two queries mean the same thing?
+
+Both answers come from rdflib's parser and algebra, a parser independent of our tokenizer,
+so the round-trip check in `data stats` is not the tokenizer grading itself.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+from dataclasses import dataclass
+
+from rdflib.plugins.sparql.algebra import translateQuery
+from rdflib.plugins.sparql.parser import parseQuery
+
+from nmt_sparql.sparql.prefixes import PrefixMap, prefix_map
+from nmt_sparql.sparql.tokens import detokenize, tokenize
+
+# Virtuoso accepts `SELECT DISTINCT COUNT(?x)`; SPARQL 1.1 needs `(COUNT(?x) AS ?v)`.
+_SHORTHAND = re.compile(
+    r"\b(SELECT\s+(?:DISTINCT\s+|REDUCED\s+)?)(COUNT|SUM|MIN|MAX|AVG|SAMPLE)\s*(\((?:[^()]|\([^()]*\))*\))",
+    re.IGNORECASE,
+)
+
+logging.getLogger("rdflib").setLevel(logging.ERROR)
+
+
+def _algebra(query: str):
+    return translateQuery(parseQuery(query)).algebra
+
+
+def parse_error(query: str) -> str | None:
+    """None if `query` parses as SPARQL 1.1, else the parser's message."""
+    try:
+        _algebra(query)
+    except Exception as err:  # rdflib raises pyparsing and its own exceptions alike
+        return f"{type(err).__name__}: {err}"
+    return None
+
+
+def standard_text(query: str) -> str:
+    """The dataset's text with Virtuoso's aggregate-projection shorthand written in SPARQL 1.1."""
+    return _SHORTHAND.sub(
+        lambda m: f"{m.group(1)}({m.group(2).lower()}{m.group(3)} AS ?{m.group(2).lower()})", query
+    )
+
+
+def with_declarations(query: str, kb: PrefixMap) -> str:
+    """The query with PREFIX declarations for the KB's prefixes it uses without declaring (LC-QuAD 2.0)."""
+    declared = {m.lower() for m in re.findall(r"PREFIX\s+([\w\-]*):", query, re.IGNORECASE)}
+    missing = [
+        p
+        for p in kb.prefixes
+        if p.lower() not in declared and re.search(rf"(?<![\w<]){re.escape(p)}:", query)
+    ]
+    return "".join(f"PREFIX {p}: <{kb.prefixes[p]}> " for p in missing) + query
+
+
+def equivalent(a: str, b: str, kb: str | PrefixMap = "generic") -> bool:
+    """Same rdflib algebra after parsing (prefixes resolved, `a` = rdf:type, shorthand made standard)."""
+    pm = prefix_map(kb) if isinstance(kb, str) else kb
+    try:
+        return _algebra(with_declarations(standard_text(a), pm)) == _algebra(
+            with_declarations(standard_text(b), pm)
+        )
+    except Exception:
+        return False
+
+
+@dataclass
+class RoundTrip:
+    ok: bool
+    detokenized: str
+    problem: str | None = None
+
+
+def round_trip(query: str, kb: str | PrefixMap) -> RoundTrip:
+    """Tokenize, detokenize, parse, and compare with the original: the tokenizer's loss-free check."""
+    pm = prefix_map(kb) if isinstance(kb, str) else kb
+    try:
+        text = detokenize(tokenize(query, pm), pm)
+    except ValueError as err:
+        return RoundTrip(False, "", f"tokenize: {err}")
+    error = parse_error(text)
+    if error:
+        return RoundTrip(False, text, f"detokenized query does not parse: {error}")
+    original_error = parse_error(with_declarations(standard_text(query), pm))
+    if original_error:
+        return RoundTrip(False, text, f"original does not parse: {original_error}")
+    if not equivalent(query, text, pm):
+        return RoundTrip(False, text, "detokenized query is not equivalent to the original")
+    return RoundTrip(True, text)

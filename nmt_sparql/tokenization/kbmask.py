@@ -1,0 +1,70 @@
+"""KB masking shared by the word and Hugging Face encoders (paper §III.C).
+
+A question is a list of units: plain text, or a KB element `«TOKEN»`. With copy, each KB unit
+becomes the `<kb>` mask id and gets a slot (one per distinct element, in order of first
+appearance); a target KB token becomes `V + slot`. Without copy, KB units stay ordinary tokens.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+
+import torch
+
+from nmt_sparql.models.interface import Batch
+
+KB_OPEN, KB_CLOSE = "«", "»"
+
+Splitter = Callable[[str], list[str]]
+
+
+def default_splitter() -> Splitter:
+    """The project's question splitter, which keeps `«...»` units whole even with spaces inside."""
+    from nmt_sparql.annotation.annotate import split_question
+
+    return split_question
+
+
+def kb_unit(word: str) -> str | None:
+    """The KB token of a `«TOKEN»` unit, or None for an ordinary word."""
+    if len(word) > 2 and word.startswith(KB_OPEN) and word.endswith(KB_CLOSE):
+        return word[1:-1]
+    return None
+
+
+def assign_slots(kb_units: Sequence[str]) -> list[str]:
+    """Distinct KB tokens in order of first appearance: slot k holds element k."""
+    return list(dict.fromkeys(kb_units))
+
+
+@dataclass
+class Encoded:
+    """One example as ids; `slot_tokens[k]` is what the copy id `V + k` stands for."""
+
+    src_ids: list[int]
+    src_slots: list[int]
+    tgt_ids: list[int] | None = None
+    slot_tokens: list[str] = field(default_factory=list)
+    missing_kb: int = 0  # target KB tokens absent from the source (mapped to <unk>)
+
+
+def collate(items: Sequence[Encoded], src_pad_id: int, tgt_pad_id: int) -> Batch:
+    """Pad a list of encoded examples into a Batch (targets only when every item has one)."""
+    if not items:
+        raise ValueError("cannot collate an empty list of examples")
+    n, s_len = len(items), max(len(it.src_ids) for it in items)
+    src = torch.full((n, s_len), src_pad_id, dtype=torch.long)
+    slots = torch.full((n, s_len), -1, dtype=torch.long)
+    mask = torch.zeros((n, s_len), dtype=torch.bool)
+    for i, it in enumerate(items):
+        src[i, : len(it.src_ids)] = torch.tensor(it.src_ids, dtype=torch.long)
+        slots[i, : len(it.src_slots)] = torch.tensor(it.src_slots, dtype=torch.long)
+        mask[i, : len(it.src_ids)] = True
+    tgt = None
+    if all(it.tgt_ids is not None for it in items):
+        t_len = max(len(it.tgt_ids or []) for it in items)
+        tgt = torch.full((n, t_len), tgt_pad_id, dtype=torch.long)
+        for i, it in enumerate(items):
+            tgt[i, : len(it.tgt_ids or [])] = torch.tensor(it.tgt_ids or [], dtype=torch.long)
+    return Batch(src_ids=src, src_mask=mask, src_slots=slots, tgt_ids=tgt)

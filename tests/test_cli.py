@@ -1,0 +1,28 @@
+"""The command line: `nmt-sparql <command> [overrides]`."""
+
+import pytest
+
+from nmt_sparql.cli import _hydra_args, main
+
+
+def test_help_lists_commands(capsys):
+    main(["--help"])
+    out = capsys.readouterr().out
+    for command in ("data", "train", "evaluate", "translate", "export", "serve"):
+        assert command in out
+
+
+def test_unknown_command_is_rejected():
+    with pytest.raises(SystemExit, match="unknown command 'fly'"):
+        main(["fly"])
+
+
+def test_data_positional_words_become_overrides():
+    assert _hydra_args("data", ["download", "lcquad1", "data.root=x"]) == [
+        "action=download",
+        "name=lcquad1",
+        "data.root=x",
+    ]
+    assert _hydra_args("data", ["stats", "dataset=qald9"]) == ["action=stats", "dataset=qald9"]
+    with pytest.raises(SystemExit, match="expected one of"):
+        _hydra_args("data", ["explode"])
