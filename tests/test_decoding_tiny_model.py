@@ -7,8 +7,10 @@ from __future__ import annotations
 
 import functools
 import random
+from collections.abc import Iterator
 from typing import Any
 
+import pytest
 import torch
 import torch.nn.functional as F
 from torch import nn
@@ -48,17 +50,21 @@ class TinySeq2Seq(nn.Module):
 
     def _scores(self, state: dict[str, torch.Tensor], dec: torch.Tensor) -> torch.Tensor:
         """Decoder outputs (B, T, d) -> (B, T, V [+ n_slots]) log-probabilities."""
-        att = torch.einsum("btd,bsd->bts", dec, state["enc"]).masked_fill(~state["mask"].unsqueeze(1), -1e9)
-        att = att.softmax(-1)
-        feats = torch.cat([dec, att @ state["enc"]], dim=-1)
+        logits = torch.einsum("btd,bsd->bts", dec, state["enc"]).masked_fill(
+            ~state["mask"].unsqueeze(1), -1e9
+        )
+        feats = torch.cat([dec, logits.softmax(-1) @ state["enc"]], dim=-1)
         vocab = self.out(self.drop(feats)).log_softmax(-1)
         if not self.copy:
             return vocab
-        gate = self.gate(feats)
-        slot_lp = (att @ state["slots"]).clamp(min=1e-30).log()
+        # Copy: attention restricted to the positions of each slot, renormalised over the slots.
+        in_slot = torch.where(state["slots"] > 0, 0.0, -1e9).unsqueeze(1)  # (B, 1, S, n_slots)
+        slot_lp = (logits.unsqueeze(-1) + in_slot).logsumexp(dim=2).log_softmax(-1)
         absent = (state["slots"].sum(1) == 0).unsqueeze(1)  # a slot the example does not have: log 0
-        slot_lp = slot_lp.masked_fill(absent, float("-inf"))
-        return torch.cat([F.logsigmoid(gate) + vocab, F.logsigmoid(-gate) + slot_lp], dim=-1)
+        gate = self.gate(feats).masked_fill(absent.all(-1, keepdim=True), 1e9)  # nothing to copy
+        return torch.cat(
+            [F.logsigmoid(gate) + vocab, (F.logsigmoid(-gate) + slot_lp).masked_fill(absent, -torch.inf)], -1
+        )
 
     def _embed(self, tokens: torch.Tensor) -> torch.Tensor:
         return self.drop(self.tgt_emb(tokens.clamp(max=VOCAB)))
@@ -75,6 +81,15 @@ class TinySeq2Seq(nn.Module):
 
     def reorder(self, state: dict, cache: Any, index: torch.Tensor) -> tuple[dict, Any]:
         return {k: v.index_select(0, index) for k, v in state.items()}, cache.index_select(1, index)
+
+
+@pytest.fixture(autouse=True)
+def one_thread() -> Iterator[None]:
+    """Tiny tensors: threads only add overhead, and the test machine's cores are shared."""
+    threads = torch.get_num_threads()
+    torch.set_num_threads(1)
+    yield
+    torch.set_num_threads(threads)
 
 
 Example = tuple[list[int], list[int], list[int]]  # source ids, source slots, target ids (BOS ... EOS)
@@ -110,8 +125,8 @@ def collate(examples: list[Example]) -> Batch:
     return Batch(src_ids=src_ids, src_mask=src_ids != PAD, src_slots=slots, tgt_ids=tgt_ids)
 
 
-@functools.lru_cache(maxsize=None)
-def trained_model(copy: bool = True, steps: int = 150) -> TinySeq2Seq:
+@functools.cache
+def trained_model(copy: bool = True, steps: int = 40) -> TinySeq2Seq:
     """Briefly fitted so that outputs have varied lengths and real copy pointers (not random init)."""
     torch.manual_seed(0)
     model = TinySeq2Seq(copy=copy)

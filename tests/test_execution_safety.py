@@ -73,7 +73,10 @@ def test_update_words_inside_names_strings_and_iris_are_not_updates() -> None:
 
 def test_virtuoso_style_query_rdflib_rejects_still_passes() -> None:
     # Not SPARQL 1.1 (LC-QuAD 1.0 gold), but a query form: the endpoint, not the guard, judges it.
-    assert query_form("SELECT DISTINCT COUNT(?uri) WHERE { ?uri <http://ex.org/p> <http://ex.org/a> }") == "SELECT"
+    assert (
+        query_form("SELECT DISTINCT COUNT(?uri) WHERE { ?uri <http://ex.org/p> <http://ex.org/a> }")
+        == "SELECT"
+    )
 
 
 def test_store_is_unchanged_after_refused_updates(tmp_path) -> None:

@@ -63,7 +63,9 @@ def _rng(seed: int, example_id: str) -> random.Random:
 def _tail(resolved: list[Resolved], rng: random.Random) -> str:
     order = list(resolved)
     rng.shuffle(order)
-    return "".join(f" {SEP} {mark(r.element.token)} {normalize_space(r.element.label or '')}".rstrip() for r in order)
+    return "".join(
+        f" {SEP} {mark(r.element.token)} {normalize_space(r.element.label or '')}".rstrip() for r in order
+    )
 
 
 def _free(start: int, end: int, taken: list[tuple[int, int]]) -> bool:
@@ -140,7 +142,9 @@ def _place(text: str, resolved: list[Resolved], spans: dict[int, tuple[int, int]
     todo = [k for k in todo if k not in spans]
     if not todo:
         return
-    fuzzy = sorted(_fuzzy_spans(text, todo, resolved, list(spans.values())), key=lambda c: (-c[0], c[1] - c[2], c[1]))
+    fuzzy = sorted(
+        _fuzzy_spans(text, todo, resolved, list(spans.values())), key=lambda c: (-c[0], c[1] - c[2], c[1])
+    )
     for _, start, end, k in fuzzy:
         if k not in spans and _free(start, end, list(spans.values())):
             spans[k] = (start, end)
@@ -155,15 +159,14 @@ def _tag_within(example: Example, resolver: LabelResolver, seed: int) -> Annotat
             if r.mark is not None:
                 spans[k] = (marked.marks[r.mark].start, marked.marks[r.mark].end)
     _place(text, resolved, spans)
-    pieces, pos = [], 0
+    pieces: list[str] = []
+    pos = 0
     for k, (start, end) in sorted(spans.items(), key=lambda item: item[1]):
-        pieces.extend([text[pos:start], f" {mark(resolved[k].element.token)} "])
+        pieces.extend([normalize_space(text[pos:start]), mark(resolved[k].element.token)])
         pos = end
-    pieces.append(text[pos:])
+    pieces.append(normalize_space(text[pos:]))
     untagged = [r for k, r in enumerate(resolved) if k not in spans]
-    body = " ".join(
-        p.strip() if p.startswith(" «") else normalize_space(p) for p in pieces if p.strip()
-    )
+    body = " ".join(p for p in pieces if p)
     return Annotated(
         text=body + _tail(untagged, _rng(seed, example.id)),
         tagged=[resolved[k].element.token for k in sorted(spans, key=lambda k: spans[k])],

@@ -47,6 +47,9 @@ _IRI_UNSAFE = re.compile(r'[\s<>"{}|^`\\]')
 _MAX_EXACT_ELEMENTS = 14
 # A mark this similar to an element's label names it even when the label is also written unmarked.
 _NEAR_EXACT = 90.0
+# A marked class slot of a template question: "<owls> whose ...", "<person> who is ...".
+_CLASS_SLOT = re.compile(r"\s*(?:whose|who|which|that)\b", re.IGNORECASE)
+_CLASS_PRIOR = 15.0
 
 
 @dataclass(frozen=True)
@@ -128,7 +131,9 @@ def local_name_label(token: str) -> str:
     if "_" not in name and " " not in name:
         # camelCase only in schema-style names: `riverMouth` -> "river mouth", `RaceHorse` -> "Race Horse".
         lower = name[:1].islower()
-        name = re.sub(r"(?<=[a-z])([A-Z])", lambda m: " " + (m.group(1).lower() if lower else m.group(1)), name)
+        name = re.sub(
+            r"(?<=[a-z])([A-Z])", lambda m: " " + (m.group(1).lower() if lower else m.group(1)), name
+        )
     return normalize_space(name.replace("_", " "))
 
 
@@ -147,7 +152,9 @@ def _similarity(a: str, b: str) -> float:
     The plain ratio is averaged in so that a subset is not a perfect match: the mark
     "Battle of France" must prefer `dbr:Battle_of_France` over `dbo:battle`.
     """
-    return (fuzz.token_set_ratio(a, b, processor=default_process) + fuzz.ratio(a, b, processor=default_process)) / 2
+    return (
+        fuzz.token_set_ratio(a, b, processor=default_process) + fuzz.ratio(a, b, processor=default_process)
+    ) / 2
 
 
 def assign(scores: Sequence[Sequence[float]], min_score: float, most_pairs: bool = False) -> dict[int, int]:
@@ -194,22 +201,23 @@ def occurs(name: str, text: str) -> bool:
     return re.search(pattern, text, re.IGNORECASE) is not None
 
 
-def _align_marks(marked: MarkedText, names: list[tuple[str, ...]], min_score: float) -> dict[int, int]:
+def _align_marks(
+    marked: MarkedText, names: list[tuple[str, ...]], is_class: list[bool], min_score: float
+) -> dict[int, int]:
     """element index -> mark index.
 
     Elements whose label is written unmarked in the question are left to the label search,
     unless a mark matches them almost exactly. Then the confident pairs (similarity >=
     `min_score`, best total). Template questions mark every placeholder, so the marks left over
     name the elements left over even when the words differ ("honors" for `dbo:award`): those
-    are paired as many as possible, by best total similarity.
+    are paired as many as possible, by best total similarity, where a mark followed by a
+    relative pronoun ("<owl> which is ...") leans to a class (an object of `a` in the query).
     """
     outside = "".join(
         " " if any(m.start <= i < m.end for m in marked.marks) else c for i, c in enumerate(marked.plain)
     )
     unmarked = {j for j, cands in enumerate(names) if any(occurs(n, outside) for n in cands)}
-    scores = [
-        [max(_similarity(m.text, n) for n in cands) for cands in names] for m in marked.marks
-    ]
+    scores = [[max(_similarity(m.text, n) for n in cands) for cands in names] for m in marked.marks]
     confident = [
         [s if j not in unmarked or s >= _NEAR_EXACT else -1.0 for j, s in enumerate(row)] for row in scores
     ]
@@ -218,9 +226,23 @@ def _align_marks(marked: MarkedText, names: list[tuple[str, ...]], min_score: fl
     used = set(pairs.values())
     cols = [j for j in range(len(names)) if j not in used and j not in unmarked]
     if rows and cols:
-        forced = assign([[scores[i][j] for j in cols] for i in rows], 0.0, most_pairs=True)
+        class_like = [bool(_CLASS_SLOT.match(marked.plain, marked.marks[i].end)) for i in rows]
+        forced = assign(
+            [
+                [scores[i][j] + (_CLASS_PRIOR if is_class[j] == c else -_CLASS_PRIOR) for j in cols]
+                for i, c in zip(rows, class_like)
+            ],
+            -float("inf"),
+            most_pairs=True,
+        )
         pairs.update({rows[a]: cols[b] for a, b in forced.items()})
     return {j: i for i, j in pairs.items()}
+
+
+def class_tokens(example: Example) -> set[str]:
+    """Tokens used as classes in the query (objects of `a`)."""
+    tokens = tokenize(example.query, example.kb)
+    return {tokens[i + 1] for i, t in enumerate(tokens[:-1]) if t == "a"}
 
 
 def query_elements(example: Example) -> list[KBElement]:
@@ -229,7 +251,10 @@ def query_elements(example: Example) -> list[KBElement]:
         return list(example.kb_elements)
     tokens = tokenize(example.query, example.kb)
     kinds = dict(zip(tokens, token_types(tokens, example.kb)))
-    return [KBElement(t, "literal" if kinds[t] is TokenType.LITERAL else "uri") for t in kb_tokens(tokens, example.kb)]
+    return [
+        KBElement(t, "literal" if kinds[t] is TokenType.LITERAL else "uri")
+        for t in kb_tokens(tokens, example.kb)
+    ]
 
 
 def read_label_file(path: str | Path) -> dict[str, str]:
@@ -240,7 +265,9 @@ def read_label_file(path: str | Path) -> dict[str, str]:
     except json.JSONDecodeError as err:
         raise RecordError(path, "<file>", "<json>", f"invalid JSON: {err.msg} at line {err.lineno}") from None
     if not isinstance(data, dict):
-        raise RecordError(path, "<file>", "<root>", f"expected a JSON object of labels, got {type(data).__name__}")
+        raise RecordError(
+            path, "<file>", "<root>", f"expected a JSON object of labels, got {type(data).__name__}"
+        )
     labels: dict[str, str] = {}
     for key, value in data.items():
         if value is None:  # an id the file knows but has no label for
@@ -340,7 +367,9 @@ class LabelResolver:
             e.token
             for ex in examples
             for e in query_elements(ex)
-            if e.kind == "uri" and e.token not in self._kb_cache and not any(k in self.labels for k in _file_key(e.token))
+            if e.kind == "uri"
+            and e.token not in self._kb_cache
+            and not any(k in self.labels for k in _file_key(e.token))
         }
         self._fetch(sorted(wanted))
 
@@ -401,16 +430,24 @@ class LabelResolver:
         aligned: dict[int, int] = {}
         if marked and marked.marks and elements:
             names = [self._candidates(e, label) for e, (label, _) in zip(elements, fallback)]
-            aligned = _align_marks(marked, names, self.min_mark_score)
+            classes = class_tokens(example)
+            aligned = _align_marks(marked, names, [e.token in classes for e in elements], self.min_mark_score)
         resolved = []
         for j, (element, (label, source)) in enumerate(zip(elements, fallback)):
             if j in aligned and marked is not None:
                 mark_text = marked.marks[aligned[j]].text
                 resolved.append(
-                    Resolved(replace(element, label=mark_text), "marks", aligned[j], self._candidates(element, mark_text))
+                    Resolved(
+                        replace(element, label=mark_text),
+                        "marks",
+                        aligned[j],
+                        self._candidates(element, mark_text),
+                    )
                 )
             else:
-                resolved.append(Resolved(replace(element, label=label), source, None, self._candidates(element, label)))
+                resolved.append(
+                    Resolved(replace(element, label=label), source, None, self._candidates(element, label))
+                )
         return marked, resolved
 
     def resolve(self, example: Example) -> list[KBElement]:

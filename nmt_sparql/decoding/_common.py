@@ -6,6 +6,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 
 import torch
+from torch import nn
 
 from nmt_sparql.models.interface import Batch, Seq2SeqModel
 
@@ -22,16 +23,17 @@ def model_device(model: Seq2SeqModel, batch: Batch) -> torch.device:
 
 @contextmanager
 def eval_mode(model: Seq2SeqModel) -> Iterator[None]:
-    """Disable dropout while decoding (so outputs are deterministic), then restore the caller's mode."""
-    was_training = bool(getattr(model, "training", False))
-    if was_training:
-        model.eval()  # type: ignore[attr-defined]
+    """Disable dropout while decoding (outputs are deterministic), then restore every submodule's mode."""
+    modules = list(model.modules()) if isinstance(model, nn.Module) else []
+    modes = [module.training for module in modules]
+    for module in modules:
+        module.training = False
     try:
         with torch.inference_mode():
             yield
     finally:
-        if was_training:
-            model.train()  # type: ignore[attr-defined]
+        for module, mode in zip(modules, modes):
+            module.training = mode
 
 
 def check_max_len(max_len: int) -> None:

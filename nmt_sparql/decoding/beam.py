@@ -50,7 +50,9 @@ def beam_search(
             log_probs, cache = model.decode_step(tokens, state, cache)
             groups, width = scores.shape
             extended = log_probs.size(-1)
-            candidates = (scores.unsqueeze(-1) + log_probs.float().view(groups, width, extended)).view(groups, -1)
+            candidates = (scores.unsqueeze(-1) + log_probs.float().view(groups, width, extended)).view(
+                groups, -1
+            )
             k = min(2 * beam, candidates.size(1))
             top_scores, top_index = candidates.topk(k, dim=-1)
             src_beam, token = top_index // extended, top_index % extended

@@ -49,6 +49,7 @@ class TeacherForcedStepper(nn.Module):
         self.model = model
         self.vocab_size, self.copy = model.vocab_size, model.copy
         self.pad_id, self.bos_id, self.eos_id = model.pad_id, model.bos_id, model.eos_id
+        self.training = bool(getattr(model, "training", False))  # mirror the wrapped model
 
     def forward(self, batch: Batch) -> torch.Tensor:
         return self.model.forward(batch)

@@ -19,6 +19,7 @@ from torch.nn.utils.parametrizations import weight_norm
 
 from nmt_sparql.models.copy import CopyGate, SlotEmbedding, check_slots
 from nmt_sparql.models.interface import Batch, VocabSpec, reorder_rows
+from nmt_sparql.models.registry import architecture_kwargs, register_model
 
 _HALF = math.sqrt(0.5)
 
@@ -140,13 +141,13 @@ class ConvS2S(nn.Module):
             h = torch.cat([past, h], dim=1)
             windows.append(h[:, h.size(1) - (self.kernel - 1) :])
             x = F.glu(conv(h.transpose(1, 2)), dim=1).transpose(1, 2)
-            d = (self.att_in(x) + e) * _HALF
+            d = (self.att_in[i](x) + e) * _HALF
             s = d @ state["keys"].transpose(1, 2)  # (B, T, S)
             if i == self.copy_layer:
                 scores = s
             attn = F.softmax(s.masked_fill(~mask, float("-inf")), dim=-1)
             context = attn @ state["values"] * (n_src * torch.rsqrt(n_src))
-            x = (self.att_out(context) + x) * _HALF
+            x = (self.att_out[i](context) + x) * _HALF
             x = (x + residual) * _HALF
         hidden = self._drop(self.dec_out(x))
         logits = self.out(hidden)
@@ -171,3 +172,8 @@ class ConvS2S(nn.Module):
         self, state: dict[str, Any], cache: dict[str, Any] | None, index: torch.Tensor
     ) -> tuple[dict[str, Any], dict[str, Any] | None]:
         return reorder_rows(state, index), reorder_rows(cache, index)
+
+
+@register_model("convs2s", codec="word")
+def build_convs2s(cfg: dict[str, Any], spec: VocabSpec, copy: bool) -> ConvS2S:
+    return ConvS2S(spec, copy, **architecture_kwargs(cfg, ConvS2S))

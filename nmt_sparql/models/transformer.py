@@ -16,6 +16,7 @@ from torch import nn
 
 from nmt_sparql.models.copy import CopyGate, SlotEmbedding, check_slots
 from nmt_sparql.models.interface import Batch, VocabSpec, reorder_rows
+from nmt_sparql.models.registry import architecture_kwargs, register_model
 
 
 def sinusoidal_positions(length: int, dim: int, offset: int = 0) -> torch.Tensor:
@@ -227,3 +228,8 @@ class TransformerSeq2Seq(nn.Module):
         self, state: dict[str, Any], cache: dict[str, Any] | None, index: torch.Tensor
     ) -> tuple[dict[str, Any], dict[str, Any] | None]:
         return reorder_rows(state, index), reorder_rows(cache, index)
+
+
+@register_model("transformer", codec="word")
+def build_transformer(cfg: dict[str, Any], spec: VocabSpec, copy: bool) -> TransformerSeq2Seq:
+    return TransformerSeq2Seq(spec, copy, **architecture_kwargs(cfg, TransformerSeq2Seq))

@@ -51,6 +51,7 @@ _LEXER = re.compile(
   | (?P<iri>{_IRI})
   | (?P<string>(?:{_STRING})(?:{_LANG}|\^\^(?:{_IRI}|{_PN_PREFIX}:{_PN_LOCAL}))?)
   | (?P<var>[?$][\w\u00B7]+)
+  | (?P<bnode>_:[\w\-\u00B7]+(?:\.[\w\-\u00B7]+)*)
   | (?P<number>(?:\d+\.\d+|\.\d+|\d+)(?:[eE][+-]?\d+)?)
   | (?P<pname>{_PN_PREFIX}:{_PN_LOCAL})
   | (?P<name>[A-Za-z_][A-Za-z0-9_]*)
@@ -237,6 +238,10 @@ def _standard_projection(tokens: list[str]) -> list[str]:
     return out
 
 
+def _is_path_step(text: str) -> bool:
+    return (text.startswith("<") and text.endswith(">")) or _is_pname_token(text)
+
+
 def detokenize(tokens: list[str], kb: str | PrefixMap = "dbpedia") -> str:
     """Model tokens -> executable SPARQL 1.1 text with the PREFIX declarations it uses."""
     pm = prefix_map(kb) if isinstance(kb, str) else kb
@@ -248,6 +253,8 @@ def detokenize(tokens: list[str], kb: str | PrefixMap = "dbpedia") -> str:
             parts.append(head + "^^" + (_render_iri_token(dt, pm, used) if _is_pname_token(dt) else dt))
         elif _is_pname_token(tok) or (tok.startswith("<") and tok.endswith(">") and len(tok) > 2):
             parts.append(_render_iri_token(tok, pm, used))
+        elif tok in ("*", "+") and parts and _is_path_step(parts[-1]):
+            parts[-1] += tok  # a property-path modifier is glued to its IRI: `wdt:P279*`
         else:
             parts.append(tok)
     header = "".join(f"PREFIX {p}: <{pm.prefixes[p]}> " for p in sorted(used))
@@ -276,7 +283,7 @@ def token_types(tokens: list[str], kb: str | PrefixMap = "dbpedia") -> list[Toke
     for i, tok in enumerate(tokens):
         if tok == UNK:
             types.append(TokenType.UNKNOWN)
-        elif tok.startswith("?"):
+        elif tok.startswith(("?", "_:")):
             types.append(TokenType.VARIABLE)
         elif tok.startswith('"') or tok in ("true", "false"):
             types.append(TokenType.KEYWORD if _after_lang_equals(tokens, i) else TokenType.LITERAL)

@@ -29,6 +29,7 @@ from nmt_sparql.tokenization.vocab import KB, SEP, UNK, VocabError
 
 _BOUNDARY = ("▁", "Ġ")
 _WORD = re.compile(r"^[a-z_]+$")
+_SYMBOL = re.compile(r"^[^\w\s\"'?$<:]+$|^<=?$")
 _OPEN_LITERAL = re.compile(r'^"(?:[^"\\]|\\.)*$')
 
 
@@ -36,12 +37,10 @@ def schema_tokens(queries: Iterable[Sequence[str]], kb: str) -> list[str]:
     """SPARQL keywords, functions, operators and punctuation of the training queries (not KB, not vars)."""
     seen: dict[str, None] = {}
     for query in queries:
-        for tok, kind in zip(query, token_types(list(query), kb)):
-            if kind in (TokenType.KEYWORD, TokenType.FUNCTION) and (
-                _WORD.match(tok) or not tok[:1].isalnum()
-            ):
-                if not tok.startswith(('"', "<", "?")) and ":" not in tok:
-                    seen.setdefault(tok, None)
+        for tok, kind in zip(query, token_types(list(query), kb), strict=True):
+            is_schema = kind in (TokenType.KEYWORD, TokenType.FUNCTION)
+            if is_schema and (_WORD.match(tok) or _SYMBOL.match(tok)):
+                seen.setdefault(tok, None)
     return list(seen)
 
 
@@ -80,7 +79,10 @@ class HFEncoder:
         self._splitter = splitter
         if tokenizer.pad_token_id is None or tokenizer.eos_token_id is None:
             raise VocabError("the tokenizer needs a pad and an eos token")
-        added = dict(tokenizer.get_added_vocab())
+        # An added token that is also a sub-word of the base vocabulary shares that sub-word's id, so
+        # its id is ambiguous on the way back: such tokens are encoded as ordinary sub-words instead.
+        base = tokenizer.backend_tokenizer.model
+        added = {t: i for t, i in tokenizer.get_added_vocab().items() if base.token_to_id(t) is None}
         if KB not in added or SEP not in added:
             raise VocabError(
                 f"the tokenizer lacks the added tokens {KB} and {SEP}: build it with HFEncoder.build"

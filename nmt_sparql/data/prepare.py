@@ -1,0 +1,112 @@
+"""From a dataset name and a config to annotated train/validation/test splits on disk.
+
+`data prepare` writes `<data.dir>/<dataset>/<annotation>/{train,validation,test}.jsonl` plus a
+manifest; training and evaluation read those files back with `load_splits`, preparing them
+first when they are missing or were prepared with other settings.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+from pathlib import Path
+from typing import Any
+
+from omegaconf import DictConfig, OmegaConf
+
+from nmt_sparql.annotation.annotate import annotate
+from nmt_sparql.annotation.labels import LabelResolver
+from nmt_sparql.atomic import atomic_write_json
+from nmt_sparql.data.readers import ReadResult, read_dataset
+from nmt_sparql.data.record import Example, read_jsonl, write_jsonl
+from nmt_sparql.data.splits import official_split, random_split, unseen_kb_split, unseen_templates_split
+
+log = logging.getLogger(__name__)
+
+SPLIT_NAMES = ("train", "validation", "test")
+
+
+def dataset_root(cfg: DictConfig) -> Path:
+    """Where the raw dataset files are: `data.root` (a local copy) or `<data.dir>/raw` (downloaded)."""
+    if cfg.dataset.name == "jsonl":
+        return Path(cfg.dataset.path)
+    return Path(cfg.data.root) if cfg.data.get("root") else Path(cfg.data.dir) / "raw"
+
+
+def read_examples(cfg: DictConfig) -> ReadResult:
+    """The dataset's canonical examples, from the reader registry (or the bundled generator)."""
+    return read_dataset(cfg.dataset.name, dataset_root(cfg))
+
+
+def make_splits(examples: list[Example], cfg: DictConfig) -> dict[str, list[Example]]:
+    """Split as the dataset config says: random (seeded sizes or ratios), official, or a generalization split."""
+    split = cfg.dataset.split
+    kind, seed = split.kind, int(cfg.seed)
+    ratios = tuple(split.ratios) if split.get("ratios") else (0.8, 0.1, 0.1)
+    if kind == "random":
+        sizes = tuple(split.sizes) if split.get("sizes") else None
+        return random_split(examples, sizes=sizes, ratios=ratios, seed=seed)
+    if kind == "official":
+        return official_split(examples, validation_fraction=ratios[1] / (ratios[0] + ratios[1]), seed=seed)
+    if kind == "unseen_templates":
+        return unseen_templates_split(examples, ratios=ratios, seed=seed)
+    if kind == "unseen_kb":
+        return unseen_kb_split(examples, ratios=ratios, seed=seed)
+    raise ValueError(f"dataset.split.kind: unknown split '{kind}'; use random, official, unseen_templates or unseen_kb")
+
+
+def label_resolver(cfg: DictConfig) -> LabelResolver:
+    """Labels from the dataset's label files that exist (a missing optional file is only logged)."""
+    files = []
+    for name, path in (cfg.dataset.get("label_files") or {}).items():
+        if path and Path(path).is_file():
+            files.append(path)
+        else:
+            log.info("label file dataset.label_files.%s not found at %s; using other label sources", name, path)
+    return LabelResolver(files)
+
+
+def annotate_splits(splits: dict[str, list[Example]], scheme: str, seed: int, resolver: LabelResolver) -> None:
+    """Fill each example's labelled KB elements and annotated question, in place."""
+    for examples in splits.values():
+        for ex in examples:
+            ex.kb_elements = resolver.resolve(ex)
+            ex.annotated = annotate(ex, scheme, seed, resolver).text
+
+
+def prepared_dir(cfg: DictConfig) -> Path:
+    return Path(cfg.data.dir) / cfg.dataset.name / cfg.annotation
+
+
+def _manifest(cfg: DictConfig, splits: dict[str, list[Example]]) -> dict[str, Any]:
+    return {
+        "dataset": OmegaConf.to_container(cfg.dataset, resolve=True),
+        "annotation": cfg.annotation,
+        "seed": int(cfg.seed),
+        "sizes": {name: len(examples) for name, examples in splits.items()},
+    }
+
+
+def prepare(cfg: DictConfig) -> dict[str, list[Example]]:
+    """Read, split, label and annotate a dataset, and write the splits and their manifest."""
+    examples = read_examples(cfg)
+    splits = make_splits(list(examples), cfg)
+    annotate_splits(splits, cfg.annotation, int(cfg.seed), label_resolver(cfg))
+    out = prepared_dir(cfg)
+    for name in SPLIT_NAMES:
+        write_jsonl(out / f"{name}.jsonl", splits.get(name, []))
+    atomic_write_json(out / "manifest.json", _manifest(cfg, splits))
+    log.info("prepared %s under %s", {k: len(v) for k, v in splits.items()}, out)
+    return splits
+
+
+def load_splits(cfg: DictConfig) -> dict[str, list[Example]]:
+    """The prepared splits for this config, preparing them when missing or prepared differently."""
+    out = prepared_dir(cfg)
+    manifest = out / "manifest.json"
+    if manifest.is_file():
+        saved = json.loads(manifest.read_text(encoding="utf-8"))
+        wanted = _manifest(cfg, {})
+        if all(saved.get(k) == wanted[k] for k in ("dataset", "annotation", "seed")):
+            return {name: list(read_jsonl(out / f"{name}.jsonl")) for name in SPLIT_NAMES}
+    return prepare(cfg)

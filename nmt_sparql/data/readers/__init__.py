@@ -1,0 +1,43 @@
+"""Dataset readers: one module per upstream format, one registry from dataset name to reader.
+
+Every reader takes the dataset root (the folder laid out like `shared/datasets`: `lcquad1/`,
+`lcquad2/`, `lcquad2-sample/`, `nspm/`, `qald/`) and returns a `ReadResult`: a list of canonical
+`Example`s (query canonicalized, KB elements listed, official split kept) that also lists the
+upstream records it skipped.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+from nmt_sparql.data.readers.base import ReadResult, SkippedRecord
+from nmt_sparql.data.readers.jsonl import read_jsonl_data
+from nmt_sparql.data.readers.lcquad1 import read_lcquad1
+from nmt_sparql.data.readers.lcquad2 import read_lcquad2, read_lcquad2_sample
+from nmt_sparql.data.readers.nspm import read_nspm
+from nmt_sparql.data.readers.qald import read_qald
+
+Reader = Callable[[Path], ReadResult]
+
+READERS: dict[str, Reader] = {
+    "lcquad1": lambda root: read_lcquad1(root / "lcquad1"),
+    "lcquad2": lambda root: read_lcquad2(root / "lcquad2"),
+    "lcquad2-sample": lambda root: read_lcquad2_sample(root / "lcquad2-sample" / "test_KG_4211.json"),
+    "nspm-movies": lambda root: read_nspm(root / "nspm" / "movies_300"),
+    "nspm-compositions": lambda root: read_nspm(root / "nspm" / "compositions_v2"),
+    "qald9": lambda root: read_qald(root / "qald" / "qald-9-train-multilingual.json", "dbpedia", "train"),
+    "qald10": lambda root: read_qald(root / "qald" / "qald_10.json", "wikidata", "test"),
+    # The user's own data: `root` is the .jsonl file or folder itself.
+    "jsonl": read_jsonl_data,
+}
+
+
+def read_dataset(name: str, root: Path | str) -> ReadResult:
+    """Read dataset `name` under `root` (for `jsonl`, `root` is the file or folder of *.jsonl)."""
+    if name not in READERS:
+        raise KeyError(f"unknown dataset '{name}'; known: {', '.join(sorted(READERS))}")
+    return READERS[name](Path(root))
+
+
+__all__ = ["READERS", "ReadResult", "Reader", "SkippedRecord", "read_dataset"]

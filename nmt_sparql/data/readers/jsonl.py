@@ -1,0 +1,81 @@
+"""The user's own data: a `.jsonl` file, or a folder of them (read in name order).
+
+One JSON object per line, in the shape `Example.to_dict` writes:
+
+    {"id": "q1", "question": "Who directed Alien?", "query": "SELECT ?d WHERE { dbr:Alien_(film) dbo:director ?d }",
+     "kb": "dbpedia"}
+
+Required: `id` (string or integer), `question`, `query` (any SPARQL the tokenizer lexes; prefixes of
+the KB's map need no declaration) and `kb` (`dbpedia`, `wikidata`, `generic`, or a prefix map
+registered with `nmt_sparql.sparql.prefixes.register_prefix_map`). Optional: `reformulated`,
+`answers` (SPARQL JSON result objects), `template_id`, `split` (`train`, `validation` or `test`),
+`marked_question`, `annotated`, and `kb_elements` (`[{"token", "kind": "uri"|"literal", "label"}]`).
+
+The query is canonicalized like every dataset's. When the record lists no `kb_elements` they are
+derived from the query; when it does, they are kept as given (a user may ship labels with them).
+Blank lines are ignored. A malformed line raises RecordError naming the file, line index and field.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from dataclasses import replace
+from pathlib import Path
+
+from nmt_sparql.data.readers.base import SPLITS, ReadResult, canonical_query
+from nmt_sparql.data.record import Example, RecordError
+from nmt_sparql.sparql.tokens import SparqlSyntaxError
+
+
+def jsonl_files(path: Path) -> list[Path]:
+    path = Path(path)
+    if path.is_dir():
+        files = sorted(path.glob("*.jsonl"))
+        if not files:
+            raise FileNotFoundError(f"no *.jsonl file in {path}")
+        return files
+    if not path.is_file():
+        raise FileNotFoundError(f"JSONL data not found: {path}")
+    return [path]
+
+
+def _lines(file: Path) -> Iterator[tuple[int, Example]]:
+    """(line index, example) of a JSONL file; the index is the one errors name."""
+    with file.open(encoding="utf-8") as fh:
+        for index, line in enumerate(fh):
+            if not line.strip():
+                continue
+            try:
+                data = json.loads(line)
+            except json.JSONDecodeError as err:
+                raise RecordError(
+                    file, index, "<line>", f"invalid JSON: {err.msg} at column {err.colno}"
+                ) from None
+            yield index, Example.from_dict(data, file, index)
+
+
+def read_jsonl_data(path: Path) -> ReadResult:
+    """Examples from a `.jsonl` file or a folder of them, queries canonicalized."""
+    result = ReadResult()
+    for file in jsonl_files(path):
+        for index, example in _lines(file):
+            if example.split is not None and example.split not in SPLITS:
+                raise RecordError(
+                    file, index, "split", f"'{example.split}' is not one of {', '.join(SPLITS)}"
+                )
+            try:
+                query, elements = canonical_query(example.query, example.kb)
+            except KeyError as err:
+                raise RecordError(file, index, "kb", str(err.args[0])) from None
+            except SparqlSyntaxError as err:
+                raise RecordError(file, index, "query", f"query does not tokenize: {err}") from err
+            result.append(
+                replace(
+                    example,
+                    query=query,
+                    kb_elements=example.kb_elements or elements,
+                    source_query=example.source_query or example.query,
+                )
+            )
+    return result

@@ -1,0 +1,154 @@
+"""BART and T5 through transformers, with the masked KB copy layer on one cross-attention head.
+
+Weights come from `from_pretrained` (a hub name or a local path) when given, else from a small
+config with random init; embeddings are resized to the tokenizer. The decoder is fed embeddings
+(`decoder_inputs_embeds`) so a copied id can enter as `<kb>` + slot embedding. Cross-attention
+weights come from `output_attentions` (eager attention); the copy layer renormalises the chosen
+head over the masked KB positions, which equals a softmax of its scores over those positions.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import torch
+import torch.nn.functional as F
+from torch import nn
+from transformers import (
+    AutoModelForSeq2SeqLM,
+    BartConfig,
+    PreTrainedModel,
+    T5Config,
+)
+from transformers.modeling_outputs import BaseModelOutput
+
+from nmt_sparql.models.copy import CopyGate, SlotEmbedding, check_slots
+from nmt_sparql.models.interface import Batch, VocabSpec, reorder_rows
+from nmt_sparql.models.registry import architecture_kwargs, register_model
+
+_TINY = 1e-30
+
+
+def load_hf_model(
+    family: str, spec: VocabSpec, copy: bool, pretrained: str | None = None, **dims: Any
+) -> PreTrainedModel:
+    """`from_pretrained(pretrained)` or a fresh `family` model from `dims`; embeddings sized to V."""
+    attn = "eager" if copy else "sdpa"
+    if pretrained:
+        model = AutoModelForSeq2SeqLM.from_pretrained(pretrained, attn_implementation=attn)
+    elif family == "bart":
+        config = BartConfig(
+            vocab_size=spec.tgt_size,
+            pad_token_id=spec.pad_id,
+            bos_token_id=spec.bos_id,
+            eos_token_id=spec.eos_id,
+            decoder_start_token_id=spec.bos_id,
+            forced_eos_token_id=None,
+            **dims,
+        )
+        model = AutoModelForSeq2SeqLM.from_config(config, attn_implementation=attn)
+    elif family == "t5":
+        config = T5Config(
+            vocab_size=spec.tgt_size,
+            pad_token_id=spec.pad_id,
+            eos_token_id=spec.eos_id,
+            decoder_start_token_id=spec.bos_id,
+            **dims,
+        )
+        model = AutoModelForSeq2SeqLM.from_config(config, attn_implementation=attn)
+    else:
+        raise ValueError(f"unknown pretrained family {family!r}: expected 'bart' or 't5'")
+    model.resize_token_embeddings(spec.tgt_size)
+    return model
+
+
+class PretrainedSeq2Seq(nn.Module):
+    """A transformers encoder-decoder behind the project's step interface."""
+
+    def __init__(
+        self,
+        model: PreTrainedModel,
+        spec: VocabSpec,
+        copy: bool,
+        copy_layer: int = -1,
+        copy_head: int = -1,
+        max_slots: int = 64,
+        gate_input: str = "logits",
+    ):
+        super().__init__()
+        self.model, self.vocab_size, self.copy, self.max_slots = model, spec.tgt_size, copy, max_slots
+        self.pad_id, self.bos_id, self.eos_id = spec.pad_id, spec.bos_id, spec.eos_id
+        self.copy_layer, self.copy_head = copy_layer, copy_head
+        dim = model.config.d_model
+        embed = model.get_decoder().embed_tokens
+        self.tgt_embed: nn.Module = (
+            SlotEmbedding(embed, spec.tgt_size, spec.kb_id, dim, max_slots) if copy else embed
+        )
+        self.gate = CopyGate(spec.tgt_size, dim, gate_input) if copy else None
+
+    def encode(self, batch: Batch) -> dict[str, Any]:
+        if self.copy:
+            check_slots(batch.src_slots, self.max_slots)
+        out = self.model.get_encoder()(
+            input_ids=batch.src_ids, attention_mask=batch.src_mask.long(), return_dict=True
+        )
+        return {
+            "hidden": out.last_hidden_state,
+            "mask": batch.src_mask,
+            "slots": batch.src_slots,
+            "n_slots": int(batch.src_slots.max().clamp(min=-1)) + 1 if self.copy else 0,
+        }
+
+    def _run_decoder(
+        self, ids: torch.Tensor, state: dict[str, Any], cache: Any | None, use_cache: bool
+    ) -> tuple[torch.Tensor, Any]:
+        out = self.model(
+            encoder_outputs=BaseModelOutput(last_hidden_state=state["hidden"]),
+            attention_mask=state["mask"].long(),
+            decoder_inputs_embeds=self.tgt_embed(ids),
+            past_key_values=cache,
+            use_cache=use_cache,
+            output_attentions=self.copy,
+            output_hidden_states=self.copy and self.gate is not None and self.gate.gate_input == "hidden",
+            return_dict=True,
+        )
+        logits = out.logits[..., : self.vocab_size]
+        if not self.copy:
+            return F.log_softmax(logits.float(), dim=-1), out.past_key_values
+        weights = out.cross_attentions[self.copy_layer][:, self.copy_head]  # (B, T, S), softmaxed
+        hidden = out.decoder_hidden_states[-1] if out.decoder_hidden_states is not None else None
+        scores = torch.log(weights.float().clamp(min=_TINY))
+        return self.gate(logits, scores, state["slots"], state["n_slots"], hidden), out.past_key_values
+
+    def forward(self, batch: Batch) -> torch.Tensor:
+        if batch.tgt_ids is None:
+            raise ValueError("forward needs batch.tgt_ids (teacher forcing)")
+        return self._run_decoder(batch.tgt_ids[:, :-1], self.encode(batch), None, use_cache=False)[0]
+
+    def decode_step(
+        self, tokens: torch.Tensor, state: dict[str, Any], cache: Any | None
+    ) -> tuple[torch.Tensor, Any]:
+        log_probs, cache = self._run_decoder(tokens[:, None], state, cache, use_cache=True)
+        return log_probs[:, -1], cache
+
+    def reorder(
+        self, state: dict[str, Any], cache: Any | None, index: torch.Tensor
+    ) -> tuple[dict[str, Any], Any]:
+        """Rows of the encoder state, and the HF cache reordered in place (it is a stateful object)."""
+        if cache is not None:
+            cache.reorder_cache(index.to(state["hidden"].device))
+        return reorder_rows(state, index), cache
+
+
+def _builder(family: str) -> Any:
+    def build(cfg: dict[str, Any], spec: VocabSpec, copy: bool) -> PretrainedSeq2Seq:
+        kwargs = architecture_kwargs(cfg, PretrainedSeq2Seq, skip=("config",))
+        model = load_hf_model(family, spec, copy, cfg.get("pretrained"), **(cfg.get("config") or {}))
+        return PretrainedSeq2Seq(model, spec, copy, **kwargs)
+
+    build.__doc__ = f"{family.upper()} from `pretrained` (hub name/path) or from the `config` dims."
+    return build
+
+
+build_bart = register_model("bart", codec="hf")(_builder("bart"))
+build_t5 = register_model("t5", codec="hf")(_builder("t5"))

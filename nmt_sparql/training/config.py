@@ -1,0 +1,88 @@
+"""The training recipe's settings: one typed record, validated when read from Hydra/YAML/dicts."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from omegaconf import OmegaConf
+from omegaconf.errors import OmegaConfBaseException
+
+OPTIMIZERS = ("sgd", "adam", "adamw")
+SCHEDULERS = ("constant", "polynomial")
+PRECISIONS = ("no", "fp16", "bf16")
+
+
+@dataclass
+class OptimizerConfig:
+    name: str = "adam"
+    lr: float = 5e-4
+    weight_decay: float = 0.0
+    betas: list[float] = field(default_factory=lambda: [0.9, 0.98])
+    eps: float = 1e-8
+    momentum: float = 0.99  # SGD only (fairseq's ConvSeq2Seq recipe: Nesterov, 0.99)
+    nesterov: bool = True
+
+
+@dataclass
+class SchedulerConfig:
+    name: str = "constant"
+    warmup_steps: int = 0
+    total_steps: int | None = None  # None: max_steps, else max_epochs x optimizer steps per epoch
+    lr_end: float = 1e-7  # polynomial only
+    power: float = 1.0
+
+
+@dataclass
+class TrainConfig:
+    seed: int = 0
+    batch_size: int = 32  # read by whoever builds the loaders (make_train_loader)
+    max_epochs: int | None = 100
+    max_steps: int | None = None  # optimizer steps
+    time_budget_s: float | None = None  # wall clock over all runs of this out_dir, resumes included
+    grad_accum_steps: int = 1
+    clip_norm: float | None = None
+    label_smoothing: float = 0.0
+    mixed_precision: str = "bf16"  # used on GPU only; CPU runs in full precision
+    cpu: bool = False  # force CPU even when a GPU is visible
+    patience: int | None = None  # epochs without a better validation loss before stopping
+    min_delta: float = 0.0
+    save_every_steps: int | None = None  # also refresh last/ mid-epoch (long epochs, preemption)
+    log_every_steps: int = 50
+    progress_bar: bool = True  # still off when stderr is not a TTY or CI is set
+    tensorboard: bool = False
+    wandb: bool = False
+    project: str = "nmt-sparql"  # tracker project name
+    optimizer: OptimizerConfig = field(default_factory=OptimizerConfig)
+    scheduler: SchedulerConfig = field(default_factory=SchedulerConfig)
+
+    @classmethod
+    def from_any(cls, cfg: TrainConfig | Mapping[str, Any] | Any) -> TrainConfig:
+        """Accept a TrainConfig, a dict or an OmegaConf node; unknown keys and bad types are errors."""
+        if isinstance(cfg, TrainConfig):
+            config = cfg
+        else:
+            try:
+                config = OmegaConf.to_object(OmegaConf.merge(OmegaConf.structured(cls), cfg))
+            except OmegaConfBaseException as exc:
+                raise ValueError(f"invalid training config: {exc}") from exc
+        config.validate()
+        return config
+
+    def validate(self) -> None:
+        checks = [
+            (self.optimizer.name in OPTIMIZERS, f"optimizer.name must be one of {OPTIMIZERS}"),
+            (self.scheduler.name in SCHEDULERS, f"scheduler.name must be one of {SCHEDULERS}"),
+            (self.mixed_precision in PRECISIONS, f"mixed_precision must be one of {PRECISIONS}"),
+            (self.grad_accum_steps >= 1, "grad_accum_steps must be >= 1"),
+            (0.0 <= self.label_smoothing < 1.0, "label_smoothing must be in [0, 1)"),
+            (len(self.optimizer.betas) == 2, "optimizer.betas must have two values"),
+            (
+                any(x is not None for x in (self.max_epochs, self.max_steps, self.time_budget_s)),
+                "set at least one of max_epochs, max_steps, time_budget_s",
+            ),
+        ]
+        for ok, message in checks:
+            if not ok:
+                raise ValueError(f"invalid training config: {message}")
