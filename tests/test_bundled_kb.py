@@ -8,7 +8,12 @@ from collections import Counter
 import pyoxigraph as ox
 import pytest
 
-from nmt_sparql.data.generate import BUNDLED_KB, bundled_kb_path, bundled_prefixes, load_store, register_bundled_kb
+from nmt_sparql.data.generate import (
+    BUNDLED_KB,
+    bundled_kb_path,
+    load_store,
+)
+from nmt_sparql.sparql.prefixes import BUNDLED
 from nmt_sparql.sparql.tokens import tokenize
 
 RDF_TYPE = ox.NamedNode("http://www.w3.org/1999/02/22-rdf-syntax-ns#type")
@@ -53,7 +58,7 @@ def test_resource_labels_are_unique_so_questions_name_one_entity(store: ox.Store
 
 
 def test_every_iri_lives_in_the_declared_namespaces(store: ox.Store) -> None:
-    prefixes = bundled_prefixes()
+    prefixes = BUNDLED
     assert prefixes == json.loads((bundled_kb_path().parent / "kb_prefixes.json").read_text(encoding="utf-8"))
     namespaces = tuple(prefixes.values()) + SCHEMA
     for quad in store.quads_for_pattern(None, None, None):
@@ -68,7 +73,9 @@ def test_typed_literals_and_known_facts(store: ox.Store) -> None:
         "SELECT ?d ?p WHERE { res:Marie_Curie ont:birthDate ?d ; ont:birthPlace ?p }"
     )
     row = next(iter(birth))
-    assert row["d"] == ox.Literal("1867-11-07", datatype=ox.NamedNode("http://www.w3.org/2001/XMLSchema#date"))
+    assert row["d"] == ox.Literal(
+        "1867-11-07", datatype=ox.NamedNode("http://www.w3.org/2001/XMLSchema#date")
+    )
     assert row["p"] == ox.NamedNode("http://nmt-sparql.org/resource/Warsaw")
     asks = [
         "res:France ont:capital res:Paris",
@@ -90,7 +97,9 @@ def test_typed_literals_and_known_facts(store: ox.Store) -> None:
 def test_every_class_has_members_and_people_are_typed(store: ox.Store) -> None:
     classes = {
         r["c"].value.rsplit("/", 1)[-1]
-        for r in store.query("SELECT DISTINCT ?c WHERE { ?s a ?c . FILTER(STRSTARTS(STR(?s), STR(<http://nmt-sparql.org/resource/>))) }")
+        for r in store.query(
+            "SELECT DISTINCT ?c WHERE { ?s a ?c . FILTER(STRSTARTS(STR(?s), STR(<http://nmt-sparql.org/resource/>))) }"
+        )
     }
     for needed in ("Person", "Writer", "Scientist", "Composer", "FilmDirector", "Politician", "Country", "City",
                    "River", "Mountain", "Novel", "Film", "Painting", "Album", "University", "Company",
@@ -99,7 +108,6 @@ def test_every_class_has_members_and_people_are_typed(store: ox.Store) -> None:
 
 
 def test_bundled_prefix_map_compacts_kb_iris() -> None:
-    register_bundled_kb()
     query = (
         "SELECT ?x WHERE { <http://nmt-sparql.org/resource/Marie_Curie> "
         "<http://nmt-sparql.org/ontology/birthPlace> ?x }"

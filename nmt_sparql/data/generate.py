@@ -11,7 +11,6 @@ which one the query means.
 
 from __future__ import annotations
 
-import json
 import random
 import re
 from collections import defaultdict
@@ -24,7 +23,7 @@ import pyoxigraph as ox
 
 from nmt_sparql.data.record import Example, KBElement
 from nmt_sparql.data.splits import DEFAULT_SEED, Split, random_split
-from nmt_sparql.sparql.prefixes import PrefixMap, prefix_map, register_prefix_map
+from nmt_sparql.sparql.prefixes import PrefixMap, prefix_map
 from nmt_sparql.sparql.tokens import TokenType, detokenize, kb_tokens, literal_value, token_types, tokenize
 
 BUNDLED_KB = "bundled"
@@ -106,16 +105,6 @@ def bundled_kb_path() -> Path:
     return Path(str(files("nmt_sparql").joinpath("resources", "kb.ttl")))
 
 
-def bundled_prefixes() -> dict[str, str]:
-    """The bundled KB's own prefixes (`res:`, `ont:`), read from the package's kb_prefixes.json."""
-    return json.loads(files("nmt_sparql").joinpath("resources", "kb_prefixes.json").read_text(encoding="utf-8"))
-
-
-def register_bundled_kb() -> PrefixMap:
-    """Register the prefix map `bundled` so queries over the bundled KB compact to `res:`/`ont:` tokens."""
-    return register_prefix_map(BUNDLED_KB, bundled_prefixes())
-
-
 def load_store(paths: str | Path | Iterable[str | Path]) -> ox.Store:
     """An in-memory store holding every RDF file of `paths` (format from the extension: .ttl, .nt, .rdf...)."""
     items = [paths] if isinstance(paths, (str, Path)) else list(paths)
@@ -172,7 +161,9 @@ class _Graph:
     def read(cls, store: ox.Store) -> _Graph:
         g = cls()
         candidates: dict[str, list[tuple[int, str]]] = defaultdict(list)
-        for row in store.query(f"SELECT ?s ?l WHERE {{ ?s <{LABEL}> ?l . FILTER(isIRI(?s) && isLiteral(?l)) }}"):
+        for row in store.query(
+            f"SELECT ?s ?l WHERE {{ ?s <{LABEL}> ?l . FILTER(isIRI(?s) && isLiteral(?l)) }}"
+        ):
             lit = row["l"]
             rank = 0 if (lit.language or "").lower().startswith("en") else 1 if lit.language is None else 2
             candidates[row["s"].value].append((rank, " ".join(lit.value.split())))
@@ -184,7 +175,9 @@ class _Graph:
             if not _is_schema(p):
                 facts[p].add((row["s"].value, row["o"]))
         types: dict[str, set[str]] = defaultdict(set)
-        for row in store.query(f"SELECT ?s ?c WHERE {{ ?s <{RDF}type> ?c . FILTER(isIRI(?s) && isIRI(?c)) }}"):
+        for row in store.query(
+            f"SELECT ?s ?c WHERE {{ ?s <{RDF}type> ?c . FILTER(isIRI(?s) && isIRI(?c)) }}"
+        ):
             if not _is_schema(row["c"].value):
                 types[row["s"].value].add(row["c"].value)
 
@@ -207,7 +200,9 @@ class _Graph:
         by_label: dict[str, int] = defaultdict(int)
         for iri in entities:
             by_label[g.labels[iri].lower()] += 1
-        g.unique = {iri for iri in entities if by_label[g.labels[iri].lower()] == 1 and _usable_label(g.labels[iri])}
+        g.unique = {
+            iri for iri in entities if by_label[g.labels[iri].lower()] == 1 and _usable_label(g.labels[iri])
+        }
         out: dict[str, list[tuple[str, ox.NamedNode | ox.Literal]]] = defaultdict(list)
         into: dict[str, list[tuple[str, str]]] = defaultdict(list)
         for p, pairs in g.facts.items():
@@ -290,15 +285,12 @@ def _interleave(groups: dict, rng: random.Random) -> Iterator:
 
 
 def _one_hop(g: _Graph, rng: random.Random, literal: bool) -> Iterator[_Draft]:
-    props = set(g.literal_props()) if literal else set(g.object_props())
-    groups = {p: [s for s, _ in g.facts[p] if g.named(s)] for p in props}
-    seen: set[tuple[str, str]] = set()
-    for s, p in _interleave({p: [(s, p) for s in sorted(set(ss))] for p, ss in groups.items()}, rng):
-        if (s, p) in seen:
-            continue
-        seen.add((s, p))
-        tid = "one_hop_literal" if literal else "one_hop_object"
-        yield _Draft(f"SELECT DISTINCT ?x WHERE {{ <{s}> <{p}> ?x }}", rng.choice(PHRASES["one_hop"]), {"s": s, "p": p}, tid)
+    props = g.literal_props() if literal else g.object_props()
+    groups = {p: [(s, p) for s in sorted({s for s, _ in g.facts[p] if g.named(s)})] for p in props}
+    tid = "one_hop_literal" if literal else "one_hop_object"
+    for s, p in _interleave(groups, rng):
+        q = f"SELECT DISTINCT ?x WHERE {{ <{s}> <{p}> ?x }}"
+        yield _Draft(q, rng.choice(PHRASES["one_hop"]), {"s": s, "p": p}, tid)
 
 
 def _subject(g: _Graph, rng: random.Random, typed: bool) -> Iterator[_Draft]:
@@ -351,7 +343,9 @@ def _two_hop_subject(g: _Graph, rng: random.Random) -> Iterator[_Draft]:
         if (p1, p2, o) not in seen:
             seen.add((p1, p2, o))
             q = f"SELECT DISTINCT ?x WHERE {{ ?x <{p1}> ?y . ?y <{p2}> <{o}> }}"
-            yield _Draft(q, rng.choice(PHRASES["two_hop_subject"]), {"p1": p1, "p2": p2, "o": o}, "two_hop_subject")
+            yield _Draft(
+                q, rng.choice(PHRASES["two_hop_subject"]), {"p1": p1, "p2": p2, "o": o}, "two_hop_subject"
+            )
 
 
 def _count(g: _Graph, rng: random.Random, typed: bool) -> Iterator[_Draft]:
@@ -553,18 +547,18 @@ def generate(
 ) -> list[Example]:
     """Up to `n_per_template` answered, deduplicated examples per template over the facts of `store`.
 
-    `kb_name` names the registered prefix map the queries are tokenized with (`bundled` registers
-    itself). The same store, arguments and seed always give the same examples in the same order.
+    `kb_name` names the registered prefix map the queries are tokenized with (`bundled` is always
+    registered). The same store, arguments and seed always give the same examples in the same order.
     """
-    if kb_name == BUNDLED_KB:
-        register_bundled_kb()
     pm = prefix_map(kb_name)
     unknown = [t for t in templates if t not in TEMPLATES]
     if unknown:
         raise GenerationError(f"unknown template(s) {', '.join(unknown)}; known: {', '.join(TEMPLATE_IDS)}")
     g = _Graph.read(store)
     if not g.facts:
-        raise GenerationError(f"KB '{kb_name}': the store holds no facts outside the RDF/RDFS/OWL vocabularies")
+        raise GenerationError(
+            f"KB '{kb_name}': the store holds no facts outside the RDF/RDFS/OWL vocabularies"
+        )
     examples: list[Example] = []
     queries: set[str] = set()
     questions: set[str] = set()
@@ -584,6 +578,8 @@ def generate(
     return examples
 
 
-def split(examples: Sequence[Example], seed: int = DEFAULT_SEED, ratios: Sequence[float] = (0.8, 0.1, 0.1)) -> Split:
+def split(
+    examples: Sequence[Example], seed: int = DEFAULT_SEED, ratios: Sequence[float] = (0.8, 0.1, 0.1)
+) -> Split:
     """Seeded train/validation/test split of generated examples (`nmt_sparql.data.splits.random_split`)."""
     return random_split(examples, ratios=ratios, seed=seed)

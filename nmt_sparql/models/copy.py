@@ -86,7 +86,9 @@ class SlotEmbedding(nn.Module):
             max_slots,
         )
         self.slot_embedding = nn.Embedding(max_slots, dim)
-        nn.init.normal_(self.slot_embedding.weight, std=dim**-0.5)
+        with torch.no_grad():  # start at the scale of the token embeddings so the slot is not drowned out
+            sample = token_embedding(torch.arange(min(vocab_size, 256), device=self.slot_embedding.weight.device))
+            nn.init.normal_(self.slot_embedding.weight, std=float(sample.float().std()))
 
     def forward(self, ids: torch.Tensor) -> torch.Tensor:
         is_copy = ids >= self.vocab_size

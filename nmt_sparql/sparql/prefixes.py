@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass, field
+from importlib.resources import files
 
 COMMON = {
     "rdf": "http://www.w3.org/1999/02/22-rdf-syntax-ns#",
@@ -76,10 +78,16 @@ class PrefixMap:
         return None if ns is None else ns + local
 
 
+# The KB shipped in the package (nmt_sparql/resources/kb.ttl) and its `res:` / `ont:` namespaces.
+BUNDLED = json.loads(
+    files("nmt_sparql").joinpath("resources", "kb_prefixes.json").read_text(encoding="utf-8")
+)
+
 KB_PREFIXES: dict[str, PrefixMap] = {
     "dbpedia": PrefixMap("dbpedia", {**COMMON, **DBPEDIA}),
     "wikidata": PrefixMap("wikidata", {**COMMON, **WIKIDATA}),
     "generic": PrefixMap("generic", dict(COMMON)),
+    "bundled": PrefixMap("bundled", {**COMMON, **BUNDLED}),
 }
 
 

@@ -37,6 +37,8 @@ class TrainState:
     batch_in_epoch: int = 0  # micro-batches of the current epoch already trained on
     step: int = 0  # optimizer steps
     examples: int = 0  # training examples seen
+    epoch_loss: float = 0.0  # summed token loss of the current epoch so far (its log survives a resume)
+    epoch_tokens: int = 0
     best_val_loss: float | None = None
     best_epoch: int | None = None
     bad_epochs: int = 0  # epochs since the best validation loss (early stopping)
@@ -88,7 +90,8 @@ def _decode(obj: Any, tensors: dict[str, torch.Tensor]) -> Any:
 def _save_tree(folder: Path, name: str, tree: Any) -> None:
     tensors: dict[str, torch.Tensor] = {}
     encoded = _encode(tree, name, tensors)
-    atomic_write(folder / f"{name}.safetensors", lambda p: save_file(tensors, str(p)))
+    if tensors:
+        atomic_write(folder / f"{name}.safetensors", lambda p: save_file(tensors, str(p)))
     atomic_write_json(folder / f"{name}.json", encoded)
 
 

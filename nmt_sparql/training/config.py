@@ -10,7 +10,7 @@ from omegaconf import OmegaConf
 from omegaconf.errors import OmegaConfBaseException
 
 OPTIMIZERS = ("sgd", "adam", "adamw")
-SCHEDULERS = ("constant", "polynomial")
+SCHEDULERS = ("constant", "none", "polynomial")  # "none": constant LR (the models' configs say so)
 PRECISIONS = ("no", "fp16", "bf16")
 
 
@@ -30,7 +30,7 @@ class SchedulerConfig:
     name: str = "constant"
     warmup_steps: int = 0
     total_steps: int | None = None  # None: max_steps, else max_epochs x optimizer steps per epoch
-    lr_end: float = 1e-7  # polynomial only
+    end_lr: float = 0.0  # polynomial only
     power: float = 1.0
 
 

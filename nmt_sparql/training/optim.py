@@ -29,14 +29,14 @@ def build_scheduler(
     cfg: SchedulerConfig, optimizer: torch.optim.Optimizer, total_steps: int
 ) -> torch.optim.lr_scheduler.LambdaLR:
     """Stepped once per optimizer step; `total_steps` counts optimizer steps."""
-    if cfg.name == "constant":
+    if cfg.name in ("constant", "none"):
         return get_constant_schedule_with_warmup(optimizer, num_warmup_steps=cfg.warmup_steps)
     if cfg.name == "polynomial":
         return get_polynomial_decay_schedule_with_warmup(
             optimizer,
             cfg.warmup_steps,
             max(total_steps, cfg.warmup_steps + 1),
-            lr_end=cfg.lr_end,
+            lr_end=cfg.end_lr,
             power=cfg.power,
         )
     raise ValueError(f"unknown scheduler {cfg.name!r}")

@@ -9,6 +9,7 @@ a validation loss; best/ keeps the lowest one, last/ the latest state (also ever
 
 from __future__ import annotations
 
+import json
 import math
 import os
 import sys
@@ -81,6 +82,31 @@ def _flat(tree: dict[str, Any], prefix: str = "") -> dict[str, Any]:
     return flat
 
 
+# Settings that may change between a run and its resumption without changing what is trained.
+_RESUMABLE_CHANGES = {
+    "max_epochs",
+    "max_steps",
+    "time_budget_s",
+    "patience",
+    "min_delta",
+    "progress_bar",
+    "log_every_steps",
+    "save_every_steps",
+    "tensorboard",
+    "wandb",
+    "project",
+    "cpu",
+}
+
+
+def _warn_config_change(accelerator: Accelerator, last: Path, config: dict[str, Any]) -> None:
+    saved_file = last / "train_config.json"
+    saved = json.loads(saved_file.read_text(encoding="utf-8")) if saved_file.exists() else config
+    changed = sorted(k for k in config if k not in _RESUMABLE_CHANGES and saved.get(k) != config[k])
+    if changed:
+        accelerator.print(f"warning: resuming {last} with changed settings {changed}: not an exact resume")
+
+
 def train(
     cfg: TrainConfig | dict[str, Any] | Any,
     model: torch.nn.Module,
@@ -131,6 +157,7 @@ def train(
             last, base, optimizer, scheduler, accelerator.scaler, rank=accelerator.process_index
         )
         accelerator.print(f"resumed from {last}: epoch {state.epoch}, step {state.step}")
+        _warn_config_change(accelerator, last, asdict(config))
     log = MetricsLog(
         out / "train_log.jsonl", accelerator, resume_step=state.step if last is not None else None
     )
@@ -194,8 +221,7 @@ def train(
         loader.set_epoch(state.epoch)
         model.train()
         epoch_start, examples, tokens = time.monotonic(), 0, 0
-        loss_sum = torch.zeros((), dtype=torch.float64, device=accelerator.device)
-        loss_tokens, window_sum, window_tokens = 0, 0.0, 0
+        window_loss, window_tokens = 0.0, 0
         for batch in loader:
             with accelerator.accumulate(model):
                 losses, counts = sequence_nll(
@@ -216,9 +242,12 @@ def train(
             batch_examples = len(batch) * accelerator.num_processes
             examples += batch_examples
             state.examples += batch_examples
-            tokens += int(n_tokens)
-            loss_sum += losses.detach().sum()
-            loss_tokens += int(n_tokens)
+            batch_loss, batch_tokens = float(losses.detach().sum()), int(n_tokens)
+            tokens += batch_tokens * accelerator.num_processes
+            state.epoch_loss += batch_loss
+            state.epoch_tokens += batch_tokens
+            window_loss += batch_loss
+            window_tokens += batch_tokens
             if not accelerator.sync_gradients:
                 continue
             if not accelerator.optimizer_step_was_skipped:
@@ -226,22 +255,26 @@ def train(
             state.step += 1
             bar.update(1)
             if config.log_every_steps and state.step % config.log_every_steps == 0:
-                window_loss = (float(loss_sum) - window_sum) / max(loss_tokens - window_tokens, 1)
-                window_sum, window_tokens = float(loss_sum), loss_tokens
+                mean = window_loss / max(window_tokens, 1)
                 lr = scheduler.get_last_lr()[0]
-                log.write(
-                    {"event": "step", "step": state.step, "epoch": state.epoch, "loss": window_loss, "lr": lr}
-                )
-                bar.set_postfix(loss=f"{window_loss:.3f}")
+                log.write({"event": "step", "step": state.step, "epoch": state.epoch, "loss": mean, "lr": lr})
+                bar.set_postfix(loss=f"{mean:.3f}")
+                window_loss, window_tokens = 0.0, 0
             stop_reason = limit_reached()
             if stop_reason is not None:
                 break
             if config.save_every_steps and state.step % config.save_every_steps == 0:
                 save("last")
         train_time = time.monotonic() - epoch_start
+        train_loss = state.epoch_loss / max(state.epoch_tokens, 1)
         end_of_epoch = stop_reason is None
         if end_of_epoch:
-            state.epoch, state.batch_in_epoch = state.epoch + 1, 0
+            state.epoch, state.batch_in_epoch, state.epoch_loss, state.epoch_tokens = (
+                state.epoch + 1,
+                0,
+                0.0,
+                0,
+            )
         val_loss = validate_and_select(end_of_epoch)
         state.elapsed_s = elapsed_before + time.monotonic() - start
         log.write(
@@ -249,7 +282,7 @@ def train(
                 "event": "epoch" if end_of_epoch else "stop",
                 "step": state.step,
                 "epoch": state.epoch,
-                "train_loss": float(loss_sum) / max(loss_tokens, 1),
+                "train_loss": train_loss,
                 "val_loss": val_loss,
                 "best_val_loss": state.best_val_loss,
                 "lr": scheduler.get_last_lr()[0],

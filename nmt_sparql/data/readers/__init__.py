@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from pathlib import Path
 
+from nmt_sparql.data.generate import bundled_kb_path, generate, load_store
 from nmt_sparql.data.readers.base import ReadResult, SkippedRecord
 from nmt_sparql.data.readers.jsonl import read_jsonl_data
 from nmt_sparql.data.readers.lcquad1 import read_lcquad1
@@ -30,6 +31,8 @@ READERS: dict[str, Reader] = {
     "qald10": lambda root: read_qald(root / "qald" / "qald_10.json", "wikidata", "test"),
     # The user's own data: `root` is the .jsonl file or folder itself.
     "jsonl": read_jsonl_data,
+    # Generated from the KB shipped in the package: needs no download.
+    "bundled": lambda root: ReadResult(generate(load_store(bundled_kb_path()), "bundled")),
 }
 
 

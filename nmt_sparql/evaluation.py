@@ -1,0 +1,144 @@
+"""Evaluate a model on a split: decode, detokenize, execute, score, analyse errors, report.
+
+Shared by `train` (after training) and `evaluate` (on a saved checkpoint), so both report the
+same figures in the same files: predictions.jsonl, metrics.json and report.md (+ CSV, PNG).
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import torch
+from omegaconf import DictConfig
+
+from nmt_sparql.atomic import atomic_write_json, atomic_write_text
+from nmt_sparql.data.generate import bundled_kb_path
+from nmt_sparql.data.record import Example
+from nmt_sparql.decoding import beam_search, greedy
+from nmt_sparql.execution.answer import Answer
+from nmt_sparql.execution.base import KnowledgeBase, execute_many
+from nmt_sparql.execution.config import kb_from_config
+from nmt_sparql.execution.embedded import EmbeddedStore
+from nmt_sparql.execution.gold import gold_answers
+from nmt_sparql.metrics.errors import analyse_errors, dataset_uris
+from nmt_sparql.metrics.evaluate import PredictionRecord, evaluate_predictions
+from nmt_sparql.reports.report import write_report
+from nmt_sparql.sparql.tokens import detokenize, tokenize
+
+log = logging.getLogger(__name__)
+
+
+def open_kb(spec: str | None, kb: str) -> KnowledgeBase | None:
+    """The KB to execute queries on: `embedded:bundled`, `embedded:FILES`, a file, or an endpoint URL."""
+    if not spec:
+        return None
+    if spec == "embedded:bundled":
+        return EmbeddedStore([bundled_kb_path()], prefixes=kb)
+    return kb_from_config({"source": spec, "prefixes": kb})
+
+
+def decode(
+    model: torch.nn.Module, encoder: Any, questions: Sequence[str], cfg: DictConfig | dict
+) -> list[list[list[str]]]:
+    """The n-best query token lists of each question (one list when greedy), copy pointers resolved."""
+    beam, n_best = int(cfg.get("beam", 1)), int(cfg.get("n_best", 1))
+    max_len, size = int(cfg.get("max_len", 100)), int(cfg.get("batch_size", 64))
+    out: list[list[list[str]]] = []
+    for start in range(0, len(questions), size):
+        items = [encoder.encode(q) for q in questions[start : start + size]]
+        batch = encoder.collate(items)
+        if beam == 1 and n_best == 1:
+            nbest = [[ids] for ids in greedy(model, batch, max_len)]
+        else:
+            nbest = [[ids for ids, _ in hyps] for hyps in beam_search(model, batch, beam, max_len, n_best)]
+        out += [[encoder.decode_ids(ids, item.slot_tokens) for ids in hyps] for item, hyps in zip(items, nbest)]
+    return out
+
+
+def _choose(candidates: list[list[str]], answers: list[Answer]) -> tuple[list[str], Answer]:
+    """Execution-guided choice: the first candidate whose answer is non-empty, else the first."""
+    for tokens, answer in zip(candidates, answers):
+        if answer.ok and not answer.is_empty():
+            return tokens, answer
+    return candidates[0], answers[0]
+
+
+def evaluate_split(
+    model: torch.nn.Module,
+    encoder: Any,
+    examples: list[Example],
+    cfg: DictConfig,
+    out_dir: str | Path,
+    gold_cache: str | Path | None = None,
+) -> dict[str, Any]:
+    """Score `model` on `examples` and write predictions, metrics and the report into `out_dir`."""
+    out = Path(out_dir)
+    kb = examples[0].kb if examples else "generic"
+    questions = [ex.annotated or ex.question for ex in examples]
+    candidates = decode(model, encoder, questions, cfg.decode)
+    knowledge_base = open_kb(cfg.get("kb"), kb)
+    try:
+        predicted_answers: list[Answer | None] = [None] * len(examples)
+        best = [c[0] for c in candidates]
+        if knowledge_base is not None:
+            flat = [(i, tokens) for i, c in enumerate(candidates) for tokens in (c if cfg.decode.execution_guided else c[:1])]
+            answers = execute_many(knowledge_base, [detokenize(t, kb) for _, t in flat], desc="predicted queries")
+            by_example: dict[int, list[Answer]] = {}
+            for (i, _), answer in zip(flat, answers):
+                by_example.setdefault(i, []).append(answer)
+            for i, c in enumerate(candidates):
+                best[i], predicted_answers[i] = _choose(c, by_example[i])
+        has_answers = knowledge_base is not None or any(ex.answers is not None for ex in examples)
+        gold = gold_answers(examples, knowledge_base, gold_cache) if has_answers else {}
+        gold_tokens = [tokenize(ex.query, ex.kb) for ex in examples]
+        records = [
+            PredictionRecord(ex.id, ref, hyp, kb, gold.get(ex.id), predicted_answers[i])
+            for i, (ex, ref, hyp) in enumerate(zip(examples, gold_tokens, best))
+        ]
+        metrics = evaluate_predictions(records)
+        errors = analyse_errors(
+            zip(gold_tokens, best), kb, knowledge_base, known_uris=None if knowledge_base else dataset_uris([ex.query for ex in examples], kb)
+        )
+    finally:
+        if knowledge_base is not None:
+            knowledge_base.close()
+    lines = [
+        json.dumps(
+            {
+                "id": ex.id,
+                "question": q,
+                "gold": ex.query,
+                "predicted": detokenize(tokens, kb),
+                "predicted_tokens": tokens,
+                "answer": None if a is None else a.to_json(),
+            },
+            ensure_ascii=False,
+        )
+        for ex, q, tokens, a in zip(examples, questions, best, predicted_answers)
+    ]
+    atomic_write_text(out / "predictions.jsonl", "".join(line + "\n" for line in lines))
+    atomic_write_json(out / "metrics.json", metrics)
+    write_report(out, metrics, errors, title=f"{len(examples)} test questions")
+    return metrics
+
+
+def format_metrics(metrics: dict[str, Any]) -> str:
+    """The headline figures as a small table."""
+    def pct(v: Any) -> str:
+        return "n/a" if v is None else f"{v:.2f}"
+
+    kept = metrics.get("answers", {}).get("kept")
+    rows = [
+        ("BLEU", pct(metrics.get("bleu"))),
+        ("exact match %", pct(metrics.get("exact_match"))),
+        ("syntax valid %", pct(metrics.get("syntax_valid"))),
+        ("answer accuracy %", pct(metrics.get("answer_accuracy"))),
+        ("answer F1 %", pct(metrics.get("answer_f1"))),
+        ("questions (answers kept)", f"{metrics.get('n')} ({kept})"),
+    ]
+    width = max(len(name) for name, _ in rows)
+    return "\n".join(f"{name:<{width}}  {value:>10}" for name, value in rows)
