@@ -55,7 +55,9 @@ def decode(
             nbest = [[ids] for ids in greedy(model, batch, max_len)]
         else:
             nbest = [[ids for ids, _ in hyps] for hyps in beam_search(model, batch, beam, max_len, n_best)]
-        out += [[encoder.decode_ids(ids, item.slot_tokens) for ids in hyps] for item, hyps in zip(items, nbest)]
+        out += [
+            [encoder.decode_ids(ids, item.slot_tokens) for ids in hyps] for item, hyps in zip(items, nbest)
+        ]
     return out
 
 
@@ -85,8 +87,14 @@ def evaluate_split(
         predicted_answers: list[Answer | None] = [None] * len(examples)
         best = [c[0] for c in candidates]
         if knowledge_base is not None:
-            flat = [(i, tokens) for i, c in enumerate(candidates) for tokens in (c if cfg.decode.execution_guided else c[:1])]
-            answers = execute_many(knowledge_base, [detokenize(t, kb) for _, t in flat], desc="predicted queries")
+            flat = [
+                (i, tokens)
+                for i, c in enumerate(candidates)
+                for tokens in (c if cfg.decode.execution_guided else c[:1])
+            ]
+            answers = execute_many(
+                knowledge_base, [detokenize(t, kb) for _, t in flat], desc="predicted queries"
+            )
             by_example: dict[int, list[Answer]] = {}
             for (i, _), answer in zip(flat, answers):
                 by_example.setdefault(i, []).append(answer)
@@ -101,7 +109,10 @@ def evaluate_split(
         ]
         metrics = evaluate_predictions(records)
         errors = analyse_errors(
-            zip(gold_tokens, best), kb, knowledge_base, known_uris=None if knowledge_base else dataset_uris([ex.query for ex in examples], kb)
+            zip(gold_tokens, best),
+            kb,
+            knowledge_base,
+            known_uris=None if knowledge_base else dataset_uris([ex.query for ex in examples], kb),
         )
     finally:
         if knowledge_base is not None:
@@ -128,6 +139,7 @@ def evaluate_split(
 
 def format_metrics(metrics: dict[str, Any]) -> str:
     """The headline figures as a small table."""
+
     def pct(v: Any) -> str:
         return "n/a" if v is None else f"{v:.2f}"
 

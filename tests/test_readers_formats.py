@@ -363,7 +363,7 @@ def test_qald_keeps_answers_and_skips_broken_upstream_queries(tmp_path, caplog):
         "answers": [{"head": {}, "boolean": False}],
     }
     unparseable = qald_record("3", f"SELECT COUNT(DISTINCT ?uri AS ?uri) WHERE {{ ?uri <{DBO}director> ?d }}")
-    unlexable = qald_record("4", "SELECT ?x WHERE { ?x wdt:P20 \"open }")
+    unlexable = qald_record("4", 'SELECT ?x WHERE { ?x wdt:P20 "open }')
     write_json(tmp_path / "qald" / "qald-9-train-multilingual.json", {"questions": [good, unparseable]})
     write_json(tmp_path / "qald" / "qald_10.json", {"questions": [ask, unlexable]})
     with caplog.at_level(logging.WARNING):

@@ -42,8 +42,8 @@ def test_copy_masks_kb_units_and_targets_point_to_slots(tmp_path) -> None:
     assert item.src_ids[-1] == enc.tokenizer.eos_token_id
     assert {v, v + 1, v + 2} <= set(item.tgt_ids) and item.missing_kb == 0
     assert enc.decode_ids(item.tgt_ids, item.slot_tokens) == PAIRS[1][1]
-    missing = enc.encode(*PAIRS[2])  # dbr:London is in the query only
-    assert missing.missing_kb == 1
+    missing = enc.encode(*PAIRS[2])  # dbo:birthPlace and dbr:London are in the query only
+    assert missing.missing_kb == 2
     enc.save(tmp_path)
     again = HFEncoder.load(tmp_path)
     assert again.encode(*PAIRS[1]) == item

@@ -13,7 +13,7 @@ from nmt_sparql.tokenization.word import Encoder
 PAIRS = [
     ("Who is the «dbr:Person» whose «dbr:opponent» is «dbr:Ike_Clanton» ?",
      tokenize("SELECT DISTINCT ?uri WHERE { ?uri dbr:opponent dbr:Ike_Clanton . ?uri a dbr:Person }")),
-    ("Give me organizations named «\"zollkriminal amt\"» ? <sep> «dbo:Organisation» organisation",
+    ("Give me all the organizations named «\"zollkriminal amt\"» ? <sep> «dbo:Organisation» organisation",
      tokenize('SELECT ?x WHERE { ?x a dbo:Organisation . ?x rdfs:label "zollkriminal amt" }')),
 ]  # fmt: skip
 

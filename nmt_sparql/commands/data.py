@@ -26,7 +26,9 @@ def run(cfg: DictConfig) -> None:
         print(f"{cfg.name}: {len(files)} file(s) under {Path(cfg.data.dir) / 'raw'}")
     elif cfg.action == "prepare":
         splits = prepare(cfg)
-        print(f"{cfg.dataset.name}/{cfg.annotation}: {({k: len(v) for k, v in splits.items()})} -> {prepared_dir(cfg)}")
+        print(
+            f"{cfg.dataset.name}/{cfg.annotation}: { ({k: len(v) for k, v in splits.items()}) } -> {prepared_dir(cfg)}"
+        )
     elif cfg.action == "stats":
         read = read_examples(cfg)
         splits = make_splits(list(read), cfg)

@@ -20,6 +20,7 @@ from nmt_sparql.atomic import atomic_write_text
 from nmt_sparql.data.prepare import load_splits, prepared_dir
 from nmt_sparql.evaluation import evaluate_split, format_metrics
 from nmt_sparql.execution.gold import gold_cache_path
+from nmt_sparql.models.pretrained import pretrained_available
 from nmt_sparql.models.registry import CODECS, build_model, ensure_registered
 from nmt_sparql.sparql.tokens import tokenize
 from nmt_sparql.tokenization.hf import HFEncoder
@@ -39,7 +40,11 @@ def build_encoder(model_cfg: dict[str, Any], pairs: list[tuple[str, list[str]]],
     ensure_registered()
     if CODECS[model_cfg["name"]] == "hf":
         return HFEncoder.build(
-            pairs, copy, kb, pretrained=model_cfg.get("pretrained"), sp_vocab_size=model_cfg.get("sp_vocab_size", 1000)
+            pairs,
+            copy,
+            kb,
+            pretrained=model_cfg.get("pretrained"),
+            sp_vocab_size=model_cfg.get("sp_vocab_size", 1000),
         )
     return Encoder.build(pairs, copy, kb, min_freq=model_cfg.get("min_freq", 1))
 
@@ -67,33 +72,61 @@ def run(cfg: DictConfig) -> dict[str, Any] | None:
     kb = cfg.dataset.kb
     copy = bool(cfg.copy)
     model_cfg = OmegaConf.to_container(cfg.model, resolve=True)
-    pairs = {name: [(ex.annotated or ex.question, tokenize(ex.query, ex.kb)) for ex in part] for name, part in splits.items()}
+    if model_cfg.get("pretrained") and not pretrained_available(model_cfg["pretrained"]):
+        log.warning(
+            "pretrained weights %s are not available here: training %s from its config instead",
+            model_cfg["pretrained"],
+            model_cfg["name"],
+        )
+        model_cfg["pretrained"] = None
+    pairs = {
+        name: [(ex.annotated or ex.question, tokenize(ex.query, ex.kb)) for ex in part]
+        for name, part in splits.items()
+    }
 
     torch.manual_seed(int(cfg.seed))
     encoder = build_encoder(model_cfg, pairs["train"], copy, kb)
     encoder.save(out / "tokenizer")
-    atomic_write_text(out / "config.yaml", OmegaConf.to_yaml(cfg, resolve=True))
+    saved = OmegaConf.create(OmegaConf.to_container(cfg, resolve=True))
+    saved.model = model_cfg
+    atomic_write_text(out / "config.yaml", OmegaConf.to_yaml(saved))
     model = build_model(model_cfg, encoder.spec, copy)
     n_params = sum(p.numel() for p in model.parameters())
-    print(f"{model_cfg['name']} (copy={copy}, {n_params / 1e6:.2f}M parameters) on {cfg.dataset.name}/{cfg.annotation}: "
-          f"{ {k: len(v) for k, v in splits.items()} }")
+    print(
+        f"{model_cfg['name']} (copy={copy}, {n_params / 1e6:.2f}M parameters) on {cfg.dataset.name}/{cfg.annotation}: "
+        f"{ {k: len(v) for k, v in splits.items()} }"
+    )
 
     settings = train_config(cfg)
     train_items = [encoder.encode(q, t) for q, t in pairs["train"]]
     val_items = [encoder.encode(q, t) for q, t in pairs["validation"]]
     missing = sum(item.missing_kb for item in train_items)
     if missing:
-        log.warning("%d target KB token(s) of the training split are absent from their question (mapped to <unk>)", missing)
+        log.warning(
+            "%d target KB token(s) of the training split are absent from their question (mapped to <unk>)",
+            missing,
+        )
     train_loader = make_train_loader(train_items, int(settings["batch_size"]), encoder.collate, int(cfg.seed))
-    val_loader = DataLoader(val_items, batch_size=int(settings["batch_size"]), collate_fn=encoder.collate) if val_items else None
-    result = train(settings, model, train_loader, val_loader, out, model_config=model_cfg, resume=bool(cfg.train.resume))
+    val_loader = (
+        DataLoader(val_items, batch_size=int(settings["batch_size"]), collate_fn=encoder.collate)
+        if val_items
+        else None
+    )
+    result = train(
+        settings, model, train_loader, val_loader, out, model_config=model_cfg, resume=bool(cfg.train.resume)
+    )
     print(f"trained in {time.perf_counter() - started:.0f} s ({result.stop_reason})")
 
     if not cfg.evaluate or not splits["test"]:
         return None
     load_weights(result.best or result.last, model)
     metrics = evaluate_split(
-        model, encoder, splits["test"], cfg, out / "test", gold_cache=gold_cache_path(prepared_dir(cfg) / "test.jsonl")
+        model,
+        encoder,
+        splits["test"],
+        cfg,
+        out / "test",
+        gold_cache=gold_cache_path(prepared_dir(cfg) / "test.jsonl"),
     )
     print(format_metrics(metrics))
     print(f"total time {time.perf_counter() - started:.0f} s; run folder: {out}")

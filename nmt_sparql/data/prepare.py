@@ -18,12 +18,10 @@ from nmt_sparql.annotation.annotate import annotate
 from nmt_sparql.annotation.labels import LabelResolver
 from nmt_sparql.atomic import atomic_write_json
 from nmt_sparql.data.readers import ReadResult, read_dataset
-from nmt_sparql.data.record import Example, read_jsonl, write_jsonl
+from nmt_sparql.data.record import SPLITS, Example, read_jsonl, write_jsonl
 from nmt_sparql.data.splits import official_split, random_split, unseen_kb_split, unseen_templates_split
 
 log = logging.getLogger(__name__)
-
-SPLIT_NAMES = ("train", "validation", "test")
 
 
 def dataset_root(cfg: DictConfig) -> Path:
@@ -52,7 +50,9 @@ def make_splits(examples: list[Example], cfg: DictConfig) -> dict[str, list[Exam
         return unseen_templates_split(examples, ratios=ratios, seed=seed)
     if kind == "unseen_kb":
         return unseen_kb_split(examples, ratios=ratios, seed=seed)
-    raise ValueError(f"dataset.split.kind: unknown split '{kind}'; use random, official, unseen_templates or unseen_kb")
+    raise ValueError(
+        f"dataset.split.kind: unknown split '{kind}'; use random, official, unseen_templates or unseen_kb"
+    )
 
 
 def label_resolver(cfg: DictConfig) -> LabelResolver:
@@ -62,11 +62,15 @@ def label_resolver(cfg: DictConfig) -> LabelResolver:
         if path and Path(path).is_file():
             files.append(path)
         else:
-            log.info("label file dataset.label_files.%s not found at %s; using other label sources", name, path)
+            log.info(
+                "label file dataset.label_files.%s not found at %s; using other label sources", name, path
+            )
     return LabelResolver(files)
 
 
-def annotate_splits(splits: dict[str, list[Example]], scheme: str, seed: int, resolver: LabelResolver) -> None:
+def annotate_splits(
+    splits: dict[str, list[Example]], scheme: str, seed: int, resolver: LabelResolver
+) -> None:
     """Fill each example's labelled KB elements and annotated question, in place."""
     for examples in splits.values():
         for ex in examples:
@@ -93,7 +97,7 @@ def prepare(cfg: DictConfig) -> dict[str, list[Example]]:
     splits = make_splits(list(examples), cfg)
     annotate_splits(splits, cfg.annotation, int(cfg.seed), label_resolver(cfg))
     out = prepared_dir(cfg)
-    for name in SPLIT_NAMES:
+    for name in SPLITS:
         write_jsonl(out / f"{name}.jsonl", splits.get(name, []))
     atomic_write_json(out / "manifest.json", _manifest(cfg, splits))
     log.info("prepared %s under %s", {k: len(v) for k, v in splits.items()}, out)
@@ -108,5 +112,5 @@ def load_splits(cfg: DictConfig) -> dict[str, list[Example]]:
         saved = json.loads(manifest.read_text(encoding="utf-8"))
         wanted = _manifest(cfg, {})
         if all(saved.get(k) == wanted[k] for k in ("dataset", "annotation", "seed")):
-            return {name: list(read_jsonl(out / f"{name}.jsonl")) for name in SPLIT_NAMES}
+            return {name: list(read_jsonl(out / f"{name}.jsonl")) for name in SPLITS}
     return prepare(cfg)

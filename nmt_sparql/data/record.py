@@ -16,6 +16,7 @@ from typing import Any, Literal
 from nmt_sparql.atomic import atomic_write_text
 
 KBKind = Literal["uri", "literal"]
+SPLITS = ("train", "validation", "test")
 
 
 class RecordError(ValueError):

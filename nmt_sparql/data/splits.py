@@ -13,8 +13,7 @@ from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import replace
 
-from nmt_sparql.data.readers.base import SPLITS
-from nmt_sparql.data.record import Example
+from nmt_sparql.data.record import SPLITS, Example
 
 DEFAULT_SEED = 42
 Split = dict[str, list[Example]]

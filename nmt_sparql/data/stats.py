@@ -57,7 +57,9 @@ def round_trip_report(examples: Iterable[Example]) -> tuple[float, list[dict[str
         total += 1
         result = round_trip(ex.source_query or ex.query, ex.kb)
         if not result.ok:
-            failures.append({"id": ex.id, "problem": result.problem or "", "query": ex.source_query or ex.query})
+            failures.append(
+                {"id": ex.id, "problem": result.problem or "", "query": ex.source_query or ex.query}
+            )
     return (1 - len(failures) / total if total else 0.0), failures
 
 
@@ -83,8 +85,11 @@ def dataset_stats(
 def format_stats(name: str, stats: dict) -> str:
     """Table II as text, then the checks."""
     columns = ["total", *stats["splits"], "oov"]
-    lines = [f"{name}: {stats['splits']} (annotation: {stats['annotation']})", "",
-             f"{'vocab':<6}" + "".join(f"{c:>12}" for c in columns)]
+    lines = [
+        f"{name}: {stats['splits']} (annotation: {stats['annotation']})",
+        "",
+        f"{'vocab':<6}" + "".join(f"{c:>12}" for c in columns),
+    ]
     for v in VOCABS:
         lines.append(f"{v:<6}" + "".join(f"{stats['vocab'][v].get(c, 0):>12}" for c in columns))
     lines += [

@@ -87,7 +87,9 @@ class SlotEmbedding(nn.Module):
         )
         self.slot_embedding = nn.Embedding(max_slots, dim)
         with torch.no_grad():  # start at the scale of the token embeddings so the slot is not drowned out
-            sample = token_embedding(torch.arange(min(vocab_size, 256), device=self.slot_embedding.weight.device))
+            sample = token_embedding(
+                torch.arange(min(vocab_size, 256), device=self.slot_embedding.weight.device)
+            )
             nn.init.normal_(self.slot_embedding.weight, std=float(sample.float().std()))
 
     def forward(self, ids: torch.Tensor) -> torch.Tensor:

@@ -15,6 +15,7 @@ import torch
 import torch.nn.functional as F
 from torch import nn
 from transformers import (
+    AutoConfig,
     AutoModelForSeq2SeqLM,
     BartConfig,
     PreTrainedModel,
@@ -27,6 +28,15 @@ from nmt_sparql.models.interface import Batch, VocabSpec, reorder_rows
 from nmt_sparql.models.registry import architecture_kwargs, register_model
 
 _TINY = 1e-30
+
+
+def pretrained_available(name_or_path: str) -> bool:
+    """Whether a checkpoint can be loaded here (a local folder, or a hub name in the local cache/online)."""
+    try:
+        AutoConfig.from_pretrained(name_or_path)
+    except OSError:
+        return False
+    return True
 
 
 def load_hf_model(

@@ -17,8 +17,6 @@ from nmt_sparql.sparql.tokens import SparqlSyntaxError, TokenType, detokenize, t
 
 log = logging.getLogger(__name__)
 
-SPLITS = ("train", "validation", "test")
-
 
 @dataclass(frozen=True)
 class SkippedRecord:

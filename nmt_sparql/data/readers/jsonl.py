@@ -23,8 +23,8 @@ from collections.abc import Iterator
 from dataclasses import replace
 from pathlib import Path
 
-from nmt_sparql.data.readers.base import SPLITS, ReadResult, canonical_query
-from nmt_sparql.data.record import Example, RecordError
+from nmt_sparql.data.readers.base import ReadResult, canonical_query
+from nmt_sparql.data.record import SPLITS, Example, RecordError
 from nmt_sparql.sparql.tokens import SparqlSyntaxError
 
 

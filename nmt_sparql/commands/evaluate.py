@@ -1,0 +1,46 @@
+"""`nmt-sparql evaluate checkpoint=RUN_DIR`: score a trained model on a split of a dataset."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from omegaconf import DictConfig, OmegaConf, open_dict
+
+from nmt_sparql.commands.train import load_encoder
+from nmt_sparql.data.prepare import load_splits, prepared_dir
+from nmt_sparql.evaluation import evaluate_split, format_metrics
+from nmt_sparql.execution.gold import gold_cache_path
+from nmt_sparql.models.registry import build_model
+from nmt_sparql.training.checkpoint import load_weights, resolve_checkpoint
+
+
+def evaluation_config(cfg: DictConfig, trained: DictConfig) -> DictConfig:
+    """The run's training config with this command's choices (dataset, data folders, kb, decode) on top."""
+    merged = OmegaConf.create(OmegaConf.to_container(trained, resolve=True))
+    with open_dict(merged):
+        if cfg.get("dataset") is not None:
+            merged.dataset = cfg.dataset
+        for key in ("root", "dir"):
+            if cfg.data.get(key) is not None:
+                merged.data[key] = cfg.data[key]
+        merged.kb = cfg.kb if cfg.get("kb") is not None else merged.dataset.get("endpoint")
+        merged.decode = cfg.decode
+    return merged
+
+
+def run(cfg: DictConfig) -> dict:
+    run_dir = Path(cfg.checkpoint)
+    if not (run_dir / "config.yaml").is_file():
+        raise SystemExit(f"checkpoint={run_dir}: not a training run folder (no config.yaml)")
+    merged = evaluation_config(cfg, OmegaConf.load(run_dir / "config.yaml"))
+    examples = load_splits(merged)[cfg.split]
+    encoder = load_encoder(run_dir / "tokenizer")
+    model = build_model(OmegaConf.to_container(merged.model, resolve=True), encoder.spec, bool(merged.copy))
+    weights = resolve_checkpoint(run_dir / "best") or run_dir / "last"
+    load_weights(weights, model)
+    out = Path(cfg.out) if cfg.get("out") else run_dir / f"eval-{merged.dataset.name}-{cfg.split}"
+    gold = gold_cache_path(prepared_dir(merged) / f"{cfg.split}.jsonl")
+    metrics = evaluate_split(model, encoder, examples, merged, out, gold_cache=gold)
+    print(format_metrics(metrics))
+    print(f"written: {out}")
+    return metrics

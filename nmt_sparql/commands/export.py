@@ -1,0 +1,15 @@
+"""`nmt-sparql export checkpoint=RUN_DIR out=DIR`: see nmt_sparql/serving/export.py for the folder layout."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from omegaconf import DictConfig
+
+from nmt_sparql.serving.export import export_model
+
+
+def run(cfg: DictConfig) -> Path:
+    out = export_model(cfg.checkpoint, cfg.out, checkpoint=str(cfg.which))
+    print(f"exported {cfg.checkpoint} ({cfg.which}) -> {out}")
+    return out

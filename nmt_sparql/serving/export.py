@@ -1,0 +1,116 @@
+"""A training run folder -> a self-contained inference folder (no training config, no pickle).
+
+The export holds everything `Translator.from_pretrained` needs:
+  model.safetensors   the chosen checkpoint's weights
+  config.json         model config, copy flag, KB name, annotation scheme and seed, decode defaults
+  tokenizer/          the run's tokenization (word vocabularies or a Hugging Face tokenizer), JSON only
+  prefixes.json       the KB prefix map, so a user's own KB detokenizes without registering it
+  hf/                 BART/T5 only: the underlying transformers model + tokenizer (save_pretrained),
+                      usable by Hugging Face tools and loaded from here instead of the hub
+It is written in a temporary sibling folder and renamed into place, so a crash leaves no half export.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+from pathlib import Path
+from typing import Any
+
+from omegaconf import OmegaConf
+from safetensors.torch import save_model
+
+from nmt_sparql.atomic import atomic_write, atomic_write_json
+from nmt_sparql.commands.train import load_encoder
+from nmt_sparql.models.pretrained import PretrainedSeq2Seq
+from nmt_sparql.models.registry import build_model, codec_for
+from nmt_sparql.sparql.prefixes import prefix_map
+from nmt_sparql.training.checkpoint import load_weights, resolve_checkpoint
+
+FORMAT = "nmt-sparql-export"
+VERSION = 1
+DECODE_KEYS = ("beam", "n_best", "max_len", "batch_size")
+# Files an export may never contain: pickles run code when loaded.
+PICKLE_SUFFIXES = (".pkl", ".pickle", ".pt", ".pth", ".bin", ".ckpt")
+
+
+class ExportError(ValueError):
+    """A run folder that cannot be exported (missing or malformed parts)."""
+
+
+def _run_config(run_dir: Path) -> dict[str, Any]:
+    path = run_dir / "config.yaml"
+    if not path.is_file():
+        raise ExportError(f"{path}: not found; is {run_dir} a `nmt-sparql train` run folder?")
+    cfg = OmegaConf.to_container(OmegaConf.load(path), resolve=True)
+    for key in ("model", "copy", "annotation", "dataset"):
+        if key not in cfg:
+            raise ExportError(f"{path}: field '{key}' is missing")
+    return cfg
+
+
+def export_config(cfg: dict[str, Any], checkpoint: Path) -> dict[str, Any]:
+    """The inference settings of a run: what builds the model and how its inputs are written."""
+    model_cfg = dict(cfg["model"])
+    if codec_for(model_cfg["name"]) == "hf":
+        model_cfg["pretrained"] = "hf"  # the export's own hf/ folder, resolved at load time
+    decode = cfg.get("decode") or {}
+    kb_source = cfg.get("kb")
+    return {
+        "format": FORMAT,
+        "version": VERSION,
+        "model": model_cfg,
+        "copy": bool(cfg["copy"]),
+        "kb": cfg["dataset"]["kb"],
+        "kb_source": kb_source if kb_source == "embedded:bundled" else None,
+        "annotation": {"scheme": cfg["annotation"], "seed": int(cfg.get("seed", 0))},
+        "decode": {k: decode[k] for k in DECODE_KEYS if k in decode},
+        "source": {"dataset": cfg["dataset"].get("name"), "checkpoint": str(checkpoint)},
+    }
+
+
+def _write(model: Any, encoder: Any, config: dict[str, Any], folder: Path) -> None:
+    folder.mkdir(parents=True)
+    atomic_write(folder / "model.safetensors", lambda p: save_model(model, str(p)))
+    encoder.save(folder / "tokenizer")
+    pm = prefix_map(config["kb"])
+    atomic_write_json(
+        folder / "prefixes.json",
+        {"name": pm.name, "prefixes": pm.prefixes, "vocabulary_iris": sorted(pm.vocabulary_iris)},
+    )
+    if isinstance(model, PretrainedSeq2Seq):
+        model.model.save_pretrained(str(folder / "hf"))
+        encoder.tokenizer.save_pretrained(str(folder / "hf"))
+    atomic_write_json(folder / "config.json", config)  # last: marks the export complete
+    pickles = [str(p) for p in folder.rglob("*") if p.suffix in PICKLE_SUFFIXES]
+    if pickles:
+        raise ExportError(f"export would contain pickle files: {pickles}")
+
+
+def export_model(run_dir: str | Path, out: str | Path, checkpoint: str = "best") -> Path:
+    """Write the export of `run_dir`'s `checkpoint` (best, else last) into `out`, replacing it atomically."""
+    run_dir, out = Path(run_dir), Path(out)
+    cfg = _run_config(run_dir)
+    folder = resolve_checkpoint(run_dir / checkpoint)
+    if folder is None and checkpoint == "best":
+        folder = resolve_checkpoint(run_dir / "last")
+    if folder is None:
+        raise ExportError(f"{run_dir}: no complete checkpoint '{checkpoint}' (nor last/)")
+    encoder = load_encoder(run_dir / "tokenizer")
+    model = build_model(cfg["model"], encoder.spec, bool(cfg["copy"]))
+    load_weights(folder, model)
+    config = export_config(cfg, folder)
+
+    tmp = out.with_name(f".{out.name}.tmp")
+    old = out.with_name(f".{out.name}.old")
+    shutil.rmtree(tmp, ignore_errors=True)
+    try:
+        _write(model, encoder, config, tmp)
+    except BaseException:
+        shutil.rmtree(tmp, ignore_errors=True)
+        raise
+    if out.exists():
+        os.replace(out, old)
+    os.replace(tmp, out)
+    shutil.rmtree(old, ignore_errors=True)
+    return out

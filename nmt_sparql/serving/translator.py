@@ -1,0 +1,215 @@
+"""Questions -> SPARQL (and answers) with an exported model: the one inference API.
+
+`Translator.from_pretrained(path)` needs only the export folder (see serving/export.py): the model
+is rebuilt from config.json, weights come from model.safetensors, the KB prefix map from
+prefixes.json. CLI `translate` and the HTTP server are thin layers over `translate`.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import threading
+from collections.abc import Sequence
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+import torch
+from safetensors.torch import load_model
+
+from nmt_sparql.commands.train import load_encoder
+from nmt_sparql.evaluation import decode, open_kb
+from nmt_sparql.execution.base import KnowledgeBase
+from nmt_sparql.execution.safety import UnsafeQueryError
+from nmt_sparql.models.registry import build_model
+from nmt_sparql.serving.annotate_raw import LabelIndex, annotate_question
+from nmt_sparql.serving.export import FORMAT, VERSION
+from nmt_sparql.sparql.prefixes import KB_PREFIXES, PrefixMap
+from nmt_sparql.sparql.tokens import detokenize, kb_tokens
+
+log = logging.getLogger(__name__)
+
+
+class ExportFormatError(ValueError):
+    """An export folder that is missing a file or has a malformed config."""
+
+
+@dataclass
+class Translation:
+    """One question's result: what the model read (`input`), produced (`tokens`, `sparql`), and the answer."""
+
+    question: str
+    input: str
+    tokens: list[str]
+    sparql: str
+    kb_elements: list[str] = field(default_factory=list)
+    answer: dict[str, Any] | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        data = asdict(self)
+        if self.answer is None:
+            data.pop("answer")
+        return data
+
+
+def _read_json(path: Path) -> Any:
+    try:
+        return json.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise ExportFormatError(f"{path}: not found; is {path.parent} a `nmt-sparql export` folder?") from None
+    except (OSError, json.JSONDecodeError) as err:
+        raise ExportFormatError(f"{path}: unreadable: {err}") from None
+
+
+def _load_prefixes(path: Path, kb: str) -> PrefixMap:
+    """The export's prefix map, registered under the KB name so the tokenizer finds it too."""
+    data = _read_json(path)
+    if not isinstance(data, dict) or not isinstance(data.get("prefixes"), dict):
+        raise ExportFormatError(f"{path}: field 'prefixes' must be an object of prefix -> namespace")
+    pm = PrefixMap(kb, dict(data["prefixes"]))
+    if data.get("vocabulary_iris"):
+        pm = PrefixMap(kb, pm.prefixes, frozenset(data["vocabulary_iris"]))
+    KB_PREFIXES.setdefault(kb, pm)
+    return pm
+
+
+class Translator:
+    """An exported model with its tokenizer, annotation settings and (optionally) a KB to execute on."""
+
+    def __init__(
+        self,
+        model: torch.nn.Module,
+        encoder: Any,
+        config: dict[str, Any],
+        prefixes: PrefixMap,
+        device: str = "cpu",
+        kb: KnowledgeBase | None = None,
+        labels: LabelIndex | None = None,
+    ):
+        self.model, self.encoder, self.config, self.prefixes = model.eval(), encoder, config, prefixes
+        self.device = torch.device(device)
+        self.kb, self.labels = kb, labels
+        self.scheme = config["annotation"]["scheme"]
+        self.seed = int(config["annotation"].get("seed", 0))
+        self.decode_defaults = dict(config.get("decode") or {})
+        self._lock = threading.Lock()  # one decode at a time: callers may share a translator across threads
+
+    @classmethod
+    def from_pretrained(
+        cls,
+        path: str | Path,
+        device: str = "cpu",
+        kb: str | None = None,
+        labels: str | None = None,
+    ) -> Translator:
+        """Load an export folder. `kb`: where answers come from (`embedded:bundled`, RDF files, an
+        endpoint URL); `labels`: an embedded KB whose rdfs:labels annotate raw questions (default: `kb`
+        when embedded, else the export's own bundled KB)."""
+        path = Path(path)
+        config = _read_json(path / "config.json")
+        if not isinstance(config, dict) or config.get("format") != FORMAT:
+            raise ExportFormatError(f"{path / 'config.json'}: field 'format' must be {FORMAT!r}")
+        if int(config.get("version", 0)) > VERSION:
+            raise ExportFormatError(f"{path / 'config.json'}: version {config['version']} is newer than {VERSION}")
+        for key in ("model", "copy", "kb", "annotation"):
+            if key not in config:
+                raise ExportFormatError(f"{path / 'config.json'}: field '{key}' is missing")
+        prefixes = _load_prefixes(path / "prefixes.json", config["kb"])
+        encoder = load_encoder(path / "tokenizer")
+        model_cfg = dict(config["model"])
+        if model_cfg.get("pretrained") == "hf":
+            model_cfg["pretrained"] = str(path / "hf")
+        model = build_model(model_cfg, encoder.spec, bool(config["copy"]))
+        missing, unexpected = load_model(model, str(path / "model.safetensors"), strict=False, device="cpu")
+        if missing or unexpected:
+            raise ExportFormatError(
+                f"{path / 'model.safetensors'}: missing {sorted(missing)}, unexpected {sorted(unexpected)}"
+            )
+        model.to(device)
+        knowledge_base = open_kb(kb, config["kb"]) if kb else None
+        translator = cls(model, encoder, config, prefixes, device, knowledge_base)
+        translator.labels = translator._label_index(labels)
+        return translator
+
+    def _label_index(self, source: str | None) -> LabelIndex | None:
+        """The label index raw questions are annotated with; None for raw models or without a local KB."""
+        if self.scheme == "raw":
+            return None
+        if source:
+            kb = open_kb(source, self.config["kb"])
+            try:
+                return LabelIndex.from_kb(kb)
+            finally:
+                kb.close()
+        if self.kb is not None and hasattr(self.kb, "store"):
+            return LabelIndex.from_kb(self.kb)
+        if self.config.get("kb_source"):
+            return self._label_index(self.config["kb_source"])
+        log.warning(
+            "no embedded KB to find KB elements in raw questions: write them as «token» units "
+            "(this %s model reads annotated questions)", self.scheme
+        )
+        return None
+
+    def annotate(self, question: str) -> str:
+        """The model input for `question` (its «token» units found by label matching when absent)."""
+        return annotate_question(question, self.scheme, self.labels, self.seed)
+
+    @torch.inference_mode()
+    def translate(
+        self,
+        questions: Sequence[str],
+        beam: int | None = None,
+        annotate: bool = True,
+        answers: bool = False,
+        max_len: int | None = None,
+    ) -> list[Translation]:
+        """SPARQL for each question. `annotate=False` feeds the text as it is (already annotated, or a
+        raw model); `answers=True` executes each query on the translator's KB (read-only)."""
+        if answers and self.kb is None:
+            raise ValueError("answers=True needs a KB: Translator.from_pretrained(path, kb=...)")
+        inputs = [self.annotate(q) if annotate else " ".join(q.split()) for q in questions]
+        settings = {**self.decode_defaults, "n_best": 1}
+        if beam is not None:
+            settings["beam"] = int(beam)
+        if max_len is not None:
+            settings["max_len"] = int(max_len)
+        if int(settings.get("beam", 1)) < 1:
+            raise ValueError(f"beam must be >= 1, got {settings['beam']}")
+        with self._lock:
+            nbest = decode(self.model, _OnDevice(self.encoder, self.device), inputs, settings) if inputs else []
+        results = []
+        for question, text, hyps in zip(questions, inputs, nbest):
+            tokens = hyps[0]
+            sparql = detokenize(tokens, self.prefixes)
+            results.append(Translation(question, text, tokens, sparql, kb_tokens(tokens, self.prefixes)))
+        if answers:
+            for result in results:
+                result.answer = self._execute(result.sparql)
+        return results
+
+    def _execute(self, sparql: str) -> dict[str, Any]:
+        assert self.kb is not None
+        try:
+            return self.kb.query(sparql).to_json()
+        except UnsafeQueryError as err:
+            return {"error": str(err)}
+
+    def close(self) -> None:
+        if self.kb is not None:
+            self.kb.close()
+
+
+class _OnDevice:
+    """The encoder with batches moved to the model's device (decode collates on CPU)."""
+
+    def __init__(self, encoder: Any, device: torch.device):
+        self._encoder, self._device = encoder, device
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._encoder, name)
+
+    def collate(self, items: Any) -> Any:
+        batch = self._encoder.collate(items)
+        return batch.to(self._device) if self._device.type != "cpu" else batch
