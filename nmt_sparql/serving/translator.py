@@ -57,7 +57,9 @@ def _read_json(path: Path) -> Any:
     try:
         return json.loads(path.read_text(encoding="utf-8"))
     except FileNotFoundError:
-        raise ExportFormatError(f"{path}: not found; is {path.parent} a `nmt-sparql export` folder?") from None
+        raise ExportFormatError(
+            f"{path}: not found; is {path.parent} a `nmt-sparql export` folder?"
+        ) from None
     except (OSError, json.JSONDecodeError) as err:
         raise ExportFormatError(f"{path}: unreadable: {err}") from None
 
@@ -111,7 +113,9 @@ class Translator:
         if not isinstance(config, dict) or config.get("format") != FORMAT:
             raise ExportFormatError(f"{path / 'config.json'}: field 'format' must be {FORMAT!r}")
         if int(config.get("version", 0)) > VERSION:
-            raise ExportFormatError(f"{path / 'config.json'}: version {config['version']} is newer than {VERSION}")
+            raise ExportFormatError(
+                f"{path / 'config.json'}: version {config['version']} is newer than {VERSION}"
+            )
         for key in ("model", "copy", "kb", "annotation"):
             if key not in config:
                 raise ExportFormatError(f"{path / 'config.json'}: field '{key}' is missing")
@@ -148,7 +152,8 @@ class Translator:
             return self._label_index(self.config["kb_source"])
         log.warning(
             "no embedded KB to find KB elements in raw questions: write them as «token» units "
-            "(this %s model reads annotated questions)", self.scheme
+            "(this %s model reads annotated questions)",
+            self.scheme,
         )
         return None
 
@@ -178,7 +183,9 @@ class Translator:
         if int(settings.get("beam", 1)) < 1:
             raise ValueError(f"beam must be >= 1, got {settings['beam']}")
         with self._lock:
-            nbest = decode(self.model, _OnDevice(self.encoder, self.device), inputs, settings) if inputs else []
+            nbest = (
+                decode(self.model, _OnDevice(self.encoder, self.device), inputs, settings) if inputs else []
+            )
         results = []
         for question, text, hyps in zip(questions, inputs, nbest):
             tokens = hyps[0]
@@ -186,11 +193,13 @@ class Translator:
             results.append(Translation(question, text, tokens, sparql, kb_tokens(tokens, self.prefixes)))
         if answers:
             for result in results:
-                result.answer = self._execute(result.sparql)
+                result.answer = self.execute(result.sparql)
         return results
 
-    def _execute(self, sparql: str) -> dict[str, Any]:
-        assert self.kb is not None
+    def execute(self, sparql: str) -> dict[str, Any]:
+        """The answer of one query on the KB as JSON (refused updates and failures become an error)."""
+        if self.kb is None:
+            raise ValueError("no KB: Translator.from_pretrained(path, kb=...)")
         try:
             return self.kb.query(sparql).to_json()
         except UnsafeQueryError as err:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 from nmt_sparql.data.generate import bundled_kb_path, generate, load_store
 from nmt_sparql.data.readers.base import ReadResult, SkippedRecord
@@ -19,7 +20,7 @@ from nmt_sparql.data.readers.lcquad2 import read_lcquad2, read_lcquad2_sample
 from nmt_sparql.data.readers.nspm import read_nspm
 from nmt_sparql.data.readers.qald import read_qald
 
-Reader = Callable[[Path], ReadResult]
+Reader = Callable[..., ReadResult]
 
 READERS: dict[str, Reader] = {
     "lcquad1": lambda root: read_lcquad1(root / "lcquad1"),
@@ -32,15 +33,20 @@ READERS: dict[str, Reader] = {
     # The user's own data: `root` is the .jsonl file or folder itself.
     "jsonl": read_jsonl_data,
     # Generated from the KB shipped in the package: needs no download.
-    "bundled": lambda root: ReadResult(generate(load_store(bundled_kb_path()), "bundled")),
+    "bundled": lambda root, n_per_template=300: ReadResult(
+        generate(load_store(bundled_kb_path()), "bundled", n_per_template=n_per_template)
+    ),
 }
 
 
-def read_dataset(name: str, root: Path | str) -> ReadResult:
-    """Read dataset `name` under `root` (for `jsonl`, `root` is the file or folder of *.jsonl)."""
+def read_dataset(name: str, root: Path | str, **options: Any) -> ReadResult:
+    """Read dataset `name` under `root` (for `jsonl`, `root` is the file or folder of *.jsonl).
+
+    `options` go to readers that take them (`bundled`: n_per_template).
+    """
     if name not in READERS:
         raise KeyError(f"unknown dataset '{name}'; known: {', '.join(sorted(READERS))}")
-    return READERS[name](Path(root))
+    return READERS[name](Path(root), **options)
 
 
 __all__ = ["READERS", "ReadResult", "Reader", "SkippedRecord", "read_dataset"]

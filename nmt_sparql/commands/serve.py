@@ -1,0 +1,26 @@
+"""`nmt-sparql serve export=EXPORT_DIR [kb=...] host=127.0.0.1 port=8000`: the HTTP API of serving/server.py."""
+
+from __future__ import annotations
+
+import uvicorn
+from omegaconf import DictConfig
+
+from nmt_sparql.serving.server import Limits, create_app
+from nmt_sparql.serving.translator import Translator
+
+
+def run(cfg: DictConfig) -> None:
+    translator = Translator.from_pretrained(cfg.export, device=cfg.device, kb=cfg.kb, labels=cfg.labels)
+    limits = Limits(
+        max_questions=int(cfg.limits.max_questions),
+        max_question_chars=int(cfg.limits.max_question_chars),
+        max_beam=int(cfg.limits.max_beam),
+    )
+    app = create_app(
+        translator, limits, max_batch=int(cfg.batching.max_batch), max_wait_ms=float(cfg.batching.max_wait_ms)
+    )
+    print(f"serving {cfg.export} on http://{cfg.host}:{cfg.port} (API docs at /docs)")
+    try:
+        uvicorn.run(app, host=str(cfg.host), port=int(cfg.port), log_level="info")
+    finally:
+        translator.close()

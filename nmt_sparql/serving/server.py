@@ -1,0 +1,232 @@
+"""HTTP JSON API over a Translator: POST /translate, GET /health, OpenAPI at /openapi.json (docs at /docs).
+
+Decoding a batch of 16 questions costs little more than decoding one, so concurrent requests are
+batched: each request's questions go to an asyncio queue; a single worker takes the first waiting
+request, collects more for up to `max_wait_ms` (or until `max_batch` questions), and decodes the
+questions that share decoding settings together in a worker thread, so the event loop keeps
+accepting requests meanwhile. Queries run on the configured KB only when a request asks for it;
+the execution layer refuses SPARQL Update, so the KB stays read-only.
+"""
+
+import asyncio
+import contextlib
+import time
+from collections.abc import AsyncIterator
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from typing import Annotated, Any
+
+from fastapi import FastAPI, HTTPException
+from pydantic import BaseModel, ConfigDict, Field, StringConstraints, create_model
+
+from nmt_sparql.serving.translator import Translation, Translator
+
+
+@dataclass(frozen=True)
+class Limits:
+    """What one request may ask for; larger inputs get a 422 naming the field."""
+
+    max_questions: int = 64
+    max_question_chars: int = 1000
+    max_beam: int = 16
+
+
+@dataclass
+class _Job:
+    questions: list[str]
+    beam: int | None
+    annotate: bool
+    execute: bool
+    future: asyncio.Future[list[Translation]]
+
+
+@dataclass
+class BatchStats:
+    """Counters of the batcher: how many decode calls, and how many requests the largest one served."""
+
+    batches: int = 0
+    requests: int = 0
+    questions: int = 0
+    max_requests_per_batch: int = 0
+
+
+class Batcher:
+    """Collects concurrent requests and decodes them together, one batch at a time, off the event loop."""
+
+    def __init__(self, translator: Translator, max_batch: int = 32, max_wait_ms: float = 5.0):
+        if max_batch < 1:
+            raise ValueError(f"max_batch must be >= 1, got {max_batch}")
+        self.translator, self.max_batch, self.max_wait_s = translator, max_batch, max_wait_ms / 1000
+        self.stats = BatchStats()
+        self._queue: asyncio.Queue[_Job] | None = None
+        self._task: asyncio.Task[None] | None = None
+        self._executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="decode")
+
+    async def start(self) -> None:
+        self._queue = asyncio.Queue()
+        self._task = asyncio.create_task(self._work())
+
+    async def stop(self) -> None:
+        if self._task is not None:
+            self._task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._task
+        self._executor.shutdown(wait=True)
+
+    async def submit(
+        self, questions: list[str], beam: int | None, annotate: bool, execute: bool
+    ) -> list[Translation]:
+        if self._queue is None:
+            raise RuntimeError("the batcher is not started")
+        future: asyncio.Future[list[Translation]] = asyncio.get_running_loop().create_future()
+        await self._queue.put(_Job(questions, beam, annotate, execute, future))
+        return await future
+
+    async def _collect(self) -> list[_Job]:
+        """The first waiting job plus whatever arrives within max_wait, up to max_batch questions."""
+        assert self._queue is not None
+        jobs = [await self._queue.get()]
+        size = len(jobs[0].questions)
+        deadline = time.monotonic() + self.max_wait_s
+        while size < self.max_batch:
+            timeout = deadline - time.monotonic()
+            if timeout <= 0:
+                break
+            try:
+                job = await asyncio.wait_for(self._queue.get(), timeout)
+            except TimeoutError:
+                break
+            jobs.append(job)
+            size += len(job.questions)
+        return jobs
+
+    def _decode(self, jobs: list[_Job]) -> list[list[Translation] | Exception]:
+        """Decode jobs grouped by their settings; a failing group fails only its own jobs."""
+        groups: dict[tuple[int | None, bool], list[int]] = {}
+        for i, job in enumerate(jobs):
+            groups.setdefault((job.beam, job.annotate), []).append(i)
+        out: list[list[Translation] | Exception] = [[] for _ in jobs]
+        for (beam, annotate), members in groups.items():
+            questions = [q for i in members for q in jobs[i].questions]
+            try:
+                results = self.translator.translate(questions, beam=beam, annotate=annotate)
+            except Exception as err:  # noqa: BLE001 - reported to the requests of this group
+                for i in members:
+                    out[i] = err
+                continue
+            pos = 0
+            for i in members:
+                n = len(jobs[i].questions)
+                out[i] = results[pos : pos + n]
+                if jobs[i].execute:
+                    for result in out[i]:
+                        result.answer = self.translator.execute(result.sparql)
+                pos += n
+        return out
+
+    async def _work(self) -> None:
+        loop = asyncio.get_running_loop()
+        while True:
+            jobs = await self._collect()
+            self.stats.batches += 1
+            self.stats.requests += len(jobs)
+            self.stats.questions += sum(len(j.questions) for j in jobs)
+            self.stats.max_requests_per_batch = max(self.stats.max_requests_per_batch, len(jobs))
+            try:
+                outcomes = await loop.run_in_executor(self._executor, self._decode, jobs)
+            except Exception as err:  # noqa: BLE001 - never let the worker die
+                outcomes = [err] * len(jobs)
+            for job, outcome in zip(jobs, outcomes):
+                if job.future.done():  # the client went away
+                    continue
+                if isinstance(outcome, Exception):
+                    job.future.set_exception(outcome)
+                else:
+                    job.future.set_result(outcome)
+
+
+class Result(BaseModel):
+    question: str
+    input: str = Field(description="the annotated text the model read")
+    sparql: str
+    tokens: list[str]
+    kb_elements: list[str]
+    answer: dict[str, Any] | None = Field(None, description="present when execute was requested")
+
+
+class TranslateResponse(BaseModel):
+    results: list[Result]
+
+
+class Health(BaseModel):
+    status: str
+    model: str
+    annotation: str
+    kb: bool
+    batches: int
+    requests: int
+    max_requests_per_batch: int
+
+
+def request_model(limits: Limits) -> type[BaseModel]:
+    """The POST /translate body, with this server's limits in its schema (and so in /openapi.json)."""
+    question = Annotated[
+        str, StringConstraints(strip_whitespace=True, min_length=1, max_length=limits.max_question_chars)
+    ]
+    return create_model(
+        "TranslateRequest",
+        __config__=ConfigDict(extra="forbid"),
+        questions=(
+            list[question],
+            Field(
+                ..., min_length=1, max_length=limits.max_questions, description="natural-language questions"
+            ),
+        ),
+        beam=(
+            int | None,
+            Field(None, ge=1, le=limits.max_beam, description="beam size (default: the model's)"),
+        ),
+        execute=(bool, Field(False, description="run each query on the server's KB and return the answer")),
+        annotate=(bool, Field(True, description="find KB elements in questions written without «tags»")),
+    )
+
+
+def create_app(
+    translator: Translator, limits: Limits | None = None, max_batch: int = 32, max_wait_ms: float = 5.0
+) -> FastAPI:
+    """The FastAPI app; the batcher runs for the app's lifetime (startup to shutdown)."""
+    limits = limits or Limits()
+    batcher = Batcher(translator, max_batch, max_wait_ms)
+
+    @contextlib.asynccontextmanager
+    async def lifespan(_: FastAPI) -> AsyncIterator[None]:
+        await batcher.start()
+        try:
+            yield
+        finally:
+            await batcher.stop()
+
+    app = FastAPI(title="nmt-sparql", summary="natural-language questions -> SPARQL", lifespan=lifespan)
+    app.state.batcher = batcher
+    Request = request_model(limits)
+
+    @app.post("/translate", response_model=TranslateResponse)
+    async def translate(body: Request) -> dict[str, Any]:  # type: ignore[valid-type]
+        if body.execute and translator.kb is None:
+            raise HTTPException(400, "execute: this server has no KB configured (start it with kb=...)")
+        results = await batcher.submit(body.questions, body.beam, body.annotate, body.execute)
+        return {"results": [r.to_json() for r in results]}
+
+    @app.get("/health", response_model=Health)
+    async def health() -> dict[str, Any]:
+        return {
+            "status": "ok",
+            "model": translator.config["model"]["name"],
+            "annotation": translator.scheme,
+            "kb": translator.kb is not None,
+            "batches": batcher.stats.batches,
+            "requests": batcher.stats.requests,
+            "max_requests_per_batch": batcher.stats.max_requests_per_batch,
+        }
+
+    return app

@@ -1,0 +1,253 @@
+"""Greedy decoding throughput of a T5-small-shaped copy model: cached greedy vs the references.
+
+Decoders measured (all under torch.inference_mode, same inputs, same number of generated tokens):
+  greedy/copy         nmt_sparql.decoding.greedy on the copy model (the decoder-cache path)
+  reference/copy      nmt_sparql.decoding.reference_greedy on the copy model: a full forward over
+                      the whole prefix (encoder included) at every step for max_len steps
+  greedy/no-copy      nmt_sparql.decoding.greedy on the same architecture without copy
+  hf-generate/no-copy transformers `generate` (greedy, num_beams=1, use_cache=True) on that model
+
+Equal work: the weights are random, so a row could emit EOS at any step. EOS is disabled for every
+decoder: our wrappers get eos_id = -1 (an id argmax never returns), `generate` gets
+min_new_tokens = max_new_tokens = max_len (its EOS logit is masked). Every query therefore yields
+exactly max_len tokens, which the script checks, so queries/s and tokens/s differ by the factor max_len.
+
+Usage: python scripts/bench_decode.py --batch-sizes 1 32 128 --out results/bench_decode.json
+"""
+
+from __future__ import annotations
+
+import argparse
+import platform
+import statistics
+import time
+from collections.abc import Callable
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+import torch
+import transformers
+from omegaconf import OmegaConf
+
+from nmt_sparql.atomic import atomic_write_json
+from nmt_sparql.decoding import greedy, reference_greedy
+from nmt_sparql.models.interface import Batch, VocabSpec
+from nmt_sparql.models.registry import build_model
+
+PAD, BOS, EOS, KB = 0, 0, 1, 2  # T5 convention: the decoder starts from the pad id
+NO_EOS = -1  # an id argmax never returns: rows never finish, every decoder does max_len steps
+DECODERS = ("greedy/copy", "reference/copy", "greedy/no-copy", "hf-generate/no-copy")
+
+
+def t5_config(vocab_size: int, overrides: dict[str, int]) -> dict[str, Any]:
+    """The shipped conf/model/t5.yaml with random init (no weights) and optional smaller dims."""
+    with resources.as_file(resources.files("nmt_sparql.conf") / "model" / "t5.yaml") as path:
+        cfg = OmegaConf.to_container(OmegaConf.load(path), resolve=True)
+    assert isinstance(cfg, dict)
+    cfg["pretrained"] = None
+    cfg["config"] = {**cfg["config"], **{k: v for k, v in overrides.items() if v is not None}}
+    cfg["sp_vocab_size"] = vocab_size
+    return cfg
+
+
+def build(cfg: dict[str, Any], vocab_size: int, copy: bool, device: str) -> torch.nn.Module:
+    spec = VocabSpec(
+        src_size=vocab_size, tgt_size=vocab_size, src_pad_id=PAD, pad_id=PAD, bos_id=BOS, eos_id=EOS, kb_id=KB
+    )
+    torch.manual_seed(0)
+    model = build_model(cfg, spec, copy=copy).to(device).eval()
+    model.eos_id = NO_EOS
+    return model
+
+
+def make_batches(
+    n_queries: int, batch_size: int, vocab_size: int, copy: bool, seed: int = 0
+) -> list[Batch]:
+    """Questions of 20-30 tokens with 2-3 KB elements (masked `<kb>` + slot with copy, plain ids without)."""
+    gen = torch.Generator().manual_seed(seed)
+    batches = []
+    for start in range(0, n_queries, batch_size):
+        size = min(batch_size, n_queries - start)
+        lengths = torch.randint(20, 31, (size,), generator=gen)
+        width = int(lengths.max())
+        src = torch.randint(KB + 1, vocab_size, (size, width), generator=gen)
+        slots = torch.full((size, width), -1, dtype=torch.long)
+        for row, length in enumerate(lengths.tolist()):
+            n_kb = int(torch.randint(2, 4, (1,), generator=gen))
+            positions = torch.randperm(length - 1, generator=gen)[:n_kb].sort().values
+            src[row, length - 1] = EOS
+            src[row, length:] = PAD
+            if copy:
+                src[row, positions] = KB
+                slots[row, positions] = torch.arange(n_kb)
+        mask = torch.arange(width)[None, :] < lengths[:, None]
+        batches.append(Batch(src, mask, slots))
+    return batches
+
+
+def _check_lengths(outputs: list[list[int]], max_len: int, name: str) -> None:
+    if any(len(ids) != max_len for ids in outputs):
+        raise RuntimeError(f"{name}: a query did not decode exactly {max_len} tokens (unequal work)")
+
+
+def ours(decode: Callable[..., list[list[int]]], model: torch.nn.Module, max_len: int, name: str) -> Callable:
+    def run(batch: Batch) -> None:
+        _check_lengths(decode(model, batch, max_len), max_len, name)
+
+    return run
+
+
+def hf_generate(model: torch.nn.Module, max_len: int) -> Callable:
+    """`generate` on the HF T5 inside the non-copy wrapper, forced to max_len new tokens."""
+    hf = model.model
+
+    def run(batch: Batch) -> None:
+        with torch.inference_mode():
+            out = hf.generate(
+                input_ids=batch.src_ids,
+                attention_mask=batch.src_mask.long(),
+                do_sample=False,
+                num_beams=1,
+                use_cache=True,
+                max_new_tokens=max_len,
+                min_new_tokens=max_len,
+            )
+        _check_lengths([row[1:] for row in out.tolist()], max_len, "hf-generate")
+
+    return run
+
+
+def measure(run: Callable[[Batch], None], batches: list[Batch], repeats: int, device: str) -> list[float]:
+    """One warm-up batch, then `repeats` timed passes over all batches; seconds per pass."""
+    batches = [b.to(device) for b in batches]
+    run(batches[0])
+    times = []
+    for _ in range(repeats):
+        if device == "cuda":
+            torch.cuda.synchronize()
+        start = time.perf_counter()
+        for batch in batches:
+            run(batch)
+        if device == "cuda":
+            torch.cuda.synchronize()
+        times.append(time.perf_counter() - start)
+    return times
+
+
+def cpu_model() -> str:
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return platform.processor() or "unknown"
+
+
+def markdown_table(results: list[dict[str, Any]], batch_sizes: list[int]) -> str:
+    by = {(r["decoder"], r["batch_size"]): r for r in results}
+    lines = [
+        "| decoder | " + " | ".join(f"batch {b} (q/s)" for b in batch_sizes) + " |",
+        "|---|" + "---:|" * len(batch_sizes),
+    ]
+    for name in DECODERS:
+        cells = [f"{by[name, b]['queries_per_s']:.2f}" if (name, b) in by else "-" for b in batch_sizes]
+        lines.append(f"| {name} | " + " | ".join(cells) + " |")
+    for label, num, den in (
+        ("speed-up vs (a) reference", "greedy/copy", "reference/copy"),
+        ("greedy/copy vs (b) HF generate", "greedy/copy", "hf-generate/no-copy"),
+        ("greedy/no-copy vs (b) HF generate", "greedy/no-copy", "hf-generate/no-copy"),
+    ):
+        cells = [
+            f"{by[num, b]['queries_per_s'] / by[den, b]['queries_per_s']:.2f}x"
+            if (num, b) in by and (den, b) in by
+            else "-"
+            for b in batch_sizes
+        ]
+        lines.append(f"| {label} | " + " | ".join(cells) + " |")
+    return "\n".join(lines)
+
+
+def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
+    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--batch-sizes", type=int, nargs="+", default=[1, 32, 128])
+    p.add_argument("--n-queries", type=int, default=128, help="queries per timed pass (rounded up to a batch)")
+    p.add_argument("--min-batches", type=int, default=1, help="at least this many batches per timed pass")
+    p.add_argument("--ref-queries", type=int, default=1, help="queries per pass for the slow reference")
+    p.add_argument("--max-len", type=int, default=64)
+    p.add_argument("--repeats", type=int, default=3)
+    p.add_argument("--ref-repeats", type=int, default=1)
+    p.add_argument("--threads", type=int, default=2)
+    p.add_argument("--device", choices=["cpu", "cuda"], default="cpu")
+    p.add_argument("--vocab-size", type=int, default=8000)
+    p.add_argument("--d-model", type=int)
+    p.add_argument("--d-ff", type=int)
+    p.add_argument("--num-layers", type=int, help="encoder and decoder layers")
+    p.add_argument("--num-heads", type=int)
+    p.add_argument("--decoders", nargs="+", choices=DECODERS, default=list(DECODERS))
+    p.add_argument("--out", type=Path, help="JSON results file")
+    return p.parse_args(argv)
+
+
+def main(argv: list[str] | None = None) -> dict[str, Any]:
+    args = parse_args(argv)
+    torch.set_num_threads(args.threads)
+    dims = {"d_model": args.d_model, "d_ff": args.d_ff, "num_heads": args.num_heads}
+    if args.num_layers is not None:
+        dims |= {"num_layers": args.num_layers, "num_decoder_layers": args.num_layers}
+    if args.d_model is not None and args.num_heads is not None:
+        dims["d_kv"] = args.d_model // args.num_heads
+    cfg = t5_config(args.vocab_size, dims)
+    models = {copy: build(cfg, args.vocab_size, copy, args.device) for copy in (True, False)}
+    results = []
+    for batch_size in args.batch_sizes:
+        for name in args.decoders:
+            slow = name.startswith("reference")
+            wanted = args.ref_queries if slow else max(args.n_queries, args.min_batches * batch_size)
+            n_queries = -(-wanted // batch_size) * batch_size  # whole batches only
+            copy = name.endswith("/copy")
+            model = models[copy]
+            run = (
+                hf_generate(model, args.max_len)
+                if name.startswith("hf")
+                else ours(reference_greedy if slow else greedy, model, args.max_len, name)
+            )
+            batches = make_batches(n_queries, batch_size, args.vocab_size, copy)
+            times = measure(run, batches, args.ref_repeats if slow else args.repeats, args.device)
+            median = statistics.median(times)
+            results.append(
+                {
+                    "decoder": name,
+                    "batch_size": batch_size,
+                    "n_queries": n_queries,
+                    "seconds": times,
+                    "median_s": median,
+                    "queries_per_s": n_queries / median,
+                    "tokens_per_s": n_queries * args.max_len / median,
+                }
+            )
+            print(f"{name:20s} batch {batch_size:4d}: {n_queries / median:9.2f} q/s ({times})", flush=True)
+    table = markdown_table(results, args.batch_sizes)
+    print(table)
+    report = {
+        "settings": {k: (str(v) if isinstance(v, Path) else v) for k, v in vars(args).items()},
+        "model_config": cfg["config"],
+        "eos_rule": "EOS disabled: eos_id=-1 for ours, min_new_tokens=max_new_tokens=max_len for generate",
+        "machine": {
+            "cpu": cpu_model(),
+            "threads": torch.get_num_threads(),
+            "torch": torch.__version__,
+            "transformers": transformers.__version__,
+            "device": torch.cuda.get_device_name() if args.device == "cuda" else "cpu",
+        },
+        "results": results,
+        "table": table,
+    }
+    if args.out is not None:
+        atomic_write_json(args.out, report)
+    return report
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,32 @@
+"""`nmt-sparql train` and `nmt-sparql evaluate` end to end on the bundled KB, tiny and short."""
+
+import json
+
+from nmt_sparql.cli import main
+
+TINY = [
+    "model.dim=16",
+    "model.ffn_dim=32",
+    "model.heads=2",
+    "model.encoder_layers=1",
+    "model.decoder_layers=1",
+]
+
+
+def test_train_then_evaluate_writes_checkpoints_metrics_and_report(tmp_path, capsys):
+    run = tmp_path / "run"
+    main(["train", *TINY, "train.max_steps=3", "dataset.reader_options.n_per_template=15", "train.progress_bar=false", f"data.dir={tmp_path / 'data'}",
+          f"hydra.run.dir={run}"])  # fmt: skip
+    out = capsys.readouterr().out
+    assert "answer accuracy %" in out
+    for name in ("config.yaml", "tokenizer/encoder.json", "best/model.safetensors", "train_log.jsonl",
+                 "test/predictions.jsonl", "test/metrics.json", "test/report.md", "test/confusion.png"):  # fmt: skip
+        assert (run / name).is_file(), name
+    metrics = json.loads((run / "test/metrics.json").read_text())
+    assert metrics["n"] > 10 and metrics["answers"]["kept"] > 0
+    assert not list(run.rglob("*.pt")) and not list(run.rglob("*.pkl"))
+
+    main(["evaluate", f"checkpoint={run}", "split=validation", "decode.beam=2", f"out={tmp_path / 'eval'}"])
+    again = json.loads((tmp_path / "eval/metrics.json").read_text())
+    assert again["n"] > 10
+    assert "BLEU" in capsys.readouterr().out
