@@ -94,8 +94,8 @@ def write_jsonl(path: str | Path, examples: Iterable[Example]) -> None:
     atomic_write_text(path, text)
 
 
-def read_jsonl(path: str | Path) -> Iterator[Example]:
-    """Read examples written by `write_jsonl` (or by a user following the same format)."""
+def read_jsonl_indexed(path: str | Path) -> Iterator[tuple[int, Example]]:
+    """(line index, example) of a JSONL file of records; the index is the one errors name."""
     path = Path(path)
     with path.open(encoding="utf-8") as fh:
         for i, line in enumerate(fh):
@@ -107,4 +107,9 @@ def read_jsonl(path: str | Path) -> Iterator[Example]:
                 raise RecordError(
                     path, i, "<line>", f"invalid JSON: {err.msg} at column {err.colno}"
                 ) from None
-            yield Example.from_dict(data, path, i)
+            yield i, Example.from_dict(data, path, i)
+
+
+def read_jsonl(path: str | Path) -> Iterator[Example]:
+    """Read examples written by `write_jsonl` (or by a user following the same format)."""
+    return (example for _, example in read_jsonl_indexed(path))

@@ -18,7 +18,7 @@ from torch import nn
 from torch.nn.utils.parametrizations import weight_norm
 
 from nmt_sparql.models.copy import CopyGate, SlotEmbedding, check_slots
-from nmt_sparql.models.interface import Batch, VocabSpec, reorder_rows
+from nmt_sparql.models.interface import Batch, IncrementalDecoder, VocabSpec
 from nmt_sparql.models.registry import architecture_kwargs, register_model
 
 _HALF = math.sqrt(0.5)
@@ -38,7 +38,7 @@ def _conv(channels: int, kernel: int, dropout: float, wn: bool) -> nn.Module:
     return weight_norm(conv) if wn else conv
 
 
-class ConvS2S(nn.Module):
+class ConvS2S(IncrementalDecoder):
     """The paper's "CNN" model (Table III), with optional masked KB copy."""
 
     def __init__(
@@ -156,22 +156,6 @@ class ConvS2S(nn.Module):
         else:
             log_probs = self.gate(logits, scores, state["slots"], state["n_slots"], hidden)
         return log_probs, {"step": step + ids.size(1), "windows": windows}
-
-    def forward(self, batch: Batch) -> torch.Tensor:
-        if batch.tgt_ids is None:
-            raise ValueError("forward needs batch.tgt_ids (teacher forcing)")
-        return self._run_decoder(batch.tgt_ids[:, :-1], self.encode(batch), None)[0]
-
-    def decode_step(
-        self, tokens: torch.Tensor, state: dict[str, Any], cache: dict[str, Any] | None
-    ) -> tuple[torch.Tensor, dict[str, Any]]:
-        log_probs, cache = self._run_decoder(tokens[:, None], state, cache)
-        return log_probs[:, -1], cache
-
-    def reorder(
-        self, state: dict[str, Any], cache: dict[str, Any] | None, index: torch.Tensor
-    ) -> tuple[dict[str, Any], dict[str, Any] | None]:
-        return reorder_rows(state, index), reorder_rows(cache, index)
 
 
 @register_model("convs2s", codec="word")

@@ -13,6 +13,7 @@ from dataclasses import dataclass, fields
 from typing import Any, Protocol
 
 import torch
+from torch import nn
 
 
 @dataclass
@@ -78,3 +79,29 @@ def reorder_rows(obj: Any, index: torch.Tensor) -> Any:
     if isinstance(obj, (list, tuple)):
         return type(obj)(reorder_rows(v, index) for v in obj)
     return obj
+
+
+class IncrementalDecoder(nn.Module):
+    """The step interface for models whose decoder runs on a token prefix with a cache.
+
+    A subclass provides `encode(batch) -> state` and `_run_decoder(ids, state, cache) ->
+    (log_probs, cache)`; teacher forcing, one-step decoding and reordering follow from them.
+    """
+
+    def _run_decoder(self, ids: torch.Tensor, state: Any, cache: Any | None) -> tuple[torch.Tensor, Any]:
+        raise NotImplementedError
+
+    def encode(self, batch: Batch) -> Any:
+        raise NotImplementedError
+
+    def forward(self, batch: Batch) -> torch.Tensor:
+        if batch.tgt_ids is None:
+            raise ValueError("forward needs batch.tgt_ids (teacher forcing)")
+        return self._run_decoder(batch.tgt_ids[:, :-1], self.encode(batch), None)[0]
+
+    def decode_step(self, tokens: torch.Tensor, state: Any, cache: Any | None) -> tuple[torch.Tensor, Any]:
+        log_probs, cache = self._run_decoder(tokens[:, None], state, cache)
+        return log_probs[:, -1], cache
+
+    def reorder(self, state: Any, cache: Any | None, index: torch.Tensor) -> tuple[Any, Any | None]:
+        return reorder_rows(state, index), reorder_rows(cache, index)

@@ -15,7 +15,7 @@ import torch.nn.functional as F
 from torch import nn
 
 from nmt_sparql.models.copy import CopyGate, SlotEmbedding, check_slots
-from nmt_sparql.models.interface import Batch, VocabSpec, reorder_rows
+from nmt_sparql.models.interface import Batch, IncrementalDecoder, VocabSpec
 from nmt_sparql.models.registry import architecture_kwargs, register_model
 
 
@@ -124,7 +124,7 @@ class DecoderLayer(EncoderLayer):
         return x, new_kv[0], scores[0] if scores else None
 
 
-class TransformerSeq2Seq(nn.Module):
+class TransformerSeq2Seq(IncrementalDecoder):
     """Encoder-decoder of the paper's Table III ("Transf."), with optional masked KB copy."""
 
     def __init__(
@@ -212,22 +212,6 @@ class TransformerSeq2Seq(nn.Module):
         else:
             log_probs = self.gate(logits, scores, state["slots"], state["n_slots"], hidden)
         return log_probs, {"step": step + ids.size(1), "kv": new_kv}
-
-    def forward(self, batch: Batch) -> torch.Tensor:
-        if batch.tgt_ids is None:
-            raise ValueError("forward needs batch.tgt_ids (teacher forcing)")
-        return self._run_decoder(batch.tgt_ids[:, :-1], self.encode(batch), None)[0]
-
-    def decode_step(
-        self, tokens: torch.Tensor, state: dict[str, Any], cache: dict[str, Any] | None
-    ) -> tuple[torch.Tensor, dict[str, Any]]:
-        log_probs, cache = self._run_decoder(tokens[:, None], state, cache)
-        return log_probs[:, -1], cache
-
-    def reorder(
-        self, state: dict[str, Any], cache: dict[str, Any] | None, index: torch.Tensor
-    ) -> tuple[dict[str, Any], dict[str, Any] | None]:
-        return reorder_rows(state, index), reorder_rows(cache, index)
 
 
 @register_model("transformer", codec="word")

@@ -20,6 +20,7 @@ from safetensors.torch import load_model
 
 from nmt_sparql.commands.train import load_encoder
 from nmt_sparql.evaluation import decode, open_kb
+from nmt_sparql.execution.answer import Answer
 from nmt_sparql.execution.base import KnowledgeBase
 from nmt_sparql.execution.safety import UnsafeQueryError
 from nmt_sparql.models.registry import build_model
@@ -203,7 +204,7 @@ class Translator:
         try:
             return self.kb.query(sparql).to_json()
         except UnsafeQueryError as err:
-            return {"error": str(err)}
+            return Answer.failed(str(err)).to_json()
 
     def close(self) -> None:
         if self.kb is not None:

@@ -18,13 +18,11 @@ Blank lines are ignored. A malformed line raises RecordError naming the file, li
 
 from __future__ import annotations
 
-import json
-from collections.abc import Iterator
 from dataclasses import replace
 from pathlib import Path
 
 from nmt_sparql.data.readers.base import ReadResult, canonical_query
-from nmt_sparql.data.record import SPLITS, Example, RecordError
+from nmt_sparql.data.record import SPLITS, RecordError, read_jsonl_indexed
 from nmt_sparql.sparql.tokens import SparqlSyntaxError
 
 
@@ -40,26 +38,11 @@ def jsonl_files(path: Path) -> list[Path]:
     return [path]
 
 
-def _lines(file: Path) -> Iterator[tuple[int, Example]]:
-    """(line index, example) of a JSONL file; the index is the one errors name."""
-    with file.open(encoding="utf-8") as fh:
-        for index, line in enumerate(fh):
-            if not line.strip():
-                continue
-            try:
-                data = json.loads(line)
-            except json.JSONDecodeError as err:
-                raise RecordError(
-                    file, index, "<line>", f"invalid JSON: {err.msg} at column {err.colno}"
-                ) from None
-            yield index, Example.from_dict(data, file, index)
-
-
 def read_jsonl_data(path: Path) -> ReadResult:
     """Examples from a `.jsonl` file or a folder of them, queries canonicalized."""
     result = ReadResult()
     for file in jsonl_files(path):
-        for index, example in _lines(file):
+        for index, example in read_jsonl_indexed(file):
             if example.split is not None and example.split not in SPLITS:
                 raise RecordError(
                     file, index, "split", f"'{example.split}' is not one of {', '.join(SPLITS)}"
