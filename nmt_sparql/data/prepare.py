@@ -33,7 +33,8 @@ def dataset_root(cfg: DictConfig) -> Path:
 
 def read_examples(cfg: DictConfig) -> ReadResult:
     """The dataset's canonical examples, from the reader registry (or the bundled generator)."""
-    options = OmegaConf.to_container(cfg.dataset.get("reader_options") or {}, resolve=True)
+    given = cfg.dataset.get("reader_options")
+    options = OmegaConf.to_container(given, resolve=True) if given else {}
     return read_dataset(cfg.dataset.name, dataset_root(cfg), **options)
 
 
