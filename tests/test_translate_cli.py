@@ -61,3 +61,13 @@ def test_bad_inputs_name_the_problem(export: Path, tmp_path: Path, capsys: pytes
         Translator.from_pretrained(tmp_path)
     with pytest.raises(ValueError, match="answers=True needs a KB"):
         Translator.from_pretrained(export).translate(RAW, answers=True)
+
+
+def test_execution_is_read_only_and_answers_from_the_kb(export: Path) -> None:
+    translator = Translator.from_pretrained(export, kb="embedded:bundled")
+    prefixes = "PREFIX ont: <http://nmt-sparql.org/ontology/> PREFIX res: <http://nmt-sparql.org/resource/> "
+    answer = translator.execute(prefixes + "SELECT ?x WHERE { res:Alfred_Nobel ont:birthDate ?x }")
+    assert answer == {"kind": "select", "variables": ["x"], "rows": [["1833-10-21"]]}
+    refused = translator.execute(prefixes + "INSERT DATA { res:Alfred_Nobel ont:spouse res:Botswana }")
+    assert refused["kind"] == "error"
+    assert translator.execute(prefixes + "ASK { res:Alfred_Nobel ont:spouse res:Botswana }")["boolean"] is False
