@@ -10,12 +10,17 @@ from pathlib import Path
 from typing import Any
 
 
+_UMASK = os.umask(0)
+os.umask(_UMASK)
+
+
 def atomic_write(path: str | Path, write: Callable[[Path], None]) -> None:
     """Call `write(tmp_path)`, fsync, then rename over `path` in one step."""
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
     os.close(fd)
+    os.chmod(tmp, 0o666 & ~_UMASK)  # mkstemp makes 0600; results are as readable as any other file
     tmp_path = Path(tmp)
     try:
         write(tmp_path)

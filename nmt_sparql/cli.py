@@ -34,6 +34,9 @@ def _usage() -> str:
 
 def _hydra_args(command: str, args: list[str]) -> list[str]:
     """Turn the command's positional words into overrides (`data download lcquad1` -> action=, name=)."""
+    if command in ("translate", "serve"):
+        # `model=DIR` names the exported model; `model` is otherwise the training config group.
+        return [f"export={a[len('model=') :]}" if a.startswith("model=") else a for a in args]
     if command != "data":
         return args
     if not args or args[0] not in DATA_ACTIONS:

@@ -60,7 +60,13 @@ def run_one(args: argparse.Namespace, model: str, annotation: str, copy: bool) -
     metrics = json.loads((run_dir / "test" / "metrics.json").read_text())
     report = json.loads((run_dir / "test" / "report.json").read_text())
     epochs = sum(1 for line in (run_dir / "train_log.jsonl").read_text().splitlines() if '"epoch"' in line)
-    return {"name": name, "metrics": metrics, "errors": report.get("errors"), "seconds": elapsed, "epochs": epochs}
+    return {
+        "name": name,
+        "metrics": metrics,
+        "errors": report.get("errors"),
+        "seconds": elapsed,
+        "epochs": epochs,
+    }
 
 
 def _fmt(value: float | None) -> str:
@@ -89,13 +95,17 @@ def table(results: list[dict], keys: list[tuple[str, str, bool]]) -> str:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("--data-root", required=True, help="folder with lcquad1/ (e.g. ../shared/datasets)")
     parser.add_argument("--data-dir", default="data", help="where prepared splits are cached")
     parser.add_argument("--out", default="benchmarks/lcquad1")
     parser.add_argument("--budget-s", type=float, default=600, help="wall-clock training budget per run")
     parser.add_argument("--max-epochs", type=int, default=500)
-    parser.add_argument("--preset", default="small", help="model config suffix: conf/model/<model>_<preset>.yaml")
+    parser.add_argument(
+        "--preset", default="small", help="model config suffix: conf/model/<model>_<preset>.yaml"
+    )
     parser.add_argument("--models", nargs="+", default=["transformer", "convs2s"])
     parser.add_argument("--annotations", nargs="+", default=["tag_within", "tag_end", "raw"])
     parser.add_argument("--only-copy", action="store_true", help="skip the runs without copy")
@@ -108,7 +118,14 @@ def main() -> None:
     for model, annotation, copy in keys:
         res = run_one(args, model, annotation, copy)
         results.append(res)
-        print(f"{res['name']}: " + (res.get("error") or json.dumps({k: res["metrics"].get(k) for k in ("bleu", "exact_match", "answer_accuracy")})), flush=True)
+        print(
+            f"{res['name']}: "
+            + (
+                res.get("error")
+                or json.dumps({k: res["metrics"].get(k) for k in ("bleu", "exact_match", "answer_accuracy")})
+            ),
+            flush=True,
+        )
     out = Path(args.out)
     text = table(results, keys)
     (out / "results.md").write_text(text + "\n")

@@ -26,3 +26,8 @@ def test_data_positional_words_become_overrides():
     assert _hydra_args("data", ["stats", "dataset=qald9"]) == ["action=stats", "dataset=qald9"]
     with pytest.raises(SystemExit, match="expected one of"):
         _hydra_args("data", ["explode"])
+
+
+def test_translate_and_serve_take_model_as_the_export_folder():
+    assert _hydra_args("translate", ["model=exp", "question=q"]) == ["export=exp", "question=q"]
+    assert _hydra_args("serve", ["model=exp"]) == ["export=exp"]

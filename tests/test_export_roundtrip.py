@@ -93,7 +93,10 @@ def test_export_holds_no_pickle_and_describes_the_model(tmp_path: Path) -> None:
     assert config["copy"] is True and config["kb"] == "bundled"
     assert config["annotation"] == {"scheme": "tag_within", "seed": 7}
     assert config["decode"] == DECODE and config["model"]["pretrained"] == "hf"
-    assert json.loads((out / "prefixes.json").read_text())["prefixes"]["res"] == "http://nmt-sparql.org/resource/"
+    assert (
+        json.loads((out / "prefixes.json").read_text())["prefixes"]["res"]
+        == "http://nmt-sparql.org/resource/"
+    )
     from transformers import AutoModelForSeq2SeqLM
 
     assert AutoModelForSeq2SeqLM.from_pretrained(out / "hf").config.d_model == 32

@@ -21,7 +21,9 @@ def test_longest_label_wins_and_case_is_ignored() -> None:
     index = LabelIndex(LABELS)
     text = annotate_question("Which PERSON has New York city as birth place?", "tag_within", index)
     assert text == "Which «ont:Person» has «res:New_York_City» as «ont:birthPlace» ?"
-    assert annotate_question("Is York in new york?", "tag_within", index) == "Is «res:York» in «res:New_York» ?"
+    assert (
+        annotate_question("Is York in new york?", "tag_within", index) == "Is «res:York» in «res:New_York» ?"
+    )
     # whole words only: "personal" is not "person"
     assert annotate_question("a personal story", "tag_within", index) == "a personal story"
 
@@ -51,7 +53,9 @@ def test_index_from_a_store_uses_english_labels_and_model_tokens() -> None:
         (res + "Ada_Lovelace", "Ada Lovelace (fr)", "fr"),
         ("http://elsewhere.org/Thing", "odd thing", None),
     ]:
-        store.add(ox.Quad(ox.NamedNode(iri), label, ox.Literal(text, language=lang) if lang else ox.Literal(text)))
+        store.add(
+            ox.Quad(ox.NamedNode(iri), label, ox.Literal(text, language=lang) if lang else ox.Literal(text))
+        )
     index = LabelIndex.from_store(store, prefix_map("bundled"))
     assert len(index) == 2
     assert (

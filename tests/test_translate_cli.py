@@ -70,4 +70,6 @@ def test_execution_is_read_only_and_answers_from_the_kb(export: Path) -> None:
     assert answer == {"kind": "select", "variables": ["x"], "rows": [["1833-10-21"]]}
     refused = translator.execute(prefixes + "INSERT DATA { res:Alfred_Nobel ont:spouse res:Botswana }")
     assert refused["kind"] == "error"
-    assert translator.execute(prefixes + "ASK { res:Alfred_Nobel ont:spouse res:Botswana }")["boolean"] is False
+    assert (
+        translator.execute(prefixes + "ASK { res:Alfred_Nobel ont:spouse res:Botswana }")["boolean"] is False
+    )

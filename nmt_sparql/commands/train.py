@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import torch
+from accelerate import PartialState
 from hydra.core.hydra_config import HydraConfig
 from omegaconf import DictConfig, OmegaConf
 from torch.utils.data import DataLoader
@@ -117,7 +118,7 @@ def run(cfg: DictConfig) -> dict[str, Any] | None:
     )
     print(f"trained in {time.perf_counter() - started:.0f} s ({result.stop_reason})")
 
-    if not cfg.evaluate or not splits["test"]:
+    if not cfg.evaluate or not splits["test"] or not PartialState().is_main_process:
         return None
     load_weights(result.best or result.last, model)
     metrics = evaluate_split(

@@ -22,6 +22,7 @@ from nmt_sparql.commands.train import load_encoder
 from nmt_sparql.evaluation import decode, open_kb
 from nmt_sparql.execution.answer import Answer
 from nmt_sparql.execution.base import KnowledgeBase
+from nmt_sparql.execution.embedded import EmbeddedStore
 from nmt_sparql.execution.safety import UnsafeQueryError
 from nmt_sparql.models.registry import build_model
 from nmt_sparql.serving.annotate_raw import LabelIndex, annotate_question
@@ -147,7 +148,7 @@ class Translator:
                 return LabelIndex.from_kb(kb)
             finally:
                 kb.close()
-        if self.kb is not None and hasattr(self.kb, "store"):
+        if isinstance(self.kb, EmbeddedStore):
             return LabelIndex.from_kb(self.kb)
         if self.config.get("kb_source"):
             return self._label_index(self.config["kb_source"])

@@ -1,0 +1,58 @@
+"""Training throughput (examples/s) of each model at its small preset, with and without copy.
+
+Each run is `nmt-sparql train` for a few epochs in its own process (no evaluation); the figure is
+the median examples/s over the epochs after the first (the first pays for warm-up).
+
+    python scripts/bench_train.py --dataset lcquad1 --data-root ../shared/datasets --epochs 3
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import subprocess
+import sys
+from pathlib import Path
+
+
+def run(args: argparse.Namespace, model: str, copy: bool) -> dict:
+    run_dir = Path(args.out) / f"{model}-copy{copy}"
+    command = [
+        sys.executable, "-m", "nmt_sparql.cli", "train", f"dataset={args.dataset}", f"model={model}_small",
+        f"copy={copy}", "annotation=tag_within", f"train.max_epochs={args.epochs}", "train.patience=null",
+        "train.resume=false", "train.progress_bar=false", "evaluate=false", f"hydra.run.dir={run_dir}",
+        *([f"data.root={args.data_root}"] if args.data_root else []), *args.override,
+    ]  # fmt: skip
+    subprocess.run(command, check=True, stdout=subprocess.DEVNULL)
+    epochs = [json.loads(line) for line in (run_dir / "train_log.jsonl").read_text().splitlines()]
+    speeds = [e["examples_per_s"] for e in epochs if e.get("event") == "epoch"]
+    return {
+        "model": model,
+        "copy": copy,
+        "examples_per_s": statistics.median(speeds[1:] or speeds),
+        "epochs": speeds,
+    }
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument("--dataset", default="bundled")
+    parser.add_argument("--data-root", default=None)
+    parser.add_argument("--epochs", type=int, default=3)
+    parser.add_argument("--models", nargs="+", default=["transformer", "convs2s", "bart", "t5"])
+    parser.add_argument("--out", default="benchmarks/train_speed")
+    parser.add_argument("--override", nargs="*", default=[])
+    args = parser.parse_args()
+    rows = [run(args, model, copy) for model in args.models for copy in (True, False)]
+    lines = ["| model (small preset) | copy | examples/s |", "|---|---|---|"]
+    lines += [f"| {r['model']} | {'yes' if r['copy'] else 'no'} | {r['examples_per_s']:.0f} |" for r in rows]
+    Path(args.out).mkdir(parents=True, exist_ok=True)
+    (Path(args.out) / "results.json").write_text(json.dumps(rows, indent=2) + "\n")
+    print("\n".join(lines))
+
+
+if __name__ == "__main__":
+    main()

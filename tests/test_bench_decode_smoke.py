@@ -1,0 +1,50 @@
+"""scripts/bench_decode.py runs end to end on a tiny T5 and reports equal-work results for every decoder."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import sys
+from pathlib import Path
+from types import ModuleType
+
+import pytest
+
+SCRIPT = Path(__file__).resolve().parents[1] / "scripts" / "bench_decode.py"
+
+
+@pytest.fixture(scope="module")
+def bench() -> ModuleType:
+    spec = importlib.util.spec_from_file_location("bench_decode", SCRIPT)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules["bench_decode"] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_inputs_are_questions_with_two_or_three_masked_kb_slots(bench: ModuleType) -> None:
+    (batch,) = bench.make_batches(6, 8, vocab_size=100, copy=True)
+    lengths = batch.src_mask.sum(-1)
+    assert len(batch) == 6 and bool(((lengths >= 20) & (lengths <= 30)).all())
+    n_slots = (batch.src_slots >= 0).sum(-1)
+    assert bool(((n_slots >= 2) & (n_slots <= 3)).all())
+    assert bool((batch.src_ids[batch.src_slots >= 0] == bench.KB).all())
+    (plain,) = bench.make_batches(6, 8, vocab_size=100, copy=False)
+    assert bool((plain.src_slots == -1).all()) and not bool((plain.src_ids == bench.KB).any())
+
+
+def test_the_script_measures_all_decoders_and_writes_json(bench: ModuleType, tmp_path: Path) -> None:
+    out = tmp_path / "bench.json"
+    argv = ["--batch-sizes", "1", "2", "--n-queries", "2", "--max-len", "4", "--repeats", "1"]
+    argv += ["--threads", "1", "--vocab-size", "64", "--d-model", "16", "--d-ff", "32"]
+    argv += ["--num-layers", "1", "--num-heads", "2", "--out", str(out)]
+    report = bench.main(argv)
+    assert json.loads(out.read_text()) == report
+    results = {(r["decoder"], r["batch_size"]): r for r in report["results"]}
+    assert set(results) == {(name, b) for name in bench.DECODERS for b in (1, 2)}
+    for r in results.values():
+        assert r["queries_per_s"] > 0
+        assert r["tokens_per_s"] == pytest.approx(r["queries_per_s"] * 4)
+    assert results["reference/copy", 2]["n_queries"] == 2  # one whole batch
+    assert "| speed-up vs (a) reference |" in report["table"]
