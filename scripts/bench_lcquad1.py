@@ -108,12 +108,16 @@ def main() -> None:
     )
     parser.add_argument("--models", nargs="+", default=["transformer", "convs2s"])
     parser.add_argument("--annotations", nargs="+", default=["tag_within", "tag_end", "raw"])
-    parser.add_argument("--only-copy", action="store_true", help="skip the runs without copy")
+    parser.add_argument(
+        "--copy", choices=["both", "yes", "no"], default="both", help="which runs: with copy, without, both"
+    )
     parser.add_argument("--kb", default=None, help="SPARQL endpoint URL for answer metrics (DBpedia 2016-04)")
     parser.add_argument("--override", nargs="*", default=[], help="extra Hydra overrides for every run")
     args = parser.parse_args()
 
-    keys = [k for k in grid(args.models, args.annotations) if k[2] or not args.only_copy]
+    keys = [
+        k for k in grid(args.models, args.annotations) if args.copy == "both" or k[2] == (args.copy == "yes")
+    ]
     results = []
     for model, annotation, copy in keys:
         res = run_one(args, model, annotation, copy)
