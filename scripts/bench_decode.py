@@ -12,6 +12,11 @@ decoder: our wrappers get eos_id = -1 (an id argmax never returns), `generate` g
 min_new_tokens = max_new_tokens = max_len (its EOS logit is masked). Every query therefore yields
 exactly max_len tokens, which the script checks, so queries/s and tokens/s differ by the factor max_len.
 
+With --query-len L the comparison is the one of real use: a trained model ends its query at EOS after
+L tokens (a typical LC-QuAD query is 15-25 tokens), which our greedy and `generate` both honour
+(emulated by forcing EOS at step L+1 and masking it before), while the reference re-runs the full
+model for max_len steps, as the reference code did whatever the query's length.
+
 Usage: python scripts/bench_decode.py --batch-sizes 1 32 128 --out results/bench_decode.json
 """
 
@@ -84,20 +89,66 @@ def make_batches(n_queries: int, batch_size: int, vocab_size: int, copy: bool, s
     return batches
 
 
+class EndsAt(torch.nn.Module):
+    """A model whose rows end with EOS after exactly `length` tokens, as a trained model's queries do.
+
+    The wrapped model's step is computed in full at every step; only EOS is masked before step
+    `length` + 1 and forced at it, so the decoder's work is that of a real `length`-token query.
+    """
+
+    def __init__(self, model: torch.nn.Module, length: int):
+        super().__init__()
+        self.inner, self.length = model, length
+        self.vocab_size, self.copy, self.pad_id, self.bos_id = (
+            model.vocab_size,
+            model.copy,
+            model.pad_id,
+            model.bos_id,
+        )
+        self.eos_id = EOS
+
+    def encode(self, batch: Batch) -> Any:
+        return self.inner.encode(batch)
+
+    def decode_step(self, tokens: torch.Tensor, state: Any, cache: Any | None) -> tuple[torch.Tensor, Any]:
+        inner_cache, step = cache if cache is not None else (None, 0)
+        log_probs, inner_cache = self.inner.decode_step(tokens, state, inner_cache)
+        log_probs = log_probs.clone()
+        if step < self.length:
+            log_probs[:, EOS] = float("-inf")
+        else:
+            log_probs.fill_(float("-inf"))
+            log_probs[:, EOS] = 0.0
+        return log_probs, (inner_cache, step + 1)
+
+    def reorder(self, state: Any, cache: Any, index: torch.Tensor) -> tuple[Any, Any]:
+        inner_cache, step = cache
+        state, inner_cache = self.inner.reorder(state, inner_cache, index)
+        return state, (inner_cache, step)
+
+
 def _check_lengths(outputs: list[list[int]], max_len: int, name: str) -> None:
     if any(len(ids) != max_len for ids in outputs):
         raise RuntimeError(f"{name}: a query did not decode exactly {max_len} tokens (unequal work)")
 
 
-def ours(decode: Callable[..., list[list[int]]], model: torch.nn.Module, max_len: int, name: str) -> Callable:
+def ours(
+    decode: Callable[..., list[list[int]]],
+    model: torch.nn.Module,
+    max_len: int,
+    name: str,
+    length: int | None = None,
+) -> Callable:
+    """Decode with at most `max_len` steps; every query must come out `length` (default max_len) tokens long."""
+
     def run(batch: Batch) -> None:
-        _check_lengths(decode(model, batch, max_len), max_len, name)
+        _check_lengths(decode(model, batch, max_len), max_len if length is None else length, name)
 
     return run
 
 
 def hf_generate(model: torch.nn.Module, max_len: int) -> Callable:
-    """`generate` on the HF T5 inside the non-copy wrapper, forced to max_len new tokens."""
+    """`generate` on the HF T5 inside the non-copy wrapper, forced to exactly max_len new tokens."""
     hf = model.model
 
     def run(batch: Batch) -> None:
@@ -186,6 +237,9 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     p.add_argument("--d-ff", type=int)
     p.add_argument("--num-layers", type=int, help="encoder and decoder layers")
     p.add_argument("--num-heads", type=int)
+    p.add_argument(
+        "--query-len", type=int, help="queries end after this many tokens (the reference still runs max_len)"
+    )
     p.add_argument("--decoders", nargs="+", choices=DECODERS, default=list(DECODERS))
     p.add_argument("--out", type=Path, help="JSON results file")
     return p.parse_args(argv)
@@ -209,11 +263,14 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
             n_queries = -(-wanted // batch_size) * batch_size  # whole batches only
             copy = name.endswith("/copy")
             model = models[copy]
-            run = (
-                hf_generate(model, args.max_len)
-                if name.startswith("hf")
-                else ours(reference_greedy if slow else greedy, model, args.max_len, name)
-            )
+            length = args.max_len if slow or args.query_len is None else args.query_len
+            if name.startswith("hf"):
+                run = hf_generate(model, length)
+            elif slow:
+                run = ours(reference_greedy, model, args.max_len, name)
+            else:
+                stepper = model if args.query_len is None else EndsAt(model, args.query_len)
+                run = ours(greedy, stepper, args.max_len, name, length)
             batches = make_batches(n_queries, batch_size, args.vocab_size, copy)
             times = measure(run, batches, args.ref_repeats if slow else args.repeats, args.device)
             median = statistics.median(times)
@@ -225,7 +282,7 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
                     "seconds": times,
                     "median_s": median,
                     "queries_per_s": n_queries / median,
-                    "tokens_per_s": n_queries * args.max_len / median,
+                    "tokens_per_s": n_queries * length / median,
                 }
             )
             print(f"{name:20s} batch {batch_size:4d}: {n_queries / median:9.2f} q/s ({times})", flush=True)
@@ -234,7 +291,11 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     report = {
         "settings": {k: (str(v) if isinstance(v, Path) else v) for k, v in vars(args).items()},
         "model_config": cfg["config"],
-        "eos_rule": "EOS disabled: eos_id=-1 for ours, min_new_tokens=max_new_tokens=max_len for generate",
+        "eos_rule": (
+            "EOS disabled: eos_id=-1 for ours, min_new_tokens=max_new_tokens=max_len for generate"
+            if args.query_len is None
+            else f"queries end at EOS after {args.query_len} tokens (ours, generate); the reference runs max_len"
+        ),
         "machine": {
             "cpu": cpu_model(),
             "threads": torch.get_num_threads(),

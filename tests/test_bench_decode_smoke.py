@@ -48,3 +48,12 @@ def test_the_script_measures_all_decoders_and_writes_json(bench: ModuleType, tmp
         assert r["tokens_per_s"] == pytest.approx(r["queries_per_s"] * 4)
     assert results["reference/copy", 2]["n_queries"] == 2  # one whole batch
     assert "| speed-up vs (a) reference |" in report["table"]
+
+
+def test_query_len_ends_our_queries_early_while_the_reference_runs_max_len(bench: ModuleType) -> None:
+    argv = ["--batch-sizes", "2", "--n-queries", "2", "--max-len", "6", "--query-len", "3", "--repeats", "1"]
+    argv += ["--threads", "1", "--vocab-size", "64", "--d-model", "16", "--d-ff", "32", "--num-layers", "1"]
+    report = bench.main(argv + ["--num-heads", "2"])
+    tokens = {r["decoder"]: r["tokens_per_s"] / r["queries_per_s"] for r in report["results"]}
+    assert tokens["reference/copy"] == pytest.approx(6) and tokens["greedy/copy"] == pytest.approx(3)
+    assert tokens["hf-generate/no-copy"] == pytest.approx(3)
