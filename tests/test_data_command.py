@@ -36,6 +36,7 @@ def test_stats_writes_table_ii_roundtrip_and_coverage(tmp_path, capsys):
     stats = json.loads((tmp_path / "stats" / "stats.json").read_text())
     assert stats["splits"] == {"train": 3, "validation": 1, "test": 2}
     assert stats["vocab"]["K"]["test"] == 3 and stats["vocab"]["K"]["oov"] == 2  # two unseen people
+    assert stats["vocab"]["oov"] == {"W": stats["vocab"]["W"]["oov"], "S": 0, "K": 2}
     assert stats["roundtrip_rate"] == 1.0
     assert 0.0 <= stats["tagging_coverage"] <= 1.0
     assert "SPARQL round trip: 100.00%" in capsys.readouterr().out

@@ -32,7 +32,8 @@ def example_vocab(ex: Example) -> dict[str, set[str]]:
 
 
 def vocab_table(splits: dict[str, list[Example]]) -> dict[str, dict[str, int]]:
-    """Table II: vocabulary sizes per split and in total, and test tokens unseen in train (OOV)."""
+    """Table II: per vocabulary, sizes per split and in total, and test tokens unseen in train (`oov`);
+    `table["oov"]` repeats the OOV counts of W, S and K side by side."""
     per_split: dict[str, dict[str, set[str]]] = {}
     for name, examples in splits.items():
         acc: dict[str, set[str]] = {v: set() for v in VOCABS}
@@ -47,6 +48,7 @@ def vocab_table(splits: dict[str, list[Example]]) -> dict[str, dict[str, int]]:
         train, test = per_split.get("train", {}).get(v, set()), per_split.get("test", {}).get(v, set())
         row["oov"] = len(test - train)
         table[v] = row
+    table["oov"] = {v: table[v]["oov"] for v in VOCABS}
     return table
 
 
