@@ -24,7 +24,7 @@ LCQ1 = (
 def test_full_iris_are_compacted_and_keywords_lowercased():
     assert tokenize(LCQ1) == [
         "select", "distinct", "count", "(", "?uri", ")", "where", "{",
-        "?uri", "dbo:director", "dbr:Stanley_Kubrick", ".", "}",
+        "?uri", "dbo:director", "dbr:Stanley_Kubrick", "}",
     ]  # fmt: skip
 
 
@@ -135,3 +135,8 @@ def test_non_equivalent_queries_are_told_apart():
 def test_local_name_fallback_label():
     assert local_name("dbr:Ike_Clanton") == "Ike_Clanton"
     assert local_name("<http://example.org/onto#birthPlace>") == "birthPlace"
+
+
+def test_optional_dot_before_closing_brace_is_dropped_but_separators_stay():
+    tokens = tokenize("SELECT ?x WHERE { ?x ?p ?o . ?o ?q ?r . OPTIONAL { ?r ?s ?t . } }", "generic")
+    assert tokens.count(".") == 2 and ". }" not in " ".join(tokens)

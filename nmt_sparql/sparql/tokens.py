@@ -2,8 +2,8 @@
 
 `tokenize` lexes a query, drops PREFIX/BASE declarations, compacts full IRIs with the
 KB's prefix map (`<http://dbpedia.org/resource/X>` -> `dbr:X`), writes `rdf:type` as
-`a`, lower-cases keywords, normalizes literals to one token each, and splits
-punctuation. `detokenize` turns such tokens back into executable SPARQL 1.1 with the
+`a`, lower-cases keywords, normalizes literals to one token each, splits punctuation,
+and drops the optional `.` before a `}`. `detokenize` turns such tokens back into executable SPARQL 1.1 with the
 PREFIX declarations it needs. `token_types` classifies tokens into the paper's classes
 (§VI.A) and `kb_tokens` picks the KB vocabulary K out of a query.
 """
@@ -175,7 +175,11 @@ def tokenize(query: str, kb: str | PrefixMap = "dbpedia") -> list[str]:
         else:
             tokens.append(text)
         i += 1
-    return tokens
+    # A `.` that closes a group is optional in SPARQL and used at random in datasets (LC-QuAD 1.0):
+    # dropping it gives one canonical form, so a model is never asked to guess it.
+    return [
+        t for j, t in enumerate(tokens) if not (t == "." and j + 1 < len(tokens) and tokens[j + 1] == "}")
+    ]
 
 
 def _render_iri_token(token: str, pm: PrefixMap, used: set[str]) -> str:
