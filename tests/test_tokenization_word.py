@@ -77,3 +77,20 @@ def test_collate_pads_sources_slots_and_targets() -> None:
     short = min(range(2), key=lambda i: len(items[i].src_ids))
     assert not batch.src_mask[short, -1] and batch.src_slots[short, -1] == -1
     assert batch.tgt_ids.shape[1] == max(len(it.tgt_ids) for it in items)
+
+
+def test_typed_mask_tells_the_kind_but_not_the_element():
+    from nmt_sparql.tokenization.kbmask import typed_mask
+    from nmt_sparql.tokenization.word import Encoder
+
+    assert [typed_mask(t) for t in ("dbo:Person", "dbo:birthPlace", "dbp:x", "dbr:Paris", '"roman"', "wd:Q5")] == [
+        "<kb:class>", "<kb:property>", "<kb:property>", "<kb:entity>", "<kb:literal>", "<kb:entity>",
+    ]  # fmt: skip
+    pairs = [("who is the «dbo:Person» whose «dbo:opponent» is «dbr:Ike_Clanton» ?",
+              ["select", "?uri", "where", "{", "?uri", "dbo:opponent", "dbr:Ike_Clanton", ".", "?uri", "a", "dbo:Person", "}"])]  # fmt: skip
+    enc = Encoder.build(pairs, copy=True, kb="dbpedia", mask="typed")
+    encoded = enc.encode(*pairs[0])
+    words = [enc.src_vocab.token(i) for i in encoded.src_ids]
+    assert words[3] == "<kb:class>" and words[5] == "<kb:property>" and words[7] == "<kb:entity>"
+    assert not any(w.startswith("«") for w in words)
+    assert encoded.src_slots[3] == 0 and encoded.src_slots[7] == 2

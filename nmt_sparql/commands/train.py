@@ -36,10 +36,16 @@ log = logging.getLogger(__name__)
 RECIPE_KEYS = ("optimizer", "scheduler", "batch_size", "clip_norm", "label_smoothing", "max_epochs")
 
 
-def build_encoder(model_cfg: dict[str, Any], pairs: list[tuple[str, list[str]]], copy: bool, kb: str) -> Any:
+def build_encoder(
+    model_cfg: dict[str, Any], pairs: list[tuple[str, list[str]]], copy: bool, kb: str, mask: str = "plain"
+) -> Any:
     """The tokenization the model expects: word vocabularies, or a (pretrained or trained) HF tokenizer."""
     ensure_registered()
     if CODECS[model_cfg["name"]] == "hf":
+        if mask != "plain":
+            raise ValueError(
+                f"copy_mask={mask}: typed masks are implemented for transformer and convs2s only"
+            )
         return HFEncoder.build(
             pairs,
             copy,
@@ -47,7 +53,7 @@ def build_encoder(model_cfg: dict[str, Any], pairs: list[tuple[str, list[str]]],
             pretrained=model_cfg.get("pretrained"),
             sp_vocab_size=model_cfg.get("sp_vocab_size", 1000),
         )
-    return Encoder.build(pairs, copy, kb, min_freq=model_cfg.get("min_freq", 1))
+    return Encoder.build(pairs, copy, kb, min_freq=model_cfg.get("min_freq", 1), mask=mask)
 
 
 def load_encoder(directory: Path) -> Any:
@@ -86,7 +92,7 @@ def run(cfg: DictConfig) -> dict[str, Any] | None:
     }
 
     torch.manual_seed(int(cfg.seed))
-    encoder = build_encoder(model_cfg, pairs["train"], copy, kb)
+    encoder = build_encoder(model_cfg, pairs["train"], copy, kb, cfg.get("copy_mask", "plain"))
     encoder.save(out / "tokenizer")
     saved = OmegaConf.create(OmegaConf.to_container(cfg, resolve=True))
     saved.model = model_cfg

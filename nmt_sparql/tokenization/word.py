@@ -9,12 +9,26 @@ from pathlib import Path
 from nmt_sparql.atomic import atomic_write_json
 from nmt_sparql.models.interface import Batch, VocabSpec
 from nmt_sparql.sparql.tokens import kb_tokens
-from nmt_sparql.tokenization.kbmask import Encoded, Splitter, assign_slots, collate, default_splitter, kb_unit
-from nmt_sparql.tokenization.vocab import SEP, UNK, VocabError, WordVocab
+from nmt_sparql.tokenization.kbmask import (
+    Encoded,
+    Splitter,
+    assign_slots,
+    collate,
+    default_splitter,
+    kb_unit,
+    typed_mask,
+)
+from nmt_sparql.tokenization.vocab import KB, SEP, UNK, VocabError, WordVocab
+
+MASKS = ("plain", "typed")
 
 
 class Encoder:
-    """Word-level codec; with `copy` the encoder never sees KB elements (they become `<kb>` + slot)."""
+    """Word-level codec; with `copy` the encoder never sees KB elements (they become `<kb>` + slot).
+
+    `mask="typed"` writes the mask as the element's kind (`<kb:class>`, `<kb:entity>`, ...; see
+    kbmask.typed_mask) instead of the paper's single `<kb>`.
+    """
 
     def __init__(
         self,
@@ -23,8 +37,11 @@ class Encoder:
         copy: bool,
         kb: str = "dbpedia",
         splitter: Splitter | None = None,
+        mask: str = "plain",
     ):
-        self.src_vocab, self.tgt_vocab, self.copy, self.kb = src_vocab, tgt_vocab, copy, kb
+        if mask not in MASKS:
+            raise VocabError(f"copy mask must be one of {', '.join(MASKS)}, got {mask!r}")
+        self.src_vocab, self.tgt_vocab, self.copy, self.kb, self.mask = src_vocab, tgt_vocab, copy, kb, mask
         self._splitter = splitter
 
     # -- building ---------------------------------------------------------------------------------
@@ -36,25 +53,32 @@ class Encoder:
         kb: str = "dbpedia",
         min_freq: int = 1,
         splitter: Splitter | None = None,
+        mask: str = "plain",
     ) -> Encoder:
         """Vocabularies from the training split's (annotated question, query tokens) pairs."""
-        probe = cls(WordVocab([]), WordVocab([]), copy, kb, splitter)
+        probe = cls(WordVocab([]), WordVocab([]), copy, kb, splitter, mask)
         src_seqs, tgt_seqs = [], []
         for question, query in pairs:
-            src_seqs.append(
-                [w for w, unit in probe.source_units(question) if not (copy and unit is not None)]
-            )
+            src_seqs.append([probe._masked(w, unit) for w, unit in probe.source_units(question)])
             kb_set = set(kb_tokens(list(query), kb)) if copy else set()
             tgt_seqs.append([t for t in query if t not in kb_set])
         return cls(
-            WordVocab.build(src_seqs, min_freq), WordVocab.build(tgt_seqs, min_freq), copy, kb, splitter
+            WordVocab.build(src_seqs, min_freq), WordVocab.build(tgt_seqs, min_freq), copy, kb, splitter, mask
         )
+
+    def _masked(self, word: str, token: str | None) -> str:
+        """The source word the encoder sees: a KB unit becomes its mask with copy."""
+        if not self.copy or token is None:
+            return word
+        return typed_mask(token) if self.mask == "typed" else KB
 
     def save(self, directory: str | Path) -> None:
         directory = Path(directory)
         self.src_vocab.save(directory / "src_vocab.json")
         self.tgt_vocab.save(directory / "tgt_vocab.json")
-        atomic_write_json(directory / "encoder.json", {"type": "word", "copy": self.copy, "kb": self.kb})
+        atomic_write_json(
+            directory / "encoder.json", {"type": "word", "copy": self.copy, "kb": self.kb, "mask": self.mask}
+        )
 
     @classmethod
     def load(cls, directory: str | Path, splitter: Splitter | None = None) -> Encoder:
@@ -66,7 +90,7 @@ class Encoder:
         if meta.get("type") != "word" or not isinstance(meta.get("copy"), bool):
             raise VocabError(f"{directory / 'encoder.json'}: field 'type' must be 'word' and 'copy' a bool")
         src, tgt = WordVocab.load(directory / "src_vocab.json"), WordVocab.load(directory / "tgt_vocab.json")
-        return cls(src, tgt, meta["copy"], meta.get("kb", "dbpedia"), splitter)
+        return cls(src, tgt, meta["copy"], meta.get("kb", "dbpedia"), splitter, meta.get("mask", "plain"))
 
     # -- encoding ---------------------------------------------------------------------------------
     @property
@@ -93,7 +117,7 @@ class Encoder:
         src_ids, src_slots = [], []
         for word, token in units:
             if self.copy and token is not None:
-                src_ids.append(self.src_vocab.kb_id)
+                src_ids.append(self.src_vocab.id(self._masked(word, token)))
                 src_slots.append(slot_of[token])
             else:
                 src_ids.append(self.src_vocab.id(word))
