@@ -59,7 +59,8 @@ def run_one(args: argparse.Namespace, model: str, annotation: str, copy: bool) -
         return {"name": name, "error": f"exit {proc.returncode}, see {log}", "seconds": elapsed}
     metrics = json.loads((run_dir / "test" / "metrics.json").read_text())
     report = json.loads((run_dir / "test" / "report.json").read_text())
-    epochs = sum(1 for line in (run_dir / "train_log.jsonl").read_text().splitlines() if '"epoch"' in line)
+    log_lines = (run_dir / "train_log.jsonl").read_text().splitlines()
+    epochs = sum(json.loads(line).get("event") == "epoch" for line in log_lines)
     return {
         "name": name,
         "metrics": metrics,
