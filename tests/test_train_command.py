@@ -30,3 +30,10 @@ def test_train_then_evaluate_writes_checkpoints_metrics_and_report(tmp_path, cap
     again = json.loads((tmp_path / "eval/metrics.json").read_text())
     assert again["n"] > 10
     assert "BLEU" in capsys.readouterr().out
+
+
+def test_copy_false_trains_a_model_without_copy(tmp_path):
+    run = tmp_path / "run"
+    main(["train", *TINY, "copy=false", "train.max_steps=1", "evaluate=false", "dataset.reader_options.n_per_template=5",
+          f"data.dir={tmp_path / 'data'}", f"hydra.run.dir={run}"])  # fmt: skip
+    assert json.loads((run / "tokenizer" / "encoder.json").read_text())["copy"] is False

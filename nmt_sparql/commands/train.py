@@ -77,7 +77,7 @@ def run(cfg: DictConfig) -> dict[str, Any] | None:
     started = time.perf_counter()
     splits = load_splits(cfg)
     kb = cfg.dataset.kb
-    copy = bool(cfg.copy)
+    copy = bool(cfg["copy"])  # not cfg.copy: that is DictConfig.copy()
     model_cfg = OmegaConf.to_container(cfg.model, resolve=True)
     if model_cfg.get("pretrained") and not pretrained_available(model_cfg["pretrained"]):
         log.warning(
