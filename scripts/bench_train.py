@@ -44,9 +44,11 @@ def main() -> None:
     parser.add_argument("--epochs", type=int, default=3)
     parser.add_argument("--models", nargs="+", default=["transformer", "convs2s", "bart", "t5"])
     parser.add_argument("--out", default="benchmarks/train_speed")
+    parser.add_argument("--copy", choices=["both", "yes", "no"], default="both")
     parser.add_argument("--override", nargs="*", default=[])
     args = parser.parse_args()
-    rows = [run(args, model, copy) for model in args.models for copy in (True, False)]
+    copies = {"both": (True, False), "yes": (True,), "no": (False,)}[args.copy]
+    rows = [run(args, model, copy) for model in args.models for copy in copies]
     lines = ["| model (small preset) | copy | examples/s |", "|---|---|---|"]
     lines += [f"| {r['model']} | {'yes' if r['copy'] else 'no'} | {r['examples_per_s']:.0f} |" for r in rows]
     Path(args.out).mkdir(parents=True, exist_ok=True)
