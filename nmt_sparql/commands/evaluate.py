@@ -35,7 +35,9 @@ def run(cfg: DictConfig) -> dict:
     merged = evaluation_config(cfg, OmegaConf.load(run_dir / "config.yaml"))
     examples = load_splits(merged)[cfg.split]
     encoder = load_encoder(run_dir / "tokenizer")
-    model = build_model(OmegaConf.to_container(merged.model, resolve=True), encoder.spec, bool(merged["copy"]))
+    model = build_model(
+        OmegaConf.to_container(merged.model, resolve=True), encoder.spec, bool(merged["copy"])
+    )
     weights = resolve_checkpoint(run_dir / "best") or run_dir / "last"
     load_weights(weights, model)
     out = Path(cfg.out) if cfg.get("out") else run_dir / f"eval-{merged.dataset.name}-{cfg.split}"
