@@ -25,6 +25,7 @@ from nmt_sparql.models.pretrained import pretrained_available
 from nmt_sparql.models.registry import CODECS, build_model, ensure_registered
 from nmt_sparql.sparql.tokens import tokenize
 from nmt_sparql.tokenization.hf import HFEncoder
+from nmt_sparql.tokenization.kbmask import read_encoder_meta
 from nmt_sparql.tokenization.word import Encoder
 from nmt_sparql.training.checkpoint import load_weights
 from nmt_sparql.training.loader import make_train_loader
@@ -58,8 +59,11 @@ def build_encoder(
 
 def load_encoder(directory: Path) -> Any:
     """Reload the tokenization saved by a training run."""
-    kind = (directory / "encoder.json").read_text(encoding="utf-8")
-    return Encoder.load(directory) if '"word"' in kind else HFEncoder.load(directory)
+    return (
+        Encoder.load(directory)
+        if read_encoder_meta(directory)["type"] == "word"
+        else HFEncoder.load(directory)
+    )
 
 
 def train_config(cfg: DictConfig) -> dict[str, Any]:

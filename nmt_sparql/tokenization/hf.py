@@ -12,7 +12,6 @@ on the training split and wrapped as a transformers T5Tokenizer.
 from __future__ import annotations
 
 import io
-import json
 import re
 from collections.abc import Iterable, Sequence
 from pathlib import Path
@@ -24,7 +23,15 @@ from nmt_sparql.atomic import atomic_write_json
 from nmt_sparql.models.interface import Batch, VocabSpec
 from nmt_sparql.sparql.prefixes import prefix_map
 from nmt_sparql.sparql.tokens import TokenType, kb_tokens, token_types
-from nmt_sparql.tokenization.kbmask import Encoded, Splitter, assign_slots, collate, default_splitter, kb_unit
+from nmt_sparql.tokenization.kbmask import (
+    Encoded,
+    Splitter,
+    assign_slots,
+    collate,
+    default_splitter,
+    kb_unit,
+    read_encoder_meta,
+)
 from nmt_sparql.tokenization.vocab import KB, SEP, UNK, VocabError
 
 _BOUNDARY = ("▁", "Ġ")
@@ -135,12 +142,7 @@ class HFEncoder:
     @classmethod
     def load(cls, directory: str | Path, splitter: Splitter | None = None) -> HFEncoder:
         directory = Path(directory)
-        try:
-            meta = json.loads((directory / "encoder.json").read_text(encoding="utf-8"))
-        except (OSError, json.JSONDecodeError) as err:
-            raise VocabError(f"{directory / 'encoder.json'}: cannot read: {err}") from err
-        if meta.get("type") != "hf" or not isinstance(meta.get("copy"), bool):
-            raise VocabError(f"{directory / 'encoder.json'}: field 'type' must be 'hf' and 'copy' a bool")
+        meta = read_encoder_meta(directory, "hf")
         tokenizer = AutoTokenizer.from_pretrained(str(directory / "tokenizer"))
         return cls(tokenizer, meta["copy"], meta.get("kb", "dbpedia"), splitter)
 

@@ -7,16 +7,38 @@ appearance); a target KB token becomes `V + slot`. Without copy, KB units stay o
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
 
 import torch
 
 from nmt_sparql.models.interface import Batch
+from nmt_sparql.tokenization.vocab import VocabError
 
 KB_OPEN, KB_CLOSE = "«", "»"
 
 Splitter = Callable[[str], list[str]]
+
+
+def read_encoder_meta(directory: Path, kind: str | None = None) -> dict[str, Any]:
+    """A saved tokenization's `encoder.json` (type, copy, kb, ...), checked; errors name the file and field."""
+    path = directory / "encoder.json"
+    try:
+        meta = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, json.JSONDecodeError) as err:
+        raise VocabError(f"{path}: cannot read: {err}") from err
+    if (
+        not isinstance(meta, dict)
+        or meta.get("type") not in ("word", "hf")
+        or not isinstance(meta.get("copy"), bool)
+    ):
+        raise VocabError(f"{path}: field 'type' must be 'word' or 'hf' and 'copy' a bool")
+    if kind is not None and meta["type"] != kind:
+        raise VocabError(f"{path}: field 'type' is {meta['type']!r}, expected {kind!r}")
+    return meta
 
 
 def default_splitter() -> Splitter:

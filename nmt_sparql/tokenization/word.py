@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 
@@ -16,6 +15,7 @@ from nmt_sparql.tokenization.kbmask import (
     collate,
     default_splitter,
     kb_unit,
+    read_encoder_meta,
     typed_mask,
 )
 from nmt_sparql.tokenization.vocab import KB, SEP, UNK, VocabError, WordVocab
@@ -83,12 +83,7 @@ class Encoder:
     @classmethod
     def load(cls, directory: str | Path, splitter: Splitter | None = None) -> Encoder:
         directory = Path(directory)
-        try:
-            meta = json.loads((directory / "encoder.json").read_text(encoding="utf-8"))
-        except (OSError, json.JSONDecodeError) as err:
-            raise VocabError(f"{directory / 'encoder.json'}: cannot read: {err}") from err
-        if meta.get("type") != "word" or not isinstance(meta.get("copy"), bool):
-            raise VocabError(f"{directory / 'encoder.json'}: field 'type' must be 'word' and 'copy' a bool")
+        meta = read_encoder_meta(directory, "word")
         src, tgt = WordVocab.load(directory / "src_vocab.json"), WordVocab.load(directory / "tgt_vocab.json")
         return cls(src, tgt, meta["copy"], meta.get("kb", "dbpedia"), splitter, meta.get("mask", "plain"))
 
