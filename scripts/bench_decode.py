@@ -167,21 +167,32 @@ def hf_generate(model: torch.nn.Module, max_len: int) -> Callable:
     return run
 
 
-def measure(run: Callable[[Batch], None], batches: list[Batch], repeats: int, device: str) -> list[float]:
-    """A one-query warm-up (cheap even for the reference), then `repeats` timed passes over all batches."""
-    batches = [b.to(device) for b in batches]
-    first = batches[0]
-    run(Batch(first.src_ids[:1], first.src_mask[:1], first.src_slots[:1]))
-    times = []
-    for _ in range(repeats):
-        if device == "cuda":
-            torch.cuda.synchronize()
-        start = time.perf_counter()
-        for batch in batches:
-            run(batch)
-        if device == "cuda":
-            torch.cuda.synchronize()
-        times.append(time.perf_counter() - start)
+def measure(
+    runs: dict[str, tuple[Callable[[Batch], None], list[Batch], int]], device: str
+) -> dict[str, list[float]]:
+    """Timed passes over each decoder's batches, interleaved: pass r of every decoder runs before pass r + 1.
+
+    Round-robin order spreads slow drifts of the machine (other load, clock changes) over all
+    decoders alike instead of charging them to whichever ran last. Each decoder first gets a one-query
+    warm-up (cheap even for the reference). `runs` maps a name to (run, batches, repeats).
+    """
+    on_device = {name: [b.to(device) for b in batches] for name, (_, batches, _) in runs.items()}
+    for name, (run, _, _) in runs.items():
+        first = on_device[name][0]
+        run(Batch(first.src_ids[:1], first.src_mask[:1], first.src_slots[:1]))
+    times: dict[str, list[float]] = {name: [] for name in runs}
+    for r in range(max(repeats for _, _, repeats in runs.values())):
+        for name, (run, _, repeats) in runs.items():
+            if r >= repeats:
+                continue
+            if device == "cuda":
+                torch.cuda.synchronize()
+            start = time.perf_counter()
+            for batch in on_device[name]:
+                run(batch)
+            if device == "cuda":
+                torch.cuda.synchronize()
+            times[name].append(time.perf_counter() - start)
     return times
 
 
@@ -257,10 +268,11 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     models = {copy: build(cfg, args.vocab_size, copy, args.device) for copy in (True, False)}
     results = []
     for batch_size in args.batch_sizes:
+        runs, sizes = {}, {}
         for name in args.decoders:
             slow = name.startswith("reference")
             wanted = args.ref_queries if slow else max(args.n_queries, args.min_batches * batch_size)
-            n_queries = -(-wanted // batch_size) * batch_size  # whole batches only
+            sizes[name] = -(-wanted // batch_size) * batch_size  # whole batches only
             copy = name.endswith("/copy")
             model = models[copy]
             length = args.max_len if slow or args.query_len is None else args.query_len
@@ -271,8 +283,14 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
             else:
                 stepper = model if args.query_len is None else EndsAt(model, args.query_len)
                 run = ours(greedy, stepper, args.max_len, name, length)
-            batches = make_batches(n_queries, batch_size, args.vocab_size, copy)
-            times = measure(run, batches, args.ref_repeats if slow else args.repeats, args.device)
+            batches = make_batches(sizes[name], batch_size, args.vocab_size, copy)
+            runs[name] = (run, batches, args.ref_repeats if slow else args.repeats)
+        timed = measure(runs, args.device)
+        for name, times in timed.items():
+            n_queries = sizes[name]
+            length = (
+                args.max_len if name.startswith("reference") or args.query_len is None else args.query_len
+            )
             median = statistics.median(times)
             results.append(
                 {

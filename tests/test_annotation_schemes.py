@@ -3,12 +3,20 @@
 from __future__ import annotations
 
 import json
+import random
 import re
 from pathlib import Path
 
 import pytest
 
-from nmt_sparql.annotation.annotate import SEP, annotate, mark, split_question, tagging_coverage
+from nmt_sparql.annotation.annotate import (
+    SEP,
+    annotate,
+    mark,
+    reshuffle_tail,
+    split_question,
+    tagging_coverage,
+)
 from nmt_sparql.annotation.labels import LabelResolver
 from nmt_sparql.data.record import Example
 from nmt_sparql.sparql.tokens import canonicalize
@@ -47,6 +55,17 @@ def test_paper_tag_end_example() -> None:
     assert out.fully_tagged and sorted(out.tagged) == sorted(
         ["dbr:Person", "dbr:opponent", "dbr:Ike_Clanton"]
     )
+
+
+def test_reshuffle_tail_permutes_only_the_appended_units() -> None:
+    text = annotate(ike("who is the person whose opponent is ike clanton ?"), "tag_end", seed=0).text
+    orders = {reshuffle_tail(text, random.Random(k)) for k in range(20)}
+    assert len(orders) == 6  # all 3! orders of the three units, the question untouched
+    for other in orders:
+        assert other.startswith("who is the person whose opponent is ike clanton ? <sep> «")
+        assert sorted(tail(other)) == sorted(tail(text))
+        assert split_question(other).count(SEP) == 3
+    assert reshuffle_tail("who is ike clanton ?", random.Random(0)) == "who is ike clanton ?"
 
 
 def test_raw_keeps_the_question_with_normalized_whitespace() -> None:

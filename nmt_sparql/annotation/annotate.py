@@ -68,6 +68,17 @@ def _tail(resolved: list[Resolved], rng: random.Random) -> str:
     )
 
 
+def reshuffle_tail(text: str, rng: random.Random) -> str:
+    """The question with its `<sep> «token» label` units in another order.
+
+    Training augmentation for tag-end: the paper fixes one random order per question, so a model can
+    learn positions by heart; a fresh order per epoch makes it read the labels instead.
+    """
+    head, *units = text.split(f" {SEP} ")
+    rng.shuffle(units)
+    return " ".join([head, *(f"{SEP} {unit}" for unit in units)])
+
+
 def _free(start: int, end: int, taken: list[tuple[int, int]]) -> bool:
     return all(end <= s or start >= e for s, e in taken)
 

@@ -7,6 +7,7 @@ config.yaml, tokenizer/, best/ and last/ checkpoints, train_log.jsonl, and the t
 from __future__ import annotations
 
 import logging
+import random
 import time
 from pathlib import Path
 from typing import Any
@@ -17,6 +18,7 @@ from hydra.core.hydra_config import HydraConfig
 from omegaconf import DictConfig, OmegaConf
 from torch.utils.data import DataLoader
 
+from nmt_sparql.annotation.annotate import reshuffle_tail
 from nmt_sparql.atomic import atomic_write_text
 from nmt_sparql.data.prepare import load_splits, prepared_dir
 from nmt_sparql.evaluation import evaluate_split, format_metrics
@@ -28,7 +30,7 @@ from nmt_sparql.tokenization.hf import HFEncoder
 from nmt_sparql.tokenization.kbmask import read_encoder_meta
 from nmt_sparql.tokenization.word import Encoder
 from nmt_sparql.training.checkpoint import load_weights
-from nmt_sparql.training.loader import make_train_loader
+from nmt_sparql.training.loader import PerEpoch, make_train_loader
 from nmt_sparql.training.recipe import train
 
 log = logging.getLogger(__name__)
@@ -76,6 +78,16 @@ def train_config(cfg: DictConfig) -> dict[str, Any]:
     return settings
 
 
+def reshuffled_train_data(pairs: list[tuple[str, list[str]]], encoder: Any, seed: int) -> PerEpoch:
+    """Training items whose appended `<sep> «token» label` units take a fresh order every epoch."""
+
+    def make(epoch: int, index: int) -> Any:
+        question, query = pairs[index]
+        return encoder.encode(reshuffle_tail(question, random.Random(f"{seed}:{epoch}:{index}")), query)
+
+    return PerEpoch(len(pairs), make)
+
+
 def run(cfg: DictConfig) -> dict[str, Any] | None:
     out = Path(HydraConfig.get().runtime.output_dir)
     started = time.perf_counter()
@@ -117,7 +129,10 @@ def run(cfg: DictConfig) -> dict[str, Any] | None:
             "%d target KB token(s) of the training split are absent from their question (mapped to <unk>)",
             missing,
         )
-    train_loader = make_train_loader(train_items, int(settings["batch_size"]), encoder.collate, int(cfg.seed))
+    train_data = (
+        reshuffled_train_data(pairs["train"], encoder, int(cfg.seed)) if cfg.reshuffle_tail else train_items
+    )
+    train_loader = make_train_loader(train_data, int(settings["batch_size"]), encoder.collate, int(cfg.seed))
     val_loader = (
         DataLoader(val_items, batch_size=int(settings["batch_size"]), collate_fn=encoder.collate)
         if val_items

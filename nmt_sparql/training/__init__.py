@@ -9,12 +9,13 @@ from nmt_sparql.training.checkpoint import (
     save_checkpoint,
 )
 from nmt_sparql.training.config import OptimizerConfig, SchedulerConfig, TrainConfig
-from nmt_sparql.training.loader import EpochShuffleSampler, make_train_loader
+from nmt_sparql.training.loader import EpochShuffleSampler, PerEpoch, make_train_loader
 from nmt_sparql.training.loss import sequence_nll
 from nmt_sparql.training.recipe import TrainResult, evaluate, train
 
 __all__ = [
     "EpochShuffleSampler",
+    "PerEpoch",
     "OptimizerConfig",
     "SchedulerConfig",
     "TrainConfig",

@@ -10,18 +10,44 @@ import torch
 from torch.utils.data import DataLoader, Dataset, Sampler
 
 
-class EpochShuffleSampler(Sampler[int]):
-    """A fresh permutation per epoch from seed + epoch (no hidden generator state to save)."""
+class PerEpoch(Dataset):
+    """Items made afresh from (epoch, index) by `make`: data augmentation a resumed run repeats exactly.
+
+    Indexed by `(epoch, index)` pairs, which `EpochShuffleSampler` yields for it: the epoch travels
+    with the index, so no dataset state needs to reach loader workers or other processes.
+    """
+
+    def __init__(self, size: int, make: Callable[[int, int], Any]) -> None:
+        self.size, self.make = size, make
+
+    def __len__(self) -> int:
+        return self.size
+
+    def __getitem__(self, key: tuple[int, int]) -> Any:
+        epoch, index = key
+        if not 0 <= index < self.size:
+            raise IndexError(f"index {index} out of range for {self.size} items")
+        return self.make(epoch, index)
+
+
+class EpochShuffleSampler(Sampler):
+    """A fresh permutation per epoch from seed + epoch (no hidden generator state to save).
+
+    Yields plain indices, or `(epoch, index)` pairs for a `PerEpoch` dataset.
+    """
 
     def __init__(self, data: Sized, seed: int) -> None:
         self.size, self.seed, self.epoch = len(data), seed, 0
+        self.with_epoch = isinstance(data, PerEpoch)
 
     def set_epoch(self, epoch: int) -> None:
         self.epoch = epoch
 
-    def __iter__(self) -> Iterator[int]:
-        order = torch.Generator().manual_seed(self.seed + self.epoch)
-        return iter(torch.randperm(self.size, generator=order).tolist())
+    def __iter__(self) -> Iterator[int | tuple[int, int]]:
+        order = torch.randperm(self.size, generator=torch.Generator().manual_seed(self.seed + self.epoch))
+        if self.with_epoch:
+            return iter([(self.epoch, i) for i in order.tolist()])
+        return iter(order.tolist())
 
     def __len__(self) -> int:
         return self.size
