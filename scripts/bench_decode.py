@@ -147,9 +147,35 @@ def ours(
     return run
 
 
-def hf_generate(model: torch.nn.Module, max_len: int) -> Callable:
-    """`generate` on the HF T5 inside the non-copy wrapper, forced to exactly max_len new tokens."""
+class EndAtProcessor(transformers.LogitsProcessor):
+    """`generate`'s side of `EndsAt`: EOS masked for the first `length` tokens, forced as token `length` + 1.
+
+    So `generate` runs the same `length` + 1 decoder steps as our greedy does on a `length`-token query.
+    """
+
+    def __init__(self, length: int):
+        self.length = length
+
+    def __call__(self, input_ids: torch.Tensor, scores: torch.Tensor) -> torch.Tensor:
+        if input_ids.size(1) - 1 < self.length:  # input_ids holds the decoder start + the tokens so far
+            return scores.index_fill(1, torch.tensor([EOS], device=scores.device), float("-inf"))
+        forced = torch.full_like(scores, float("-inf"))
+        forced[:, EOS] = 0.0
+        return forced
+
+
+def hf_generate(model: torch.nn.Module, max_len: int, length: int | None = None) -> Callable:
+    """`generate` on the HF T5 inside the non-copy wrapper: exactly max_len new tokens (EOS never
+    emitted), or with `length`, `length` tokens then EOS (as `EndsAt` makes ours)."""
     hf = model.model
+    if length is None:
+        steps = {"max_new_tokens": max_len, "min_new_tokens": max_len}
+    else:
+        steps = {
+            "max_new_tokens": length + 1,
+            "eos_token_id": EOS,
+            "logits_processor": transformers.LogitsProcessorList([EndAtProcessor(length)]),
+        }
 
     def run(batch: Batch) -> None:
         with torch.inference_mode():
@@ -159,10 +185,14 @@ def hf_generate(model: torch.nn.Module, max_len: int) -> Callable:
                 do_sample=False,
                 num_beams=1,
                 use_cache=True,
-                max_new_tokens=max_len,
-                min_new_tokens=max_len,
+                **steps,
             )
-        _check_lengths([row[1:] for row in out.tolist()], max_len, "hf-generate")
+        rows = [row[1:] for row in out.tolist()]
+        if length is not None:
+            if any(row[-1] != EOS for row in rows):
+                raise RuntimeError("hf-generate: a query did not end with EOS (unequal work)")
+            rows = [row[:-1] for row in rows]
+        _check_lengths(rows, max_len if length is None else length, "hf-generate")
 
     return run
 
@@ -277,7 +307,7 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
             model = models[copy]
             length = args.max_len if slow or args.query_len is None else args.query_len
             if name.startswith("hf"):
-                run = hf_generate(model, length)
+                run = hf_generate(model, args.max_len, args.query_len)
             elif slow:
                 run = ours(reference_greedy, model, args.max_len, name)
             else:

@@ -57,3 +57,24 @@ def test_query_len_ends_our_queries_early_while_the_reference_runs_max_len(bench
     tokens = {r["decoder"]: r["tokens_per_s"] / r["queries_per_s"] for r in report["results"]}
     assert tokens["reference/copy"] == pytest.approx(6) and tokens["greedy/copy"] == pytest.approx(3)
     assert tokens["hf-generate/no-copy"] == pytest.approx(3)
+
+
+@pytest.mark.parametrize("query_len", [None, 3])
+def test_generate_and_our_greedy_run_the_same_number_of_decoder_steps(
+    bench: ModuleType, query_len: int | None
+) -> None:
+    """Equal work: with --query-len both run L + 1 steps (L tokens, then EOS); without, both run max_len."""
+    from nmt_sparql.decoding import greedy
+
+    cfg = bench.t5_config(
+        64, {"d_model": 16, "d_ff": 32, "num_heads": 2, "d_kv": 8, "num_layers": 1, "num_decoder_layers": 1}
+    )
+    model = bench.build(cfg, 64, copy=False, device="cpu")
+    calls: list[int] = []
+    model.model.get_decoder().register_forward_hook(lambda *_: calls.append(1))
+    (batch,) = bench.make_batches(2, 2, vocab_size=64, copy=False)
+    stepper = model if query_len is None else bench.EndsAt(model, query_len)
+    bench.ours(greedy, stepper, 6, "greedy", query_len)(batch)
+    ours, calls[:] = len(calls), []
+    bench.hf_generate(model, 6, query_len)(batch)
+    assert ours == len(calls) == (6 if query_len is None else query_len + 1)

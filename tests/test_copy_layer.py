@@ -7,7 +7,7 @@ import copy as copy_module
 import pytest
 import torch
 
-from nmt_sparql.models.copy import CopyGate, SlotEmbedding, copy_nll_loss, slot_log_probs
+from nmt_sparql.models.copy import CopyGate, SlotEmbedding, copy_nll_loss, slot_index, slot_log_probs
 from nmt_sparql.models.interface import Batch, VocabSpec
 from nmt_sparql.models.registry import build_model
 
@@ -39,7 +39,7 @@ def test_mixture_is_a_distribution_with_copy_mass_only_on_present_slots() -> Non
     gate = CopyGate(V)
     batch = copy_batch()
     logits, scores = torch.randn(3, 4, V), torch.randn(3, 4, 6) * 3
-    lp = gate(logits, scores, batch.src_slots, max_slots=2)
+    lp = gate(logits, scores, slot_index(batch.src_slots))
     assert lp.shape == (3, 4, V + 2)
     assert torch.allclose(lp.exp().sum(-1), torch.ones(3, 4), atol=1e-5)
     assert torch.isfinite(lp[0]).all()  # both slots present in row 0
@@ -53,7 +53,7 @@ def test_copy_probability_sums_attention_over_positions_of_a_slot() -> None:
     """p_C is the head's softmax restricted to KB positions, summed per slot (non-KB scores are ignored)."""
     slots = torch.tensor([[-1, 0, -1, 1, 0]])
     scores = torch.tensor([[[9.0, 1.0, 7.0, 2.0, 1.0]]])
-    p = slot_log_probs(scores, slots, 2).exp()[0, 0]
+    p = slot_log_probs(scores, slot_index(slots)).exp()[0, 0]
     e = torch.tensor([1.0, 2.0, 1.0]).exp()
     assert torch.allclose(p, torch.stack([(e[0] + e[2]) / e.sum(), e[1] / e.sum()]), atol=1e-6)
 
@@ -135,3 +135,25 @@ def test_decode_step_with_cache_equals_forward_and_reorders(name: str, copy: boo
         state2, cache2 = model.reorder(state, cache, index)
         nxt, _ = model.decode_step(batch.tgt_ids[index, -1], state2, cache2)
         assert torch.allclose(nxt.nan_to_num(neginf=0.0), ref[index].nan_to_num(neginf=0.0), atol=1e-4)
+
+
+@pytest.mark.parametrize("copy_layer", [0, -1])
+@pytest.mark.parametrize("name", ["bart", "t5"])
+def test_copy_head_scores_give_the_models_own_cross_attention_weights(name: str, copy_layer: int) -> None:
+    """The hook-derived scores of the copy head, softmaxed over real tokens, are the eager attention."""
+    torch.manual_seed(0)
+    cfg = {**TINY[name], "copy_layer": copy_layer, "copy_head": 1}
+    model = build_model(cfg, SPEC, copy=True).eval()
+    batch = copy_batch()
+    inputs = {
+        "attention_mask": batch.src_mask.long(),
+        "decoder_inputs_embeds": model.tgt_embed(batch.tgt_ids[:, :-1]),
+    }
+    with torch.no_grad():
+        state = model.encode(batch)
+        model.model(encoder_outputs=(state["hidden"],), **inputs)
+        ours = model._copy_scores(state).masked_fill(~batch.src_mask[:, None, :], float("-inf")).softmax(-1)
+        model.model.set_attn_implementation("eager")
+        out = model.model(encoder_outputs=(state["hidden"],), output_attentions=True, **inputs)
+    theirs = out.cross_attentions[copy_layer][:, 1]
+    assert torch.allclose(ours, theirs, atol=1e-5)

@@ -120,7 +120,7 @@ def test_from_pretrained_loads_a_saved_checkpoint(tmp_path, family: str) -> None
     torch.manual_seed(0)
     pairs = synthetic_pairs()
     codec = make_codec(family, True, pairs)
-    source = load_hf_model(family, codec.spec, True, None, **SMALL[family]["config"])
+    source = load_hf_model(family, codec.spec, None, **SMALL[family]["config"])
     source.save_pretrained(tmp_path / "ckpt")
     model = build_model({**SMALL[family], "pretrained": str(tmp_path / "ckpt")}, codec.spec, copy=True)
     assert isinstance(model, PretrainedSeq2Seq)

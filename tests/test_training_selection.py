@@ -14,6 +14,7 @@ from test_decoding_tiny_model import VOCAB, TinySeq2Seq, collate, make_examples,
 from torch.utils.data import DataLoader
 
 from nmt_sparql.training import TrainConfig, evaluate, load_weights, make_train_loader, sequence_nll, train
+from nmt_sparql.training.recipe import exact_match
 
 BASE = {
     "seed": 0,
@@ -97,3 +98,20 @@ def test_bad_config_names_the_key() -> None:
         TrainConfig.from_any({"optimiser": {"name": "adam"}})
     with pytest.raises(ValueError, match="optimizer.name"):
         TrainConfig.from_any({"optimizer": {"name": "lion"}})
+
+
+def test_select_by_exact_match_keeps_the_epoch_that_decodes_best(tmp_path: Path) -> None:
+    """This lr overfits: the loss is lowest at epoch 2, while greedy decoding is best from epoch 3 on."""
+    model, val_loader, result = fit(
+        tmp_path, max_epochs=5, select_by="exact_match", optimizer={"name": "adam", "lr": 0.1}
+    )
+    epochs = epoch_records(tmp_path)
+    exacts, losses = [r["val_exact"] for r in epochs], [r["val_loss"] for r in epochs]
+    top = max(exacts)
+    want = min((losses[i], i + 1) for i, e in enumerate(exacts) if e == top)[1]  # ties: the lower loss
+    assert want != losses.index(min(losses)) + 1
+    assert result.state.best_epoch == want and result.state.best_val_exact == top > 0
+    load_weights(tmp_path / "best", model)
+    assert exact_match(model, val_loader, Accelerator(cpu=True)) == top
+    with pytest.raises(ValueError, match="select_by"):
+        TrainConfig.from_any({"select_by": "bleu"})

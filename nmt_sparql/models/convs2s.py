@@ -17,7 +17,7 @@ import torch.nn.functional as F
 from torch import nn
 from torch.nn.utils.parametrizations import weight_norm
 
-from nmt_sparql.models.copy import CopyGate, SlotEmbedding, check_slots
+from nmt_sparql.models.copy import CopyGate, SlotEmbedding, check_slots, slot_index
 from nmt_sparql.models.interface import Batch, IncrementalDecoder, VocabSpec
 from nmt_sparql.models.registry import architecture_kwargs, register_model
 
@@ -118,8 +118,7 @@ class ConvS2S(IncrementalDecoder):
             "keys": keys,
             "values": (keys + e) * _HALF,
             "mask": batch.src_mask,
-            "slots": batch.src_slots,
-            "n_slots": int(batch.src_slots.max().clamp(min=-1)) + 1 if self.copy else 0,
+            "slot_index": slot_index(batch.src_slots) if self.copy else None,
         }
 
     def _run_decoder(
@@ -154,7 +153,7 @@ class ConvS2S(IncrementalDecoder):
         if not self.copy:
             log_probs = F.log_softmax(logits.float(), dim=-1)
         else:
-            log_probs = self.gate(logits, scores, state["slots"], state["n_slots"], hidden)
+            log_probs = self.gate(logits, scores, state["slot_index"], hidden)
         return log_probs, {"step": step + ids.size(1), "windows": windows}
 
 

@@ -33,11 +33,10 @@ class CopyGate(nn.Module):
         self,
         logits: torch.Tensor,
         attn_scores: torch.Tensor,
-        src_slots: torch.Tensor,
-        max_slots: int,
+        index: dict[str, torch.Tensor],
         hidden: torch.Tensor | None = None,
     ) -> torch.Tensor:
-        """(B, T, V) logits, (B, T, S) attention scores, (B, S) slots -> (B, T, V + max_slots) log-probs.
+        """(B, T, V) logits, (B, T, S) attention scores, a batch's `slot_index` -> (B, T, V + M) log-probs.
 
         `attn_scores` are pre-softmax scores of the chosen head (or log attention weights: the
         restricted softmax is the same either way).
@@ -47,28 +46,40 @@ class CopyGate(nn.Module):
             raise ValueError("copy gate_input 'hidden' needs the decoder hidden state")
         gate = self.B(gate_in).float()  # (B, T, 1)
         log_gen = F.log_softmax(logits.float(), dim=-1)
-        log_copy_slots = slot_log_probs(attn_scores.float(), src_slots, max_slots)  # (B, T, M)
-        has_slots = (src_slots >= 0).any(dim=-1)[:, None, None]  # (B, 1, 1)
-        gen_part = torch.where(has_slots, F.logsigmoid(-gate) + log_gen, log_gen)
+        log_copy_slots = slot_log_probs(attn_scores.float(), index)  # (B, T, M)
+        gen_part = log_gen + F.logsigmoid(-gate).masked_fill(
+            ~index["has_slots"], 0.0
+        )  # p_copy = 0 without slots
         copy_part = F.logsigmoid(gate) + log_copy_slots  # -inf on absent slots (rows without slots too)
         return torch.cat([gen_part, copy_part], dim=-1)
 
 
-def slot_log_probs(scores: torch.Tensor, src_slots: torch.Tensor, max_slots: int) -> torch.Tensor:
-    """log p_C per slot: softmax of `scores` over KB positions, summed per slot; -inf for absent slots.
+def slot_index(src_slots: torch.Tensor) -> dict[str, torch.Tensor]:
+    """The masks p_C needs from a batch's (B, S) slots, built once per `encode`, not at every step.
 
-    Built so that no NaN gradient arises: rows/slots without positions are computed on finite
-    stand-ins and only then filled with -inf.
+    A dict of (B, ...) tensors, so decoders select its rows like the rest of the state. M, the
+    number of slots, is one more than the batch's largest slot. Rows and slots without positions
+    get finite stand-ins (all positions allowed) so no NaN gradient arises; `absent` then sets them
+    to -inf.
     """
+    n_slots = int(src_slots.max().clamp(min=-1)) + 1 if src_slots.numel() else 0
     valid = src_slots >= 0  # (B, S)
     row_has = valid.any(dim=-1, keepdim=True)
-    valid_safe = valid | ~row_has
-    log_pos = F.log_softmax(scores.masked_fill(~valid_safe[:, None, :], float("-inf")), dim=-1)  # (B, T, S)
-    onehot = src_slots[:, :, None] == torch.arange(max_slots, device=src_slots.device)  # (B, S, M)
+    onehot = src_slots[:, :, None] == torch.arange(n_slots, device=src_slots.device)  # (B, S, M)
     present = onehot.any(dim=1)  # (B, M)
-    onehot_safe = onehot | ~present[:, None, :]
-    per_slot = log_pos[:, :, :, None].masked_fill(~onehot_safe[:, None, :, :], float("-inf"))  # (B, T, S, M)
-    return torch.logsumexp(per_slot, dim=2).masked_fill(~present[:, None, :], float("-inf"))
+    return {
+        "off_positions": (~(valid | ~row_has))[:, None, :],  # (B, 1, S): positions outside the copy softmax
+        "off_slot": (~(onehot | ~present[:, None, :]))[:, None],  # (B, 1, S, M): position not of slot m
+        "absent": (~present)[:, None, :],  # (B, 1, M)
+        "has_slots": row_has[:, :, None],  # (B, 1, 1)
+    }
+
+
+def slot_log_probs(scores: torch.Tensor, index: dict[str, torch.Tensor]) -> torch.Tensor:
+    """log p_C per slot: softmax of (B, T, S) `scores` over KB positions, summed per slot; -inf for absent slots."""
+    log_pos = F.log_softmax(scores.masked_fill(index["off_positions"], float("-inf")), dim=-1)  # (B, T, S)
+    per_slot = log_pos[:, :, :, None].masked_fill(index["off_slot"], float("-inf"))  # (B, T, S, M)
+    return torch.logsumexp(per_slot, dim=2).masked_fill(index["absent"], float("-inf"))
 
 
 class SlotEmbedding(nn.Module):
@@ -93,9 +104,12 @@ class SlotEmbedding(nn.Module):
             nn.init.normal_(self.slot_embedding.weight, std=float(sample.float().std()))
 
     def forward(self, ids: torch.Tensor) -> torch.Tensor:
-        is_copy = ids >= self.vocab_size
-        if bool((ids >= self.vocab_size + self.max_slots).any()):
+        top = int(ids.max()) if ids.numel() else -1
+        if top < self.vocab_size:  # no copied id (most decoding steps): a plain lookup
+            return self.token_embedding(ids)
+        if top >= self.vocab_size + self.max_slots:
             raise ValueError(f"copy id beyond max_slots={self.max_slots}: raise the model's max_slots")
+        is_copy = ids >= self.vocab_size
         base = self.token_embedding(torch.where(is_copy, torch.full_like(ids, self.kb_id), ids))
         slots = (ids - self.vocab_size).clamp(min=0)
         return base + self.slot_embedding(slots) * is_copy[..., None].to(base.dtype)

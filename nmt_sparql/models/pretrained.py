@@ -2,9 +2,10 @@
 
 Weights come from `from_pretrained` (a hub name or a local path) when given, else from a small
 config with random init; embeddings are resized to the tokenizer. The decoder is fed embeddings
-(`decoder_inputs_embeds`) so a copied id can enter as `<kb>` + slot embedding. Cross-attention
-weights come from `output_attentions` (eager attention); the copy layer renormalises the chosen
-head over the masked KB positions, which equals a softmax of its scores over those positions.
+(`decoder_inputs_embeds`) so a copied id can enter as `<kb>` + slot embedding. The copy layer needs
+the pre-softmax scores of one cross-attention head only: a forward hook keeps that layer's query
+projection, and the head's keys are projected once from the encoder output, so every layer keeps
+its fused (SDPA) attention and no attention weights are ever materialised or collected.
 """
 
 from __future__ import annotations
@@ -23,11 +24,9 @@ from transformers import (
 )
 from transformers.modeling_outputs import BaseModelOutput
 
-from nmt_sparql.models.copy import CopyGate, SlotEmbedding, check_slots
+from nmt_sparql.models.copy import CopyGate, SlotEmbedding, check_slots, slot_index
 from nmt_sparql.models.interface import Batch, VocabSpec, reorder_rows
 from nmt_sparql.models.registry import architecture_kwargs, register_model
-
-_TINY = 1e-30
 
 
 def pretrained_available(name_or_path: str) -> bool:
@@ -40,10 +39,13 @@ def pretrained_available(name_or_path: str) -> bool:
 
 
 def load_hf_model(
-    family: str, spec: VocabSpec, copy: bool, pretrained: str | None = None, **dims: Any
+    family: str, spec: VocabSpec, pretrained: str | None = None, **dims: Any
 ) -> PreTrainedModel:
-    """`from_pretrained(pretrained)` or a fresh `family` model from `dims`; embeddings sized to V."""
-    attn = "eager" if copy else "sdpa"
+    """`from_pretrained(pretrained)` or a fresh `family` model from `dims`; embeddings sized to V.
+
+    Fused (SDPA) attention everywhere: the copy layer never needs attention weights from the model.
+    """
+    attn = "sdpa"
     if pretrained:
         model = AutoModelForSeq2SeqLM.from_pretrained(pretrained, attn_implementation=attn)
     elif family == "bart":
@@ -72,6 +74,17 @@ def load_hf_model(
     return model
 
 
+def cross_attention(model: PreTrainedModel, layer: int) -> tuple[nn.Linear, nn.Linear, int, int, float]:
+    """(query projection, key projection, heads, head dim, score scaling) of decoder layer `layer`'s
+    cross-attention: T5's `EncDecAttention` or BART's `encoder_attn`."""
+    decoder = model.get_decoder()
+    if hasattr(decoder, "block"):
+        attn = decoder.block[layer].layer[1].EncDecAttention
+        return attn.q, attn.k, attn.n_heads, attn.key_value_proj_dim, float(attn.scaling)
+    attn = decoder.layers[layer].encoder_attn
+    return attn.q_proj, attn.k_proj, attn.num_heads, attn.head_dim, float(attn.scaling)
+
+
 class PretrainedSeq2Seq(nn.Module):
     """A transformers encoder-decoder behind the project's step interface."""
 
@@ -89,6 +102,13 @@ class PretrainedSeq2Seq(nn.Module):
         self.model, self.vocab_size, self.copy, self.max_slots = model, spec.tgt_size, copy, max_slots
         self.pad_id, self.bos_id, self.eos_id = spec.pad_id, spec.bos_id, spec.eos_id
         self.copy_layer, self.copy_head = copy_layer, copy_head
+        self._copy_query: torch.Tensor | None = None
+        if copy:
+            q_proj, k_proj, heads, head_dim, scaling = cross_attention(model, copy_layer)
+            self.copy_head = copy_head % heads
+            rows = slice(self.copy_head * head_dim, (self.copy_head + 1) * head_dim)
+            self._copy_key_rows = (k_proj, rows, scaling)  # a tuple: k_proj stays registered once, in model
+            q_proj.register_forward_hook(self._keep_copy_query)
         dim = model.config.d_model
         embed = model.get_decoder().embed_tokens
         self.tgt_embed: nn.Module = (
@@ -96,18 +116,33 @@ class PretrainedSeq2Seq(nn.Module):
         )
         self.gate = CopyGate(spec.tgt_size, dim, gate_input) if copy else None
 
+    def _keep_copy_query(self, _module: nn.Module, _inputs: Any, output: torch.Tensor) -> None:
+        self._copy_query = output
+
     def encode(self, batch: Batch) -> dict[str, Any]:
         if self.copy:
             check_slots(batch.src_slots, self.max_slots)
         out = self.model.get_encoder()(
             input_ids=batch.src_ids, attention_mask=batch.src_mask.long(), return_dict=True
         )
-        return {
+        state = {
             "hidden": out.last_hidden_state,
             "mask": batch.src_mask,
-            "slots": batch.src_slots,
-            "n_slots": int(batch.src_slots.max().clamp(min=-1)) + 1 if self.copy else 0,
+            "slot_index": slot_index(batch.src_slots) if self.copy else None,
         }
+        if self.copy:
+            k_proj, rows, _ = self._copy_key_rows
+            bias = None if k_proj.bias is None else k_proj.bias[rows]
+            state["copy_keys"] = F.linear(out.last_hidden_state, k_proj.weight[rows], bias)  # (B, S, d)
+        return state
+
+    def _copy_scores(self, state: dict[str, Any]) -> torch.Tensor:
+        """(B, T, S) pre-softmax scores of the copy head, from the query the hook kept in this call."""
+        query, self._copy_query = self._copy_query, None
+        if query is None:
+            raise RuntimeError("the copy layer's query projection did not run")
+        _, rows, scaling = self._copy_key_rows
+        return torch.matmul(query[..., rows], state["copy_keys"].transpose(1, 2)) * scaling
 
     def _run_decoder(
         self, ids: torch.Tensor, state: dict[str, Any], cache: Any | None, use_cache: bool
@@ -118,17 +153,15 @@ class PretrainedSeq2Seq(nn.Module):
             decoder_inputs_embeds=self.tgt_embed(ids),
             past_key_values=cache,
             use_cache=use_cache,
-            output_attentions=self.copy,
             output_hidden_states=self.copy and self.gate is not None and self.gate.gate_input == "hidden",
             return_dict=True,
         )
         logits = out.logits[..., : self.vocab_size]
         if not self.copy:
             return F.log_softmax(logits.float(), dim=-1), out.past_key_values
-        weights = out.cross_attentions[self.copy_layer][:, self.copy_head]  # (B, T, S), softmaxed
         hidden = out.decoder_hidden_states[-1] if out.decoder_hidden_states is not None else None
-        scores = torch.log(weights.float().clamp(min=_TINY))
-        return self.gate(logits, scores, state["slots"], state["n_slots"], hidden), out.past_key_values
+        scores = self._copy_scores(state)
+        return self.gate(logits, scores, state["slot_index"], hidden), out.past_key_values
 
     def forward(self, batch: Batch) -> torch.Tensor:
         if batch.tgt_ids is None:
@@ -153,7 +186,7 @@ class PretrainedSeq2Seq(nn.Module):
 def _builder(family: str) -> Any:
     def build(cfg: dict[str, Any], spec: VocabSpec, copy: bool) -> PretrainedSeq2Seq:
         kwargs = architecture_kwargs(cfg, PretrainedSeq2Seq, skip=("config",))
-        model = load_hf_model(family, spec, copy, cfg.get("pretrained"), **(cfg.get("config") or {}))
+        model = load_hf_model(family, spec, cfg.get("pretrained"), **(cfg.get("config") or {}))
         return PretrainedSeq2Seq(model, spec, copy, **kwargs)
 
     build.__doc__ = f"{family.upper()} from `pretrained` (hub name/path) or from the `config` dims."

@@ -14,7 +14,7 @@ import torch
 import torch.nn.functional as F
 from torch import nn
 
-from nmt_sparql.models.copy import CopyGate, SlotEmbedding, check_slots
+from nmt_sparql.models.copy import CopyGate, SlotEmbedding, check_slots, slot_index
 from nmt_sparql.models.interface import Batch, IncrementalDecoder, VocabSpec
 from nmt_sparql.models.registry import architecture_kwargs, register_model
 
@@ -188,8 +188,7 @@ class TransformerSeq2Seq(IncrementalDecoder):
         memory = self.enc_norm(x)
         return {
             "mask": batch.src_mask,
-            "slots": batch.src_slots,
-            "n_slots": int(batch.src_slots.max().clamp(min=-1)) + 1 if self.copy else 0,
+            "slot_index": slot_index(batch.src_slots) if self.copy else None,
             "cross_kv": [layer.cross.kv(memory) for layer in self.decoder],
         }
 
@@ -210,7 +209,7 @@ class TransformerSeq2Seq(IncrementalDecoder):
         if not self.copy:
             log_probs = F.log_softmax(logits.float(), dim=-1)
         else:
-            log_probs = self.gate(logits, scores, state["slots"], state["n_slots"], hidden)
+            log_probs = self.gate(logits, scores, state["slot_index"], hidden)
         return log_probs, {"step": step + ids.size(1), "kv": new_kv}
 
 

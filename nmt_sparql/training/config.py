@@ -12,6 +12,7 @@ from omegaconf.errors import OmegaConfBaseException
 OPTIMIZERS = ("sgd", "adam", "adamw")
 SCHEDULERS = ("constant", "none", "polynomial")  # "none": constant LR (the models' configs say so)
 PRECISIONS = ("no", "fp16", "bf16")
+SELECTIONS = ("loss", "exact_match")
 
 
 @dataclass
@@ -46,8 +47,9 @@ class TrainConfig:
     label_smoothing: float = 0.0
     mixed_precision: str = "bf16"  # used on GPU only; CPU runs in full precision
     cpu: bool = False  # force CPU even when a GPU is visible
-    patience: int | None = None  # epochs without a better validation loss before stopping
-    min_delta: float = 0.0
+    patience: int | None = None  # epochs without a better validation score before stopping
+    min_delta: float = 0.0  # loss improvements smaller than this do not count
+    select_by: str = "loss"  # best/: lowest validation loss, or highest greedy exact match (ties: loss)
     save_every_steps: int | None = None  # also refresh last/ mid-epoch (long epochs, preemption)
     log_every_steps: int = 50
     progress_bar: bool = True  # still off when stderr is not a TTY or CI is set
@@ -75,6 +77,7 @@ class TrainConfig:
             (self.optimizer.name in OPTIMIZERS, f"optimizer.name must be one of {OPTIMIZERS}"),
             (self.scheduler.name in SCHEDULERS, f"scheduler.name must be one of {SCHEDULERS}"),
             (self.mixed_precision in PRECISIONS, f"mixed_precision must be one of {PRECISIONS}"),
+            (self.select_by in SELECTIONS, f"select_by must be one of {SELECTIONS}"),
             (self.grad_accum_steps >= 1, "grad_accum_steps must be >= 1"),
             (0.0 <= self.label_smoothing < 1.0, "label_smoothing must be in [0, 1)"),
             (len(self.optimizer.betas) == 2, "optimizer.betas must have two values"),

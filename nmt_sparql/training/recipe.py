@@ -3,7 +3,8 @@
 accelerate makes the same code run on CPU, one GPU, several GPUs or nodes (`accelerate launch`),
 with bf16/fp16 autocast on GPU. Loss: token NLL over the model's extended log-probs (vocabulary +
 copy slots) on batch.tgt_ids[:, 1:], pad ignored, optional label smoothing. Each epoch ends with
-a validation loss; best/ keeps the lowest one, last/ the latest state (also every
+a validation loss (and, with `select_by: exact_match`, the share of validation examples that greedy
+decoding gets exactly right); best/ keeps the best epoch, last/ the latest state (also every
 `save_every_steps`), and resuming from last/ replays exactly what an uninterrupted run does.
 """
 
@@ -24,6 +25,7 @@ from accelerate.utils import set_seed
 from torch.utils.data import DataLoader
 from tqdm.auto import tqdm
 
+from nmt_sparql.decoding import greedy
 from nmt_sparql.training.checkpoint import TrainState, load_checkpoint, resolve_checkpoint, save_checkpoint
 from nmt_sparql.training.config import TrainConfig
 from nmt_sparql.training.log import MetricsLog
@@ -60,6 +62,31 @@ def evaluate(model: torch.nn.Module, loader: DataLoader, accelerator: Accelerato
     if int(count) == 0:
         raise ValueError("validation loader has no target tokens")
     return float(total / count)
+
+
+def exact_match(model: torch.nn.Module, loader: DataLoader, accelerator: Accelerator) -> float:
+    """Share of examples whose greedy decoding is exactly the reference token sequence.
+
+    The loss can rise while decoding still improves (the model grows over-confident on the examples
+    it gets wrong): this scores what `evaluate` will run. Ids are compared, copy pointers included, so
+    no detokenization is needed; decoding stops one token past the longest reference.
+    """
+    base = accelerator.unwrap_model(model)
+    devices = [accelerator.device] if accelerator.device.type == "cuda" else []
+    hits, total = 0, 0
+    with torch.random.fork_rng(devices=devices):
+        for batch in loader:
+            references = [
+                row[: row.index(base.eos_id)] if base.eos_id in row else row
+                for row in batch.tgt_ids[:, 1:].tolist()
+            ]
+            predicted = greedy(base, batch, max_len=batch.tgt_ids.size(1))
+            flags = torch.tensor([p == r for p, r in zip(predicted, references)], device=accelerator.device)
+            flags = accelerator.gather_for_metrics(flags)
+            hits, total = hits + int(flags.sum()), total + flags.numel()
+    if total == 0:
+        raise ValueError("validation loader has no examples")
+    return hits / total
 
 
 def _model_config(model: torch.nn.Module, given: dict[str, Any] | None) -> dict[str, Any] | None:
@@ -194,18 +221,28 @@ def train(
             return "max_epochs"
         return None
 
-    def validate_and_select(end_of_epoch: bool) -> float | None:
-        """Validation loss; best/ when it improves. Only epoch ends count towards patience."""
+    def validate_and_select(end_of_epoch: bool) -> tuple[float | None, float | None]:
+        """Validation loss (and exact match); best/ when the selected score improves.
+
+        Only epoch ends count towards patience.
+        """
         if val_loader is None:
-            return None
+            return None, None
         val_loss = evaluate(model, val_loader, accelerator, pad_id)
-        best = state.best_val_loss
-        if best is None or val_loss < best - config.min_delta:
-            state.best_val_loss, state.best_epoch, state.bad_epochs = val_loss, state.epoch, 0
+        val_exact = exact_match(model, val_loader, accelerator) if config.select_by == "exact_match" else None
+        lower_loss = state.best_val_loss is None or val_loss < state.best_val_loss - config.min_delta
+        if val_exact is None:
+            better = lower_loss
+        else:
+            best_exact = -1.0 if state.best_val_exact is None else state.best_val_exact
+            better = val_exact > best_exact or (val_exact == best_exact and lower_loss)
+        if better:
+            state.best_val_loss, state.best_val_exact = val_loss, val_exact
+            state.best_epoch, state.bad_epochs = state.epoch, 0
             save("best")
         elif end_of_epoch:
             state.bad_epochs += 1
-        return val_loss
+        return val_loss, val_exact
 
     show_bar = config.progress_bar and sys.stderr.isatty() and not os.environ.get("CI")
     bar = tqdm(
@@ -275,7 +312,7 @@ def train(
                 0.0,
                 0,
             )
-        val_loss = validate_and_select(end_of_epoch)
+        val_loss, val_exact = validate_and_select(end_of_epoch)
         state.elapsed_s = elapsed_before + time.monotonic() - start
         log.write(
             {
@@ -285,6 +322,11 @@ def train(
                 "train_loss": train_loss,
                 "val_loss": val_loss,
                 "best_val_loss": state.best_val_loss,
+                **(
+                    {}
+                    if val_exact is None
+                    else {"val_exact": val_exact, "best_val_exact": state.best_val_exact}
+                ),
                 "lr": scheduler.get_last_lr()[0],
                 "examples_per_s": examples / max(train_time, 1e-9),
                 "tokens_per_s": tokens / max(train_time, 1e-9),
