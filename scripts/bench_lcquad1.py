@@ -75,9 +75,9 @@ def _fmt(value: float | None) -> str:
 
 
 def table(results: list[dict], keys: list[tuple[str, str, bool]]) -> str:
-    head = ("| model | annotation | copy | BLEU | exact match % | answer acc. % | paper BLEU | paper acc. % | "
+    head = ("| model | annotation | copy | BLEU | exact match % | equivalent % | answer acc. % | paper BLEU | paper acc. % | "
             + " | ".join(ERROR_TYPES) + " | epochs | minutes |")  # fmt: skip
-    lines = [head, "|" + "---|" * (10 + len(ERROR_TYPES))]
+    lines = [head, "|" + "---|" * (11 + len(ERROR_TYPES))]
     for (model, annotation, copy), res in zip(keys, results):
         paper = PAPER.get((model, annotation, copy), (None, None))
         if "error" in res:
@@ -87,7 +87,7 @@ def table(results: list[dict], keys: list[tuple[str, str, bool]]) -> str:
         dist = (res.get("errors") or {}).get("distribution", {})
         lines.append(
             f"| {model} | {annotation} | {'yes' if copy else 'no'} | {_fmt(m.get('bleu'))} | {_fmt(m.get('exact_match'))} "
-            f"| {_fmt(m.get('answer_accuracy'))} | {paper[0] if paper[0] is not None else '–'} "
+            f"| {_fmt(m.get('equivalent'))} | {_fmt(m.get('answer_accuracy'))} | {paper[0] if paper[0] is not None else '–'} "
             f"| {paper[1] if paper[1] is not None else '–'} | "
             + " | ".join(_fmt(dist.get(t)) for t in ERROR_TYPES)
             + f" | {res['epochs']} | {res['seconds'] / 60:.1f} |"
@@ -127,7 +127,12 @@ def main() -> None:
             f"{res['name']}: "
             + (
                 res.get("error")
-                or json.dumps({k: res["metrics"].get(k) for k in ("bleu", "exact_match", "answer_accuracy")})
+                or json.dumps(
+                    {
+                        k: res["metrics"].get(k)
+                        for k in ("bleu", "exact_match", "equivalent", "answer_accuracy")
+                    }
+                )
             ),
             flush=True,
         )

@@ -43,20 +43,22 @@ BART = {"name": "bart", "pretrained": None, "max_slots": 8, "sp_vocab_size": 120
 DECODE = {"beam": 1, "n_best": 1, "max_len": 24, "batch_size": 8}
 
 
-def make_run(run: Path, model_cfg: dict[str, Any] = TRANSFORMER, annotation: str = "tag_within") -> Path:
+def make_run(
+    run: Path, model_cfg: dict[str, Any] = TRANSFORMER, annotation: str = "tag_within", decode: dict = DECODE
+) -> Path:
     """A run folder as `nmt-sparql train` leaves it (random-init weights: equality is what is tested)."""
     torch.manual_seed(0)
     encoder = build_encoder(model_cfg, PAIRS, True, "bundled")
     encoder.save(run / "tokenizer")
     model = build_model(model_cfg, encoder.spec, True)
     cfg = {"dataset": {"name": "bundled", "kb": "bundled"}, "model": model_cfg, "copy": True,
-           "annotation": annotation, "seed": 7, "decode": DECODE, "kb": "embedded:bundled"}  # fmt: skip
+           "annotation": annotation, "seed": 7, "decode": decode, "kb": "embedded:bundled"}  # fmt: skip
     (run / "config.yaml").write_text(OmegaConf.to_yaml(OmegaConf.create(cfg)), encoding="utf-8")
     save_checkpoint(run / "best", model, TrainState())
     return run
 
 
-def _reference(run: Path, beam: int) -> list[str]:
+def _reference(run: Path, beam: int, typed_triples: bool = False) -> list[str]:
     """SPARQL from the run's own model and encoder, as `evaluate` would decode it."""
     from nmt_sparql.commands.train import load_encoder
     from nmt_sparql.training.checkpoint import load_weights
@@ -66,7 +68,7 @@ def _reference(run: Path, beam: int) -> list[str]:
     model = build_model(cfg["model"], encoder.spec, True).eval()
     load_weights(run / "best", model)
     with torch.inference_mode():
-        nbest = decode(model, encoder, QUESTIONS, {**DECODE, "beam": beam})
+        nbest = decode(model, encoder, QUESTIONS, {**DECODE, "beam": beam, "typed_triples": typed_triples})
     return [detokenize(hyps[0], "bundled") for hyps in nbest]
 
 
@@ -81,6 +83,22 @@ def test_exported_model_gives_the_same_sparql_as_before_export(tmp_path: Path, m
         got = translator.translate(QUESTIONS, beam=beam, annotate=False)
         assert [t.sparql for t in got] == expected[beam]
         assert [t.input for t in got] == QUESTIONS
+
+
+def test_an_export_keeps_typed_triples_and_decodes_with_them(tmp_path: Path, monkeypatch) -> None:
+    from nmt_sparql.decoding.roles import TripleRoles
+
+    calls = []
+    restrict = TripleRoles.restrict
+    monkeypatch.setattr(TripleRoles, "restrict", lambda self, *a: calls.append(1) or restrict(self, *a))
+    run = make_run(tmp_path / "run", decode={**DECODE, "typed_triples": True})
+    out = export_model(run, tmp_path / "export")
+    assert json.loads((out / "config.json").read_text())["decode"]["typed_triples"] is True
+    expected = _reference(run, 1, typed_triples=True)
+    calls.clear()
+    got = [t.sparql for t in Translator.from_pretrained(out).translate(QUESTIONS, annotate=False)]
+    assert calls, "the exported model decoded without its typed triple positions"
+    assert got == expected
 
 
 def test_export_holds_no_pickle_and_describes_the_model(tmp_path: Path) -> None:

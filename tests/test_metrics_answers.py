@@ -97,6 +97,6 @@ def test_evaluate_query_metrics_without_answers() -> None:
         PredictionRecord("c", gold, gold, predicted_query="SELECT ?x WHERE { ?x <http://p> <http://a> }"),
     ]
     result = evaluate_predictions(records)
-    assert result["exact_match"] == pytest.approx(200 / 3)
+    assert result["exact_match"] == pytest.approx(200 / 3) and result["equivalent"] == pytest.approx(200 / 3)
     assert result["syntax_valid"] == pytest.approx(200 / 3)
     assert result["answer_accuracy"] is None and result["answers"]["kept"] == 0

@@ -1,10 +1,16 @@
-"""Query-level metrics: BLEU over model tokens, normalised exact match, syntax validity."""
+"""Query-level metrics: BLEU over model tokens, normalised exact match, query equivalence, syntax validity."""
 
 from __future__ import annotations
 
 import pytest
 
-from nmt_sparql.metrics import canonical_variables, corpus_bleu, exact_match, is_valid_sparql
+from nmt_sparql.metrics import (
+    canonical_variables,
+    corpus_bleu,
+    equivalent_query,
+    exact_match,
+    is_valid_sparql,
+)
 from nmt_sparql.metrics.query import tokens_parse
 from nmt_sparql.sparql.tokens import tokenize
 
@@ -47,6 +53,35 @@ def test_exact_match_on_tokenized_text_ignores_formatting_and_prefix_spelling() 
     )
     b = tokenize("PREFIX dbo: <http://dbpedia.org/ontology/> select distinct ?y where {dbr:X dbo:p ?y}")
     assert exact_match(a, b)
+
+
+def test_equivalent_query_allows_any_order_of_triple_patterns_and_nothing_else() -> None:
+    gold = toks(
+        "select distinct ?uri where { ?x dbp:honours dbr:G . ?x dbo:colour ?uri . ?x a dbo:RaceHorse }"
+    )
+    reordered = toks(
+        "select distinct ?y where { ?z a dbo:RaceHorse . ?z dbo:colour ?y . ?z dbp:honours dbr:G }"
+    )
+    assert not exact_match(gold, reordered) and equivalent_query(gold, reordered)
+    assert equivalent_query(gold, gold)
+    wrong_join = toks(
+        "select distinct ?uri where { ?x dbp:honours dbr:G . ?uri dbo:colour ?x . ?x a dbo:RaceHorse }"
+    )
+    assert not equivalent_query(gold, wrong_join)
+    swapped_roles = toks(
+        "select distinct ?uri where { dbr:G dbp:honours ?x . ?x dbo:colour ?uri . ?x a dbo:RaceHorse }"
+    )
+    assert not equivalent_query(gold, swapped_roles)
+    assert not equivalent_query(gold, gold[:-3] + ["}"])  # a triple fewer
+    ask = toks("ask where { dbr:A dbo:p dbr:B . dbr:B dbo:q dbr:C }")
+    assert equivalent_query(ask, toks("ask where { dbr:B dbo:q dbr:C . dbr:A dbo:p dbr:B }"))
+    assert not equivalent_query(ask, toks("select where { dbr:B dbo:q dbr:C . dbr:A dbo:p dbr:B }"))
+    ordered = toks("select ?x where { ?x dbo:p ?a . ?x dbo:q ?b } order by ?a")
+    assert not equivalent_query(ordered, toks("select ?x where { ?x dbo:q ?b . ?x dbo:p ?a } order by ?b"))
+    assert equivalent_query(ordered, toks("select ?x where { ?x dbo:q ?b . ?x dbo:p ?a } order by ?a"))
+    # groups that are not a plain set of triples are never reordered
+    optional = toks("select ?x where { ?x dbo:p ?a . optional { ?x dbo:q ?b } }")
+    assert not equivalent_query(optional, toks("select ?x where { optional { ?x dbo:q ?b } . ?x dbo:p ?a }"))
 
 
 def test_syntax_validity() -> None:

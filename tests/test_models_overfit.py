@@ -111,7 +111,8 @@ def test_model_overfits_synthetic_set(name: str, copy: bool) -> None:
     pairs = synthetic_pairs()
     codec = make_codec(name, copy, pairs)
     model = build_model(SMALL[name], codec.spec, copy)
-    assert fit(model, codec, pairs, steps=300, lr=1e-2) == 1.0
+    # lr 3e-3: at 1e-2 post-norm BART's loss spikes back up once fitted, on some CPUs' kernels.
+    assert fit(model, codec, pairs, steps=300, lr=3e-3) == 1.0
 
 
 @pytest.mark.parametrize("family", ["bart", "t5"])

@@ -13,8 +13,8 @@ from accelerate import Accelerator
 from test_decoding_tiny_model import VOCAB, TinySeq2Seq, collate, make_examples, one_thread  # noqa: F401
 from torch.utils.data import DataLoader
 
+from nmt_sparql.decoding import greedy
 from nmt_sparql.training import TrainConfig, evaluate, load_weights, make_train_loader, sequence_nll, train
-from nmt_sparql.training.recipe import exact_match
 
 BASE = {
     "seed": 0,
@@ -48,7 +48,7 @@ def test_best_checkpoint_has_the_lowest_validation_loss(tmp_path: Path) -> None:
     assert json.loads((tmp_path / "best" / "state.json").read_text())["epoch"] == best_epoch
     assert json.loads((tmp_path / "last" / "state.json").read_text())["epoch"] == len(epochs) == 5
     load_weights(tmp_path / "best", model)
-    assert evaluate(model, val_loader, Accelerator(cpu=True), model.pad_id) == pytest.approx(min(losses))
+    assert evaluate(model, val_loader, Accelerator(cpu=True), model.pad_id).loss == pytest.approx(min(losses))
 
 
 def test_early_stopping_after_patience_epochs_without_improvement(tmp_path: Path) -> None:
@@ -112,6 +112,31 @@ def test_select_by_exact_match_keeps_the_epoch_that_decodes_best(tmp_path: Path)
     assert want != losses.index(min(losses)) + 1
     assert result.state.best_epoch == want and result.state.best_val_exact == top > 0
     load_weights(tmp_path / "best", model)
-    assert exact_match(model, val_loader, Accelerator(cpu=True)) == top
+    assert greedy_exact_match(model, val_loader) == top
     with pytest.raises(ValueError, match="select_by"):
         TrainConfig.from_any({"select_by": "bleu"})
+
+
+def greedy_exact_match(model, loader: DataLoader) -> float:
+    hits, total = 0, 0
+    for batch in loader:
+        for predicted, target in zip(
+            greedy(model, batch, max_len=batch.tgt_ids.size(1)), batch.tgt_ids[:, 1:].tolist()
+        ):
+            hits += predicted == target[: target.index(model.eos_id)]
+            total += 1
+    return hits / total
+
+
+def test_validation_exact_match_is_what_greedy_decoding_gets_exactly_right(tmp_path: Path) -> None:
+    """Scored from the teacher-forced pass, checked against real decoding after each of 4 epochs."""
+    exacts = []
+    for epochs in range(1, 5):
+        model, val_loader, _ = fit(
+            tmp_path / str(epochs), max_epochs=epochs, optimizer={"name": "adam", "lr": 0.1}
+        )
+        logged = epoch_records(tmp_path / str(epochs))[-1]["val_exact"]
+        assert evaluate(model, val_loader, Accelerator(cpu=True), model.pad_id).exact == logged
+        assert greedy_exact_match(model, val_loader) == logged
+        exacts.append(logged)
+    assert len(set(exacts)) > 1  # the check saw several different scores

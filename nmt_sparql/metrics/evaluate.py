@@ -13,7 +13,7 @@ from typing import Any
 
 from nmt_sparql.execution.answer import Answer
 from nmt_sparql.metrics.answers import score_answer
-from nmt_sparql.metrics.query import corpus_bleu, exact_match, is_valid_sparql, tokens_parse
+from nmt_sparql.metrics.query import corpus_bleu, equivalent_query, exact_match, is_valid_sparql, tokens_parse
 from nmt_sparql.sparql.prefixes import PrefixMap
 
 
@@ -71,6 +71,7 @@ def evaluate_predictions(records: Iterable[PredictionRecord]) -> dict[str, Any]:
         "n": n,
         "bleu": corpus_bleu([r.gold_tokens for r in records], [r.predicted_tokens for r in records]),
         "exact_match": _pct(sum(exact_match(r.gold_tokens, r.predicted_tokens) for r in records), n),
+        "equivalent": _pct(sum(equivalent_query(r.gold_tokens, r.predicted_tokens) for r in records), n),
         "syntax_valid": _pct(valid, n),
         "answer_accuracy": _pct(correct, kept),
         "answer_f1": _pct(f1_sum, kept),

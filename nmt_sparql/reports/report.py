@@ -25,6 +25,7 @@ METRIC_LABELS = {
     "n": "questions",
     "bleu": "BLEU",
     "exact_match": "exact match (%)",
+    "equivalent": "equivalent query (%)",
     "syntax_valid": "syntax valid (%)",
     "answer_accuracy": "answer accuracy (%)",
     "answer_f1": "answer F1 (%)",

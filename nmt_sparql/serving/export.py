@@ -29,7 +29,7 @@ from nmt_sparql.training.checkpoint import load_weights, resolve_checkpoint
 
 FORMAT = "nmt-sparql-export"
 VERSION = 1
-DECODE_KEYS = ("beam", "n_best", "max_len", "batch_size")
+DECODE_KEYS = ("beam", "n_best", "max_len", "batch_size", "typed_triples")
 # Files an export may never contain: pickles run code when loaded.
 PICKLE_SUFFIXES = (".pkl", ".pickle", ".pt", ".pth", ".bin", ".ckpt")
 

@@ -40,7 +40,7 @@ class TrainState:
     epoch_loss: float = 0.0  # summed token loss of the current epoch so far (its log survives a resume)
     epoch_tokens: int = 0
     best_val_loss: float | None = None  # validation loss of best/
-    best_val_exact: float | None = None  # its validation exact match (select_by: exact_match only)
+    best_val_exact: float | None = None  # its validation greedy exact match
     best_epoch: int | None = None
     bad_epochs: int = 0  # epochs since best/ last improved (early stopping)
     elapsed_s: float = 0.0  # wall clock over all runs

@@ -3,8 +3,8 @@
 accelerate makes the same code run on CPU, one GPU, several GPUs or nodes (`accelerate launch`),
 with bf16/fp16 autocast on GPU. Loss: token NLL over the model's extended log-probs (vocabulary +
 copy slots) on batch.tgt_ids[:, 1:], pad ignored, optional label smoothing. Each epoch ends with
-a validation loss (and, with `select_by: exact_match`, the share of validation examples that greedy
-decoding gets exactly right); best/ keeps the best epoch, last/ the latest state (also every
+a validation loss and the share of validation examples that greedy decoding gets exactly right;
+best/ keeps the best epoch by either (`select_by`), last/ the latest state (also every
 `save_every_steps`), and resuming from last/ replays exactly what an uninterrupted run does.
 """
 
@@ -25,7 +25,6 @@ from accelerate.utils import set_seed
 from torch.utils.data import DataLoader
 from tqdm.auto import tqdm
 
-from nmt_sparql.decoding import greedy
 from nmt_sparql.training.checkpoint import TrainState, load_checkpoint, resolve_checkpoint, save_checkpoint
 from nmt_sparql.training.config import TrainConfig
 from nmt_sparql.training.log import MetricsLog
@@ -41,9 +40,19 @@ class TrainResult:
     last: Path
 
 
-def evaluate(model: torch.nn.Module, loader: DataLoader, accelerator: Accelerator, pad_id: int) -> float:
-    """Mean token NLL over the whole (prepared) loader, without label smoothing.
+@dataclass
+class Validation:
+    loss: float  # mean token NLL, without label smoothing
+    exact: float  # share of examples that greedy decoding gets exactly right
 
+
+def evaluate(model: torch.nn.Module, loader: DataLoader, accelerator: Accelerator, pad_id: int) -> Validation:
+    """Mean token NLL and greedy exact match over the whole (prepared) loader, in one teacher-forced pass.
+
+    Greedy decoding reproduces a reference exactly if and only if, fed the reference prefix, the
+    model's most likely next token is the reference token at every position up to EOS: so the
+    argmax of the loss pass scores what `evaluate` will decode, at no decoding cost. The loss can
+    rise while this still improves (the model grows over-confident on the examples it gets wrong).
     Runs in a forked RNG so that validation never shifts the training randomness (dropout,
     loader seeds): a run that validates more often still trains on the same numbers.
     """
@@ -52,41 +61,22 @@ def evaluate(model: torch.nn.Module, loader: DataLoader, accelerator: Accelerato
     devices = [accelerator.device] if accelerator.device.type == "cuda" else []
     total = torch.zeros((), dtype=torch.float64, device=accelerator.device)
     count = torch.zeros((), dtype=torch.long, device=accelerator.device)
+    hits = torch.zeros((), dtype=torch.long, device=accelerator.device)
+    examples = torch.zeros((), dtype=torch.long, device=accelerator.device)
     with torch.random.fork_rng(devices=devices), torch.no_grad():
         for batch in loader:
-            losses, counts = sequence_nll(model(batch), batch.tgt_ids[:, 1:], pad_id)
-            losses, counts = accelerator.gather_for_metrics((losses, counts))
+            log_probs, targets = model(batch), batch.tgt_ids[:, 1:]
+            losses, counts = sequence_nll(log_probs, targets, pad_id)
+            right = ((log_probs.argmax(-1) == targets) | (targets == pad_id)).all(-1)
+            losses, counts, right = accelerator.gather_for_metrics((losses, counts, right))
             total += losses.sum()
             count += counts.sum()
+            hits += right.sum()
+            examples += right.numel()
     model.train(was_training)
     if int(count) == 0:
         raise ValueError("validation loader has no target tokens")
-    return float(total / count)
-
-
-def exact_match(model: torch.nn.Module, loader: DataLoader, accelerator: Accelerator) -> float:
-    """Share of examples whose greedy decoding is exactly the reference token sequence.
-
-    The loss can rise while decoding still improves (the model grows over-confident on the examples
-    it gets wrong): this scores what `evaluate` will run. Ids are compared, copy pointers included, so
-    no detokenization is needed; decoding stops one token past the longest reference.
-    """
-    base = accelerator.unwrap_model(model)
-    devices = [accelerator.device] if accelerator.device.type == "cuda" else []
-    hits, total = 0, 0
-    with torch.random.fork_rng(devices=devices):
-        for batch in loader:
-            references = [
-                row[: row.index(base.eos_id)] if base.eos_id in row else row
-                for row in batch.tgt_ids[:, 1:].tolist()
-            ]
-            predicted = greedy(base, batch, max_len=batch.tgt_ids.size(1))
-            flags = torch.tensor([p == r for p, r in zip(predicted, references)], device=accelerator.device)
-            flags = accelerator.gather_for_metrics(flags)
-            hits, total = hits + int(flags.sum()), total + flags.numel()
-    if total == 0:
-        raise ValueError("validation loader has no examples")
-    return hits / total
+    return Validation(loss=float(total / count), exact=int(hits) / int(examples))
 
 
 def _model_config(model: torch.nn.Module, given: dict[str, Any] | None) -> dict[str, Any] | None:
@@ -228,10 +218,10 @@ def train(
         """
         if val_loader is None:
             return None, None
-        val_loss = evaluate(model, val_loader, accelerator, pad_id)
-        val_exact = exact_match(model, val_loader, accelerator) if config.select_by == "exact_match" else None
+        validation = evaluate(model, val_loader, accelerator, pad_id)
+        val_loss, val_exact = validation.loss, validation.exact
         lower_loss = state.best_val_loss is None or val_loss < state.best_val_loss - config.min_delta
-        if val_exact is None:
+        if config.select_by == "loss":
             better = lower_loss
         else:
             best_exact = -1.0 if state.best_val_exact is None else state.best_val_exact
