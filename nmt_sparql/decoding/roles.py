@@ -79,8 +79,9 @@ class TripleRoles:
     """The per-row triple position and the mask it puts on the next token's log-probs.
 
     `vocabulary` lists the decoder's tokens by id (its size is V); `with_slots` binds the KB
-    elements of each example of a batch, by copy slot. Rows are named by their example index, so
-    beams and dropped rows only need their example ids reordered with them.
+    elements of each example of a batch, by copy slot, and puts every table on the batch's device
+    once, so a decoding step only indexes. Rows are named by their example index, so beams and
+    dropped rows only need their example ids reordered with them.
     """
 
     def __init__(self, vocabulary: Sequence[str], kb: str | PrefixMap):
@@ -89,22 +90,30 @@ class TripleRoles:
             [_PUNCTUATION.get(t, TERM if ty in _TERMS else BREAK) for t, ty in zip(vocabulary, types)],
             dtype=torch.long,
         )
-        self.vocab_kind = torch.tensor(
+        vocab_kind = torch.tensor(
             [
                 element_kind(t) if ty in (TokenType.URI, TokenType.LITERAL) else OTHER
                 for t, ty in zip(vocabulary, types)
             ],
             dtype=torch.long,
         )
+        # (positions, V): what the vocabulary may not put at each position, fixed for the model.
+        self.vocab_forbidden = _FORBIDDEN[:, vocab_kind] | _MISPLACED[:, self.token_class]
+        self.slot_forbidden, self.next = _FORBIDDEN, _NEXT
         self.slot_kind = torch.zeros((0, 0), dtype=torch.long)
 
-    def with_slots(self, slot_tokens: Sequence[Sequence[str]]) -> TripleRoles:
-        """The same vocabulary with `slot_tokens[e]`, the copy slots of example e of a batch."""
+    def with_slots(
+        self, slot_tokens: Sequence[Sequence[str]], device: torch.device | str = "cpu"
+    ) -> TripleRoles:
+        """The same vocabulary with `slot_tokens[e]`, the copy slots of example e of a batch, on `device`."""
         bound = copy.copy(self)
         width = max((len(s) for s in slot_tokens), default=0)
-        bound.slot_kind = torch.tensor(
+        slot_kind = torch.tensor(
             [[element_kind(t) for t in s] + [OTHER] * (width - len(s)) for s in slot_tokens], dtype=torch.long
         ).view(len(slot_tokens), width)
+        for name in ("token_class", "vocab_forbidden", "slot_forbidden", "next"):
+            setattr(bound, name, getattr(self, name).to(device))
+        bound.slot_kind = slot_kind.to(device)
         return bound
 
     def start(self, rows: int, device: torch.device) -> torch.Tensor:
@@ -113,19 +122,17 @@ class TripleRoles:
 
     def restrict(self, log_probs: torch.Tensor, states: torch.Tensor, examples: torch.Tensor) -> torch.Tensor:
         """(rows, V + M) log-probs with the elements that cannot fill each row's position at -inf."""
-        device, v = log_probs.device, self.vocab_kind.numel()
-        slots = self.slot_kind.to(device)[examples.to(device)]
-        m = log_probs.size(-1) - v
-        slots = torch.nn.functional.pad(slots[:, :m], (0, m - min(m, slots.size(1))), value=OTHER)
-        kinds = torch.cat([self.vocab_kind.to(device).expand(len(states), v), slots], dim=-1)
-        forbidden = _FORBIDDEN.to(device)[states.unsqueeze(-1), kinds]
-        forbidden[:, :v] |= _MISPLACED.to(device)[states.unsqueeze(-1), self.token_class.to(device)]
+        m = log_probs.size(-1) - self.token_class.numel()
+        slots = self.slot_kind[examples, :m]
+        slots = torch.nn.functional.pad(slots, (0, m - slots.size(1)), value=OTHER)
+        forbidden = torch.cat(
+            [self.vocab_forbidden[states], self.slot_forbidden[states.unsqueeze(-1), slots]], dim=-1
+        )
         forbidden &= ~forbidden.all(dim=-1, keepdim=True)  # nothing fits: leave the row to the model
         return log_probs.masked_fill(forbidden, float("-inf"))
 
     def advance(self, states: torch.Tensor, tokens: torch.Tensor) -> torch.Tensor:
         """The positions after each row emits `tokens` (copy pointers, ids >= V, are terms)."""
         v = self.token_class.numel()
-        token_class = self.token_class.to(tokens.device)[tokens.clamp(max=v - 1)]
-        token_class = torch.where(tokens < v, token_class, TERM)
-        return _NEXT.to(states.device)[states, token_class]
+        token_class = torch.where(tokens < v, self.token_class[tokens.clamp(max=v - 1)], TERM)
+        return self.next[states, token_class]
