@@ -9,6 +9,7 @@ from __future__ import annotations
 import logging
 import random
 import time
+from contextlib import ExitStack
 from pathlib import Path
 from typing import Any
 
@@ -31,7 +32,7 @@ from nmt_sparql.tokenization.kbmask import read_encoder_meta
 from nmt_sparql.tokenization.word import Encoder
 from nmt_sparql.training.checkpoint import load_weights
 from nmt_sparql.training.loader import PerEpoch, make_train_loader
-from nmt_sparql.training.lock import run_folder_lock
+from nmt_sparql.training.lock import RunFolderLocked, run_folder_lock
 from nmt_sparql.training.recipe import train
 
 log = logging.getLogger(__name__)
@@ -95,9 +96,12 @@ def reshuffled_train_data(pairs: list[tuple[str, list[str]]], encoder: Any, seed
 
 def run(cfg: DictConfig) -> dict[str, Any] | None:
     out = Path(HydraConfig.get().runtime.output_dir)
-    if not PartialState().is_main_process:  # one lock per run: the main process holds it for all
-        return _run(cfg, out)
-    with run_folder_lock(out):
+    with ExitStack() as stack:
+        if PartialState().is_main_process:  # one lock per run: the main process holds it for all
+            try:
+                stack.enter_context(run_folder_lock(out))
+            except RunFolderLocked as err:
+                raise SystemExit(str(err)) from None
         return _run(cfg, out)
 
 
