@@ -27,9 +27,9 @@ time.sleep(120)
 def test_a_second_writer_is_refused_and_the_lock_is_released_on_exit(tmp_path: Path) -> None:
     with run_folder_lock(tmp_path):
         assert (tmp_path / LOCK_FILE).read_text().strip() == str(os.getpid())
-        with pytest.raises(RunFolderLocked, match=rf"{tmp_path}: another .* \(pid {os.getpid()}\)"):
-            with run_folder_lock(tmp_path):
-                pass
+        second = pytest.raises(RunFolderLocked, match=rf"{tmp_path}: another .* \(pid {os.getpid()}\)")
+        with second, run_folder_lock(tmp_path):
+            pass
     with run_folder_lock(tmp_path):  # released
         pass
 
@@ -38,9 +38,8 @@ def test_a_killed_holder_leaves_no_stale_lock(tmp_path: Path) -> None:
     holder = subprocess.Popen([sys.executable, "-c", HOLD, str(tmp_path / LOCK_FILE)], stdout=subprocess.PIPE)
     try:
         assert holder.stdout is not None and holder.stdout.readline().strip() == b"locked"
-        with pytest.raises(RunFolderLocked, match=rf"pid {holder.pid}\)"):
-            with run_folder_lock(tmp_path):
-                pass
+        with pytest.raises(RunFolderLocked, match=rf"pid {holder.pid}\)"), run_folder_lock(tmp_path):
+            pass
     finally:
         holder.send_signal(signal.SIGKILL)
         holder.wait()

@@ -1,7 +1,7 @@
 """Config name -> model builder, fairseq style: each model module registers its builder.
 
-`build_model(cfg, spec, copy)` takes the model config (the `model:` section of conf/model/<name>.yaml), the tokenization's
-`VocabSpec` and the top-level `copy` flag. `CODECS[name]` says which tokenization a model expects:
+`build_model(cfg, spec, copy)` takes the model config (the `model:` section of conf/model/<name>.yaml),
+the tokenization's `VocabSpec` and the top-level `copy` flag. `CODECS[name]` says which tokenization a model expects:
 "word" (tokenization.word.Encoder) or "hf" (tokenization.hf.HFEncoder).
 """
 
