@@ -129,3 +129,22 @@ def test_evaluate_falls_back_to_last_after_a_damaged_best_is_deleted(tmp_path: P
         export_model(run, tmp_path / "export")
     shutil.rmtree(run / "best")  # what the error says to do
     assert (export_model(run, tmp_path / "export") / MANIFEST).is_file()
+
+
+def test_hugging_face_weights_load_from_safetensors_only(tmp_path: Path) -> None:
+    from transformers import AutoModelForSeq2SeqLM, BartConfig
+
+    from nmt_sparql.models.interface import VocabSpec
+    from nmt_sparql.models.pretrained import load_hf_model
+
+    dims = {"d_model": 16, "encoder_layers": 1, "decoder_layers": 1, "encoder_attention_heads": 2,
+            "decoder_attention_heads": 2, "encoder_ffn_dim": 16, "decoder_ffn_dim": 16}  # fmt: skip
+    spec = VocabSpec(src_size=40, tgt_size=40, src_pad_id=0, pad_id=0, bos_id=1, eos_id=2, kb_id=3)
+    model = AutoModelForSeq2SeqLM.from_config(BartConfig(vocab_size=40, **dims))
+    model.save_pretrained(tmp_path / "pickled")
+    (tmp_path / "pickled" / "model.safetensors").unlink()
+    torch.save(model.state_dict(), tmp_path / "pickled" / "pytorch_model.bin")
+    with pytest.raises(OSError, match="safetensors"):
+        load_hf_model("bart", spec, str(tmp_path / "pickled"))
+    model.save_pretrained(tmp_path / "safe")
+    assert load_hf_model("bart", spec, str(tmp_path / "safe")).config.d_model == 16
