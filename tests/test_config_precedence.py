@@ -4,6 +4,7 @@ configs still carried the recipe keep loading."""
 
 from __future__ import annotations
 
+import json
 from dataclasses import fields
 from pathlib import Path
 
@@ -14,7 +15,7 @@ from test_export_roundtrip import QUESTIONS, TRANSFORMER, make_run
 
 from nmt_sparql.cli import main
 from nmt_sparql.commands.train import train_config
-from nmt_sparql.models.registry import ModelConfigError, build_model
+from nmt_sparql.models.registry import RECIPE_KEYS, ModelConfigError, build_model
 from nmt_sparql.serving.export import export_model
 from nmt_sparql.serving.translator import Translator
 from nmt_sparql.training.config import TrainConfig
@@ -94,3 +95,5 @@ def test_a_run_folder_in_the_old_layout_still_exports_and_translates(tmp_path: P
     assert "optimizer" in OmegaConf.load(run / "config.yaml").model
     translator = Translator.from_pretrained(export_model(run, tmp_path / "export"))
     assert len(translator.translate(QUESTIONS, annotate=False)) == len(QUESTIONS)
+    config = json.loads((tmp_path / "export" / "config.json").read_text())
+    assert not RECIPE_KEYS & set(config["model"])  # the export's model config is the architecture only

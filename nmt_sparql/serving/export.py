@@ -24,7 +24,7 @@ from safetensors.torch import save_model
 from nmt_sparql.atomic import atomic_write, atomic_write_json
 from nmt_sparql.commands.train import load_encoder
 from nmt_sparql.models.pretrained import PretrainedSeq2Seq
-from nmt_sparql.models.registry import build_model, codec_for
+from nmt_sparql.models.registry import RECIPE_KEYS, build_model, codec_for
 from nmt_sparql.serving.manifest import write_manifest
 from nmt_sparql.sparql.prefixes import prefix_map
 from nmt_sparql.training.checkpoint import load_weights, resolve_checkpoint
@@ -58,7 +58,7 @@ def _run_config(run_dir: Path) -> dict[str, Any]:
 
 def export_config(cfg: dict[str, Any], checkpoint: Path) -> dict[str, Any]:
     """The inference settings of a run: what builds the model and how its inputs are written."""
-    model_cfg = dict(cfg["model"])
+    model_cfg = {k: v for k, v in cfg["model"].items() if k not in RECIPE_KEYS}  # older runs carried them
     if codec_for(model_cfg["name"]) == "hf":
         model_cfg["pretrained"] = "hf"  # the export's own hf/ folder, resolved at load time
     decode = cfg.get("decode") or {}

@@ -294,3 +294,8 @@ def load_checkpoint(
 def read_model_config(path: str | Path) -> dict[str, Any] | None:
     file = Path(path) / "model_config.json"
     return _read_json(file) if file.exists() else None
+
+
+def read_train_config(path: str | Path) -> dict[str, Any] | None:
+    file = Path(path) / "train_config.json"
+    return _read_json(file) if file.exists() else None
