@@ -11,6 +11,7 @@ from typing import Any
 
 _UMASK = os.umask(0)
 os.umask(_UMASK)
+FILE_MODE = 0o666 & ~_UMASK  # what open() gives a new file under this process's umask
 
 
 def atomic_write(path: str | Path, write: Callable[[Path], None]) -> None:
@@ -19,10 +20,12 @@ def atomic_write(path: str | Path, write: Callable[[Path], None]) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
     os.close(fd)
-    os.chmod(tmp, 0o666 & ~_UMASK)  # mkstemp makes 0600; results are as readable as any other file
     tmp_path = Path(tmp)
     try:
         write(tmp_path)
+        # mkstemp makes 0600, and so do writers that replace the file themselves (safetensors):
+        # results are as readable as any other file the user creates (0644 under the usual umask).
+        os.chmod(tmp_path, FILE_MODE)
         with open(tmp_path, "rb") as fh:
             os.fsync(fh.fileno())
         os.replace(tmp_path, path)

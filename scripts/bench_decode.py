@@ -46,9 +46,9 @@ DECODERS = ("greedy/copy", "reference/copy", "greedy/no-copy", "hf-generate/no-c
 
 
 def t5_config(vocab_size: int, overrides: dict[str, int]) -> dict[str, Any]:
-    """The shipped conf/model/t5.yaml with random init (no weights) and optional smaller dims."""
+    """The shipped conf/model/t5.yaml's model with random init (no weights) and optional smaller dims."""
     with resources.as_file(resources.files("nmt_sparql.conf") / "model" / "t5.yaml") as path:
-        cfg = OmegaConf.to_container(OmegaConf.load(path), resolve=True)
+        cfg = OmegaConf.to_container(OmegaConf.load(path).model, resolve=True)
     assert isinstance(cfg, dict)
     cfg["pretrained"] = None
     cfg["config"] = {**cfg["config"], **{k: v for k, v in overrides.items() if v is not None}}

@@ -32,7 +32,7 @@ def collate(examples: list) -> Batch:
 def model(request: pytest.FixtureRequest) -> torch.nn.Module:
     torch.manual_seed(0)
     return build_model(
-        OmegaConf.to_container(OmegaConf.load(CONF / f"{request.param}.yaml")), SPEC, copy=True
+        OmegaConf.to_container(OmegaConf.load(CONF / f"{request.param}.yaml").model), SPEC, copy=True
     )
 
 

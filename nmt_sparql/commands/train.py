@@ -9,6 +9,7 @@ from __future__ import annotations
 import logging
 import random
 import time
+from contextlib import ExitStack
 from pathlib import Path
 from typing import Any
 
@@ -24,19 +25,17 @@ from nmt_sparql.data.prepare import load_splits, prepared_dir
 from nmt_sparql.evaluation import evaluate_split, format_metrics
 from nmt_sparql.execution.gold import gold_cache_path
 from nmt_sparql.models.pretrained import pretrained_available
-from nmt_sparql.models.registry import CODECS, build_model, ensure_registered
+from nmt_sparql.models.registry import CODECS, RECIPE_KEYS, build_model, ensure_registered
 from nmt_sparql.sparql.tokens import tokenize
 from nmt_sparql.tokenization.hf import HFEncoder
 from nmt_sparql.tokenization.kbmask import read_encoder_meta
 from nmt_sparql.tokenization.word import Encoder
 from nmt_sparql.training.checkpoint import load_weights
 from nmt_sparql.training.loader import PerEpoch, make_train_loader
+from nmt_sparql.training.lock import RunFolderLocked, run_folder_lock
 from nmt_sparql.training.recipe import train
 
 log = logging.getLogger(__name__)
-
-# Model-config keys that carry the paper's per-model recipe and override the generic `train:` block.
-RECIPE_KEYS = ("optimizer", "scheduler", "batch_size", "clip_norm", "label_smoothing", "max_epochs")
 
 
 def build_encoder(
@@ -69,11 +68,18 @@ def load_encoder(directory: Path) -> Any:
 
 
 def train_config(cfg: DictConfig) -> dict[str, Any]:
-    """The loop's settings: the generic block, overridden by the model's recipe keys."""
+    """The loop's settings: `train:` as Hydra composed it (conf/train.yaml, then the model preset's
+    recipe, then the command line), and the run's seed."""
+    recipe = sorted(RECIPE_KEYS & set(cfg.model))
+    if recipe:
+        raise ValueError(
+            f"model.{recipe[0]}: training settings belong under train: (train.{recipe[0]}); model "
+            f"configs carry the architecture only (found {recipe})"
+        )
     settings = OmegaConf.to_container(cfg.train, resolve=True)
+    if "seed" in settings:
+        raise ValueError("train.seed: the run's seed is the top-level `seed=`")
     settings.pop("resume", None)
-    model_cfg = OmegaConf.to_container(cfg.model, resolve=True)
-    settings.update({k: model_cfg[k] for k in RECIPE_KEYS if model_cfg.get(k) is not None})
     settings["seed"] = int(cfg.seed)
     return settings
 
@@ -90,6 +96,16 @@ def reshuffled_train_data(pairs: list[tuple[str, list[str]]], encoder: Any, seed
 
 def run(cfg: DictConfig) -> dict[str, Any] | None:
     out = Path(HydraConfig.get().runtime.output_dir)
+    with ExitStack() as stack:
+        if PartialState().is_main_process:  # one lock per run: the main process holds it for all
+            try:
+                stack.enter_context(run_folder_lock(out))
+            except RunFolderLocked as err:
+                raise SystemExit(str(err)) from None
+        return _run(cfg, out)
+
+
+def _run(cfg: DictConfig, out: Path) -> dict[str, Any] | None:
     started = time.perf_counter()
     splits = load_splits(cfg)
     kb = cfg.dataset.kb

@@ -50,6 +50,7 @@ def beam_search(
         tokens = torch.full((len(batch),), model.bos_id, dtype=torch.long, device=device)
         cache = None
         row_examples = torch.arange(len(batch), device=device)  # example of each decoder row
+        roles = None if roles is None else roles.to(device)
         positions = None if roles is None else roles.start(len(batch), device)
         for t in range(max_len):
             log_probs, cache = model.decode_step(tokens, state, cache)

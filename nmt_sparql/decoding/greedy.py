@@ -28,6 +28,7 @@ def greedy(
         outputs: list[list[int]] = [[] for _ in range(len(batch))]
         rows = torch.arange(len(batch), device=batch.src_ids.device)  # example index of each live row
         tokens = torch.full((len(batch),), model.bos_id, dtype=torch.long, device=batch.src_ids.device)
+        roles = None if roles is None else roles.to(tokens.device)
         positions = None if roles is None else roles.start(len(batch), tokens.device)
         for _ in range(max_len):
             log_probs, cache = model.decode_step(tokens, state, cache)

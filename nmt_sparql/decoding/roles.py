@@ -69,6 +69,8 @@ _MISPLACED[PREDICATE, [OPEN, CLOSE, DOT, SEMI, COMMA, SPECIAL]] = True
 _MISPLACED[OBJECT, [OPEN, CLOSE, DOT, SEMI, COMMA, A, BREAK, SPECIAL]] = True  # no `(` collections,
 _MISPLACED[CLASS_OBJECT, [OPEN, CLOSE, DOT, SEMI, COMMA, A, BREAK, SPECIAL]] = True  # no `[` blank nodes
 
+_TABLES = ("token_class", "vocab_forbidden", "slot_forbidden", "next", "slot_kind")
+
 
 def element_kind(token: str) -> int:
     """The kind of a KB token (OTHER when its name does not tell)."""
@@ -79,8 +81,8 @@ class TripleRoles:
     """The per-row triple position and the mask it puts on the next token's log-probs.
 
     `vocabulary` lists the decoder's tokens by id (its size is V); `with_slots` binds the KB
-    elements of each example of a batch, by copy slot, and puts every table on the batch's device
-    once, so a decoding step only indexes. Rows are named by their example index, so beams and
+    elements of each example of a batch, by copy slot, and the decoders put every table on the
+    device they decode on once per batch (`to`), so a decoding step only indexes. Rows are named by their example index, so beams and
     dropped rows only need their example ids reordered with them.
     """
 
@@ -101,20 +103,34 @@ class TripleRoles:
         self.vocab_forbidden = _FORBIDDEN[:, vocab_kind] | _MISPLACED[:, self.token_class]
         self.slot_forbidden, self.next = _FORBIDDEN, _NEXT
         self.slot_kind = torch.zeros((0, 0), dtype=torch.long)
+        self.device = torch.device("cpu")
+        self._host = {name: getattr(self, name) for name in _TABLES}  # CPU originals: `to` copies from them
 
-    def with_slots(
-        self, slot_tokens: Sequence[Sequence[str]], device: torch.device | str = "cpu"
-    ) -> TripleRoles:
-        """The same vocabulary with `slot_tokens[e]`, the copy slots of example e of a batch, on `device`."""
-        bound = copy.copy(self)
+    def with_slots(self, slot_tokens: Sequence[Sequence[str]]) -> TripleRoles:
+        """The same vocabulary with `slot_tokens[e]`, the copy slots of example e of a batch (on CPU:
+        the decoders move the tables to the device they decode on, see `to`)."""
         width = max((len(s) for s in slot_tokens), default=0)
         slot_kind = torch.tensor(
             [[element_kind(t) for t in s] + [OTHER] * (width - len(s)) for s in slot_tokens], dtype=torch.long
         ).view(len(slot_tokens), width)
-        for name in ("token_class", "vocab_forbidden", "slot_forbidden", "next"):
-            setattr(bound, name, getattr(self, name).to(device))
-        bound.slot_kind = slot_kind.to(device)
+        bound = copy.copy(self)
+        bound._host = {**self._host, "slot_kind": slot_kind}
+        for name, table in bound._host.items():
+            setattr(bound, name, table)
+        bound.device = torch.device("cpu")
         return bound
+
+    def to(self, device: torch.device | str) -> TripleRoles:
+        """These tables on `device` (self when already there), copied from the CPU originals: decoding
+        moves the batch to the model's device, wherever the caller collated it and bound the slots."""
+        device = torch.device(device)
+        if device == self.device:
+            return self
+        moved = copy.copy(self)
+        for name, table in self._host.items():
+            setattr(moved, name, table.to(device))
+        moved.device = device
+        return moved
 
     def start(self, rows: int, device: torch.device) -> torch.Tensor:
         """Nothing decoded yet: every row is outside a triple pattern."""

@@ -47,7 +47,10 @@ def load_hf_model(
     """
     attn = "sdpa"
     if pretrained:
-        model = AutoModelForSeq2SeqLM.from_pretrained(pretrained, attn_implementation=attn)
+        # safetensors only: a pickled pytorch_model.bin (hub or local folder) is refused, never unpickled
+        model = AutoModelForSeq2SeqLM.from_pretrained(
+            pretrained, attn_implementation=attn, use_safetensors=True
+        )
     elif family == "bart":
         config = BartConfig(
             vocab_size=spec.tgt_size,

@@ -1,7 +1,7 @@
 """Config name -> model builder, fairseq style: each model module registers its builder.
 
-`build_model(cfg, spec, copy)` takes the model config (conf/model/<name>.yaml), the tokenization's
-`VocabSpec` and the top-level `copy` flag. `CODECS[name]` says which tokenization a model expects:
+`build_model(cfg, spec, copy)` takes the model config (the `model:` section of conf/model/<name>.yaml),
+the tokenization's `VocabSpec` and the top-level `copy` flag. `CODECS[name]` says which tokenization a model expects:
 "word" (tokenization.word.Encoder) or "hf" (tokenization.hf.HFEncoder).
 """
 
@@ -21,11 +21,14 @@ Builder = Callable[[dict[str, Any], VocabSpec, bool], nn.Module]
 MODELS: dict[str, Builder] = {}
 CODECS: dict[str, str] = {}
 
-# Keys of a model config read by training, not by the architecture.
-TRAINING_KEYS = frozenset(
-    {"name", "optimizer", "scheduler", "pretrained", "batch_size", "label_smoothing", "clip_norm", "max_epochs",
-     "epochs", "max_steps", "min_freq", "sp_vocab_size", "max_length", "max_source_length", "max_target_length"}
-)  # fmt: skip
+# Keys of a model config read outside the architecture: by the registry, the train command
+# (pretrained) and the tokenization (min_freq: word vocabularies, sp_vocab_size: SentencePiece).
+NON_ARCHITECTURE_KEYS = frozenset({"name", "pretrained", "min_freq", "sp_vocab_size"})
+# Training settings that model configs of older runs carried (they are train.* now): dropped when
+# such a run folder or export is loaded, refused by training (commands/train.py).
+RECIPE_KEYS = frozenset(
+    {"optimizer", "scheduler", "batch_size", "clip_norm", "label_smoothing", "max_epochs"}
+)
 _BUILTIN = ("nmt_sparql.models.transformer", "nmt_sparql.models.convs2s", "nmt_sparql.models.pretrained")
 
 
@@ -66,10 +69,11 @@ def architecture_kwargs(
 ) -> dict[str, Any]:
     """Config keys that are parameters of `target`; any key neither architecture nor training is an error."""
     params = set(inspect.signature(target).parameters) - {"self", "spec", "copy", "model", *skip}
-    unknown = set(cfg) - params - TRAINING_KEYS - set(skip)
+    unknown = set(cfg) - params - NON_ARCHITECTURE_KEYS - set(skip)
     if unknown:
+        allowed = sorted(params | NON_ARCHITECTURE_KEYS | set(skip))
         raise ModelConfigError(
-            f"model {cfg.get('name')!r}: unknown config keys {sorted(unknown)}; allowed: {sorted(params | TRAINING_KEYS)}"
+            f"model {cfg.get('name')!r}: unknown config keys {sorted(unknown)}; allowed: {allowed}"
         )
     return {k: v for k, v in cfg.items() if k in params}
 
@@ -89,7 +93,7 @@ def codec_for(name: str) -> str:
 def build_model(cfg: Any, spec: VocabSpec, copy: bool) -> nn.Module:
     """Build the model named by `cfg.name` for the given vocabularies, with or without copy."""
     ensure_registered()
-    plain = _plain(cfg)
+    plain = {k: v for k, v in _plain(cfg).items() if k not in RECIPE_KEYS}  # older runs' model configs
     name = plain.get("name")
     if name not in MODELS:
         raise ModelConfigError(f"model config field 'name': unknown model {name!r}; known: {sorted(MODELS)}")

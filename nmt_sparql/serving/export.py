@@ -7,6 +7,7 @@ The export holds everything `Translator.from_pretrained` needs:
   prefixes.json       the KB prefix map, so a user's own KB detokenizes without registering it
   hf/                 BART/T5 only: the underlying transformers model + tokenizer (save_pretrained),
                       usable by Hugging Face tools and loaded from here instead of the hub
+  manifest.json       the sha256 of every other file (serving/manifest.py), checked on load
 It is written in a temporary sibling folder and renamed into place, so a crash leaves no half export.
 """
 
@@ -23,12 +24,13 @@ from safetensors.torch import save_model
 from nmt_sparql.atomic import atomic_write, atomic_write_json
 from nmt_sparql.commands.train import load_encoder
 from nmt_sparql.models.pretrained import PretrainedSeq2Seq
-from nmt_sparql.models.registry import build_model, codec_for
+from nmt_sparql.models.registry import RECIPE_KEYS, build_model, codec_for
+from nmt_sparql.serving.manifest import write_manifest
 from nmt_sparql.sparql.prefixes import prefix_map
 from nmt_sparql.training.checkpoint import load_weights, resolve_checkpoint
 
 FORMAT = "nmt-sparql-export"
-VERSION = 1
+VERSION = 2  # 2: manifest.json (version 1 exports have none)
 DECODE_KEYS = ("beam", "n_best", "max_len", "batch_size", "typed_triples")
 # Files an export may never contain: pickles run code when loaded.
 PICKLE_SUFFIXES = (".pkl", ".pickle", ".pt", ".pth", ".bin", ".ckpt")
@@ -36,6 +38,11 @@ PICKLE_SUFFIXES = (".pkl", ".pickle", ".pt", ".pth", ".bin", ".ckpt")
 
 class ExportError(ValueError):
     """A run folder that cannot be exported (missing or malformed parts)."""
+
+
+def find_pickles(folder: Path) -> list[str]:
+    """Files under `folder` in a pickle format (torch/HF `.bin`, `.pt`, ...): never written nor loaded."""
+    return sorted(str(p) for p in folder.rglob("*") if p.suffix.lower() in PICKLE_SUFFIXES)
 
 
 def _run_config(run_dir: Path) -> dict[str, Any]:
@@ -51,7 +58,7 @@ def _run_config(run_dir: Path) -> dict[str, Any]:
 
 def export_config(cfg: dict[str, Any], checkpoint: Path) -> dict[str, Any]:
     """The inference settings of a run: what builds the model and how its inputs are written."""
-    model_cfg = dict(cfg["model"])
+    model_cfg = {k: v for k, v in cfg["model"].items() if k not in RECIPE_KEYS}  # older runs carried them
     if codec_for(model_cfg["name"]) == "hf":
         model_cfg["pretrained"] = "hf"  # the export's own hf/ folder, resolved at load time
     decode = cfg.get("decode") or {}
@@ -81,10 +88,11 @@ def _write(model: Any, encoder: Any, config: dict[str, Any], folder: Path) -> No
     if isinstance(model, PretrainedSeq2Seq):
         model.model.save_pretrained(str(folder / "hf"))
         encoder.tokenizer.save_pretrained(str(folder / "hf"))
-    atomic_write_json(folder / "config.json", config)  # last: marks the export complete
-    pickles = [str(p) for p in folder.rglob("*") if p.suffix in PICKLE_SUFFIXES]
+    atomic_write_json(folder / "config.json", config)
+    pickles = find_pickles(folder)
     if pickles:
         raise ExportError(f"export would contain pickle files: {pickles}")
+    write_manifest(folder)  # last: marks the export complete
 
 
 def export_model(run_dir: str | Path, out: str | Path, checkpoint: str = "best") -> Path:

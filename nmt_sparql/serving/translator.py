@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 import torch
+from safetensors import SafetensorError
 from safetensors.torch import load_model
 
 from nmt_sparql.commands.train import load_encoder
@@ -26,9 +27,11 @@ from nmt_sparql.execution.embedded import EmbeddedStore
 from nmt_sparql.execution.safety import UnsafeQueryError
 from nmt_sparql.models.registry import build_model
 from nmt_sparql.serving.annotate_raw import LabelIndex, annotate_question
-from nmt_sparql.serving.export import FORMAT, VERSION
+from nmt_sparql.serving.export import FORMAT, VERSION, find_pickles
+from nmt_sparql.serving.manifest import MANIFEST, verify_manifest
 from nmt_sparql.sparql.prefixes import KB_PREFIXES, PrefixMap
 from nmt_sparql.sparql.tokens import detokenize, kb_tokens
+from nmt_sparql.training.checkpoint import corrupt_file
 
 log = logging.getLogger(__name__)
 
@@ -109,15 +112,31 @@ class Translator:
     ) -> Translator:
         """Load an export folder. `kb`: where answers come from (`embedded:bundled`, RDF files, an
         endpoint URL); `labels`: an embedded KB whose rdfs:labels annotate raw questions (default: `kb`
-        when embedded, else the export's own bundled KB)."""
+        when embedded, else the export's own bundled KB).
+
+        Refused before anything is loaded: pickle files anywhere in the export (only safetensors
+        weights are read), and files whose sha256 differs from manifest.json."""
         path = Path(path)
+        pickles = find_pickles(path)
+        if pickles:
+            raise ExportFormatError(
+                f"{path}: refusing an export that holds pickle files {pickles}: loading them can run "
+                "code; an export's weights are model.safetensors (and hf/model.safetensors) only"
+            )
+        if (path / MANIFEST).exists():
+            verify_manifest(path)
         config = _read_json(path / "config.json")
         if not isinstance(config, dict) or config.get("format") != FORMAT:
             raise ExportFormatError(f"{path / 'config.json'}: field 'format' must be {FORMAT!r}")
-        if int(config.get("version", 0)) > VERSION:
+        version = int(config.get("version", 0))
+        if version > VERSION:
             raise ExportFormatError(
                 f"{path / 'config.json'}: version {config['version']} is newer than {VERSION}"
             )
+        if not (path / MANIFEST).exists():
+            if version >= 2:
+                verify_manifest(path)  # raises: the manifest of a version 2 export is missing
+            log.warning("%s: exported before manifests, its files are not checked; export it again", path)
         for key in ("model", "copy", "kb", "annotation"):
             if key not in config:
                 raise ExportFormatError(f"{path / 'config.json'}: field '{key}' is missing")
@@ -127,7 +146,11 @@ class Translator:
         if model_cfg.get("pretrained") == "hf":
             model_cfg["pretrained"] = str(path / "hf")
         model = build_model(model_cfg, encoder.spec, bool(config["copy"]))
-        missing, unexpected = load_model(model, str(path / "model.safetensors"), strict=False, device="cpu")
+        weights = path / "model.safetensors"
+        try:
+            missing, unexpected = load_model(model, str(weights), strict=False, device="cpu")
+        except (SafetensorError, OSError) as exc:
+            raise corrupt_file(weights, exc, "export the run again (`nmt-sparql export`)") from exc
         if missing or unexpected:
             raise ExportFormatError(
                 f"{path / 'model.safetensors'}: missing {sorted(missing)}, unexpected {sorted(unexpected)}"

@@ -24,9 +24,31 @@ from typing import Any
 
 import numpy as np
 import torch
+from safetensors import SafetensorError
 from safetensors.torch import load_file, load_model, save_file, save_model
 
 from nmt_sparql.atomic import atomic_write, atomic_write_json
+
+
+class CheckpointError(ValueError):
+    """A checkpoint file that is missing, truncated or corrupt; the message names it and what to do."""
+
+
+def recovery_hint(folder: Path) -> str:
+    """What to do about a damaged checkpoint folder, by its role in the run folder."""
+    if folder.name == "last":
+        return f"the run cannot resume from it: delete {folder} to train again from the start (best/ is kept)"
+    if folder.name == "best":
+        return f"delete {folder} and use last/ (evaluate falls back to it; export with which=last)"
+    return f"delete {folder} and write it again"
+
+
+def corrupt_file(file: Path, exc: BaseException, hint: str) -> CheckpointError:
+    """The error for a weights/state file that cannot be read: the file, the reason, the remedy."""
+    reason = str(exc).removeprefix("Error while deserializing header: ")
+    if isinstance(exc, FileNotFoundError):
+        return CheckpointError(f"{file}: missing; {hint}")
+    return CheckpointError(f"{file}: truncated or corrupt ({reason}); {hint}")
 
 
 @dataclass
@@ -97,17 +119,25 @@ def _save_tree(folder: Path, name: str, tree: Any) -> None:
 
 
 def _load_tree(folder: Path, name: str) -> Any:
-    tensors = (
-        load_file(str(folder / f"{name}.safetensors")) if (folder / f"{name}.safetensors").exists() else {}
-    )
-    return _decode(_read_json(folder / f"{name}.json"), tensors)
+    file = folder / f"{name}.safetensors"
+    try:
+        tensors = load_file(str(file)) if file.exists() else {}
+    except (SafetensorError, OSError) as exc:
+        raise corrupt_file(file, exc, recovery_hint(folder)) from exc
+    tree = _read_json(folder / f"{name}.json")
+    try:
+        return _decode(tree, tensors)
+    except KeyError as exc:
+        raise CheckpointError(
+            f"{file}: tensor {exc} named by {name}.json is missing; {recovery_hint(folder)}"
+        ) from exc
 
 
 def _read_json(path: Path) -> Any:
     try:
         return json.loads(path.read_text(encoding="utf-8"))
     except (OSError, json.JSONDecodeError) as exc:
-        raise ValueError(f"{path}: unreadable checkpoint file ({exc})") from exc
+        raise corrupt_file(path, exc, recovery_hint(path.parent)) from exc
 
 
 # --- RNG --------------------------------------------------------------------------------------
@@ -225,7 +255,11 @@ def load_weights(path: str | Path, model: torch.nn.Module) -> None:
     folder = resolve_checkpoint(path)
     if folder is None:
         raise FileNotFoundError(f"{path}: no checkpoint")
-    missing, unexpected = load_model(model, str(folder / "model.safetensors"), strict=False)
+    file = folder / "model.safetensors"
+    try:
+        missing, unexpected = load_model(model, str(file), strict=False)
+    except (SafetensorError, OSError) as exc:
+        raise corrupt_file(file, exc, recovery_hint(folder)) from exc
     if missing or unexpected:
         raise ValueError(
             f"{folder}/model.safetensors: missing {sorted(missing)}, unexpected {sorted(unexpected)}"
@@ -259,4 +293,9 @@ def load_checkpoint(
 
 def read_model_config(path: str | Path) -> dict[str, Any] | None:
     file = Path(path) / "model_config.json"
+    return _read_json(file) if file.exists() else None
+
+
+def read_train_config(path: str | Path) -> dict[str, Any] | None:
+    file = Path(path) / "train_config.json"
     return _read_json(file) if file.exists() else None

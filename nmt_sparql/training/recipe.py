@@ -10,7 +10,6 @@ best/ keeps the best epoch by either (`select_by`), last/ the latest state (also
 
 from __future__ import annotations
 
-import json
 import math
 import os
 import sys
@@ -25,7 +24,13 @@ from accelerate.utils import set_seed
 from torch.utils.data import DataLoader
 from tqdm.auto import tqdm
 
-from nmt_sparql.training.checkpoint import TrainState, load_checkpoint, resolve_checkpoint, save_checkpoint
+from nmt_sparql.training.checkpoint import (
+    TrainState,
+    load_checkpoint,
+    read_train_config,
+    resolve_checkpoint,
+    save_checkpoint,
+)
 from nmt_sparql.training.config import TrainConfig
 from nmt_sparql.training.log import MetricsLog
 from nmt_sparql.training.loss import sequence_nll
@@ -117,8 +122,7 @@ _RESUMABLE_CHANGES = {
 
 
 def _warn_config_change(accelerator: Accelerator, last: Path, config: dict[str, Any]) -> None:
-    saved_file = last / "train_config.json"
-    saved = json.loads(saved_file.read_text(encoding="utf-8")) if saved_file.exists() else config
+    saved = read_train_config(last) or config
     changed = sorted(k for k in config if k not in _RESUMABLE_CHANGES and saved.get(k) != config[k])
     if changed:
         accelerator.print(f"warning: resuming {last} with changed settings {changed}: not an exact resume")
