@@ -67,10 +67,26 @@ def test_only_the_listed_host_and_port_pass(listener: Listener) -> None:
 def test_local_graph_names_and_look_alike_words_pass() -> None:
     assert query_form("SELECT * FROM <urn:graph:a> FROM NAMED <urn:graph:b> WHERE { ?s ?p ?o }") == "SELECT"
     text = (
-        "PREFIX from: <http://ex.org/from#> SELECT ?service ?from WHERE { ?service from:service ?from . "
-        'FILTER(?from != "SERVICE <http://evil.org/>") } # SERVICE <http://evil.org/>'
+        "PREFIX ex: <http://ex.org/> SELECT ?service ?from WHERE { ?service ex:from ex:service . "
+        '?from ex:p "SERVICE <http://evil.org/>"@en } # SERVICE <http://evil.org/>'
     )
     assert query_form(text) == "SELECT"
+
+
+@pytest.mark.parametrize(
+    "glued",
+    [
+        "SELECT * WHERE { ?s ?p 1SERVICE <{url}> {} }",
+        "SELECT * WHERE { ?s ?p ?o.SERVICE<{url}>{} }",
+        "SELECT * WHERE { ?s ?p trueSERVICE <{url}> {} }",
+        "PREFIX ex: <{base}> SELECT * WHERE { ?s ?p ?o SERVICEex:sparql {} }",
+        "PREFIX : <{base}> SELECT * from:sparql WHERE { ?s ?p ?o }",
+    ],
+)
+def test_keywords_glued_to_other_tokens_are_found(glued: str, listener: Listener) -> None:
+    """pyoxigraph's parser needs no space around a keyword: `?o.SERVICE<...>` is a SERVICE call."""
+    with pytest.raises(UnsafeQueryError, match="refused"):
+        query_form(_fill(glued, listener))
 
 
 def test_allow_list_entries_must_be_hosts() -> None:

@@ -55,7 +55,16 @@ _OPAQUE = re.compile(
 # A keyword as a bare word: not part of a variable, prefixed name, language tag or local name.
 _BEFORE, _AFTER = r"(?<![\w:?$@\-.])", r"(?![\w:\-])"
 _BARE_UPDATE = re.compile(_BEFORE + "(" + "|".join(UPDATE_KEYWORDS) + ")" + _AFTER, re.IGNORECASE)
-_BARE_FETCH = re.compile(_BEFORE + "(SERVICE|FROM)" + _AFTER, re.IGNORECASE)
+# Variables, blank nodes and language tags may contain any word; so may a prefixed name's local part.
+# Anywhere else (runs of word characters, a prefix) SERVICE/FROM counts even inside a longer word: a
+# parser without word boundaries reads `1SERVICE`, `trueSERVICE` or `from:x` (FROM :x) as two tokens,
+# and valid SPARQL has no other word containing them (a prefix named `from:` is refused too).
+_NAME_OR_WORD = re.compile(
+    r"(?P<name>[?$][\w\u00B7]+|_:[\w\-.\u00B7]*|@[A-Za-z]+(?:-[A-Za-z0-9]+)*)"
+    r"|(?P<prefix>[A-Za-z\u00C0-\uFFFF][\w\-.\u00B7]*)?:(?:[\w\-.:%\u00B7]|\\.)*"
+    r"|(?P<word>\w+)"
+)
+_FETCH_WORD = re.compile("SERVICE|FROM", re.IGNORECASE)
 _GAP = r"(?:\s|\#[^\n]*(?:\n|$))*"
 # What follows SERVICE / FROM: an optional SILENT / NAMED, then an IRI, a prefixed name or a variable.
 _TARGET = re.compile(
@@ -136,24 +145,35 @@ def _lexical_targets(sparql: str) -> Iterator[tuple[str, str | None]]:
     for prefix, namespace in _PREFIX_DECL.findall(sparql):
         declared.setdefault(prefix, []).append(namespace)
     bases = _BASE_DECL.findall(sparql)
-    for found in _BARE_FETCH.finditer(masked):
-        keyword = found.group(1).upper()
-        target = _TARGET.match(sparql, found.end())
-        if target is None or target.group("var"):
-            yield keyword, None
+    for token in _NAME_OR_WORD.finditer(masked):
+        part = "word" if token.group("word") is not None else "prefix"
+        if token.group(part) is None:
             continue
-        if target.group("iri") is not None:
-            candidates = [target.group("iri")]
+        for found in _FETCH_WORD.finditer(token.group(part)):
+            end = token.start(part) + found.end()
+            yield from _target_iris(sparql, found.group().upper(), end, declared, bases)
+
+
+def _target_iris(
+    sparql: str, keyword: str, end: int, declared: dict[str, list[str]], bases: list[str]
+) -> Iterator[tuple[str, str | None]]:
+    """(keyword, IRI) for each IRI the keyword ending at `end` may name (every declaration of its prefix,
+    every BASE); (keyword, None) when it names a variable or nothing readable."""
+    target = _TARGET.match(sparql, end)
+    if target is None or target.group("var"):
+        yield keyword, None
+        return
+    if target.group("iri") is not None:
+        candidates: list[str | None] = [target.group("iri")]
+    else:
+        local = re.sub(r"\\(.)", r"\1", target.group("local"))
+        candidates = [ns + local for ns in declared.get(target.group("prefix") or "", [])] or [None]
+    for iri in candidates:
+        if iri is not None and not urlsplit(iri).scheme and bases:
+            for base in bases:
+                yield keyword, urljoin(base, iri)
         else:
-            local = re.sub(r"\\(.)", r"\1", target.group("local"))
-            namespaces = declared.get(target.group("prefix") or "", [])
-            candidates = [ns + local for ns in namespaces] or [None]  # type: ignore[list-item]
-        for iri in candidates:
-            if iri is not None and not urlsplit(iri).scheme and bases:
-                for base in bases:
-                    yield keyword, urljoin(base, iri)
-            else:
-                yield keyword, iri
+            yield keyword, iri
 
 
 def _tree(node: object) -> Iterator[CompValue]:
