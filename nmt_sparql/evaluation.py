@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import json
 import logging
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -32,13 +32,14 @@ from nmt_sparql.sparql.tokens import detokenize, tokenize
 log = logging.getLogger(__name__)
 
 
-def open_kb(spec: str | None, kb: str) -> KnowledgeBase | None:
-    """The KB to execute queries on: `embedded:bundled`, `embedded:FILES`, a file, or an endpoint URL."""
+def open_kb(spec: str | None, kb: str, allow_hosts: Iterable[str] | None = None) -> KnowledgeBase | None:
+    """The KB to execute queries on: `embedded:bundled`, `embedded:FILES`, a file, or an endpoint URL;
+    `allow_hosts`: hosts its queries' SERVICE / FROM may name (none by default)."""
     if not spec:
         return None
     if spec == "embedded:bundled":
-        return EmbeddedStore([bundled_kb_path()], prefixes=kb)
-    return kb_from_config({"source": spec, "prefixes": kb})
+        return EmbeddedStore([bundled_kb_path()], prefixes=kb, allow_hosts=allow_hosts)
+    return kb_from_config({"source": spec, "prefixes": kb, "allow_hosts": allow_hosts})
 
 
 def decode(
@@ -98,7 +99,7 @@ def evaluate_split(
     kb = examples[0].kb if examples else "generic"
     questions = [ex.annotated or ex.question for ex in examples]
     candidates = decode(model, encoder, questions, cfg.decode)
-    knowledge_base = open_kb(cfg.get("kb"), kb)
+    knowledge_base = open_kb(cfg.get("kb"), kb, cfg.get("kb_allow_hosts"))
     try:
         predicted_answers: list[Answer | None] = [None] * len(examples)
         best = [c[0] for c in candidates]

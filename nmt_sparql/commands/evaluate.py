@@ -24,6 +24,7 @@ def evaluation_config(cfg: DictConfig, trained: DictConfig) -> DictConfig:
             if cfg.data.get(key) is not None:
                 merged.data[key] = cfg.data[key]
         merged.kb = cfg.kb if cfg.get("kb") is not None else merged.dataset.get("endpoint")
+        merged.kb_allow_hosts = list(cfg.get("kb_allow_hosts") or [])
         merged.decode = cfg.decode
     return merged
 

@@ -3,7 +3,9 @@
 Evaluation runs thousands of model-generated queries: one bad query (syntax error, timeout,
 refused update) must become a recorded error, not a crash, and every backend must apply the
 same update refusal. `KnowledgeBase.query` therefore checks safety itself and turns backend
-failures into `Answer.error`; subclasses only implement `_run` and `_existing_iris`.
+failures into `Answer.error`; subclasses only implement `_run` and `_existing_iris`. The same check
+refuses SERVICE / FROM targets outside `allow_hosts` (execution/safety.py), so no backend is made to
+contact a host the operator did not list.
 """
 
 from __future__ import annotations
@@ -16,7 +18,7 @@ from concurrent.futures import ThreadPoolExecutor
 from tqdm.auto import tqdm
 
 from nmt_sparql.execution.answer import Answer
-from nmt_sparql.execution.safety import UnsafeQueryError, query_form
+from nmt_sparql.execution.safety import UnsafeQueryError, allowed_hosts, query_form
 from nmt_sparql.sparql.prefixes import PrefixMap, prefix_map
 
 
@@ -31,14 +33,20 @@ def iri_of_token(token: str, prefixes: PrefixMap) -> str | None:
 
 
 class KnowledgeBase(ABC):
-    """Runs read-only SPARQL queries and tells which IRIs exist (for "fake URI" detection, §VI)."""
+    """Runs read-only SPARQL queries and tells which IRIs exist (for "fake URI" detection, §VI).
 
-    def __init__(self, prefixes: str | PrefixMap = "generic"):
+    `allow_hosts`: the hosts a query's SERVICE / FROM may name (operator setting `kb_allow_hosts`);
+    none by default. Assign `kb.allow_hosts = allowed_hosts([...])` to change it later.
+    """
+
+    def __init__(self, prefixes: str | PrefixMap = "generic", allow_hosts: Iterable[str] | str | None = ()):
         self.prefixes = prefix_map(prefixes) if isinstance(prefixes, str) else prefixes
+        self.allow_hosts = allowed_hosts(allow_hosts)
 
     def query(self, sparql: str) -> Answer:
-        """Run one query; UnsafeQueryError for update text, an Answer with `error` for any failure."""
-        form = query_form(sparql)
+        """Run one query; UnsafeQueryError for update text or a host that is not allowed, an Answer with
+        `error` for any failure."""
+        form = query_form(sparql, self.allow_hosts)
         try:
             return self._run(sparql, form)
         except Exception as err:  # noqa: BLE001 - any backend failure is a recorded wrong answer

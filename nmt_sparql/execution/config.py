@@ -2,6 +2,7 @@
 
 `embedded:PATH[,PATH...]` or a bare file path loads RDF files into an in-memory pyoxigraph store
 (a directory is opened as an existing on-disk store); `http(s)://...` is a SPARQL endpoint.
+Option `allow_hosts` (both kinds): the hosts a query's SERVICE / FROM may name (execution/safety.py).
 """
 
 from __future__ import annotations
@@ -13,9 +14,10 @@ from typing import Any
 from nmt_sparql.execution.base import KnowledgeBase
 from nmt_sparql.execution.embedded import EmbeddedStore
 from nmt_sparql.execution.endpoint import EndpointKB
+from nmt_sparql.execution.safety import allowed_hosts
 
-_ENDPOINT_KEYS = {"timeout_s", "retries", "backoff_s", "default_graph", "method", "prefixes"}
-_EMBEDDED_KEYS = {"timeout_s", "prefixes", "location"}
+_ENDPOINT_KEYS = {"timeout_s", "retries", "backoff_s", "default_graph", "method", "prefixes", "allow_hosts"}
+_EMBEDDED_KEYS = {"timeout_s", "prefixes", "location", "allow_hosts"}
 
 
 def kb_from_config(cfg: str | Mapping[str, Any]) -> KnowledgeBase:
@@ -34,7 +36,10 @@ def kb_from_config(cfg: str | Mapping[str, Any]) -> KnowledgeBase:
         unknown = set(options) - _ENDPOINT_KEYS
         if unknown:
             raise ValueError(f"kb config: unknown option(s) for an endpoint: {', '.join(sorted(unknown))}")
-        return EndpointKB(source, **options)
+        hosts = allowed_hosts(options.pop("allow_hosts", None))
+        endpoint = EndpointKB(source, **options)
+        endpoint.allow_hosts = hosts
+        return endpoint
     unknown = set(options) - _EMBEDDED_KEYS
     if unknown:
         raise ValueError(f"kb config: unknown option(s) for an embedded store: {', '.join(sorted(unknown))}")

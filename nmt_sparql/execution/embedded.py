@@ -1,22 +1,31 @@
 """An embedded knowledge base: RDF files loaded into pyoxigraph, in memory or in an on-disk store.
 
 This is what makes answer metrics run offline (tests, the default run, a user's own RDF data):
-no server to start. pyoxigraph 0.5 has no query timeout or cancellation, so `timeout_s` is a
-deadline checked between result rows: it stops a query that streams too many rows, but a single
-step that blocks inside the engine (a huge ORDER BY or GROUP BY) runs to its end. Use an endpoint
-(`oxigraph serve --timeout-s`) where hard limits matter.
+no server to start. pyoxigraph has no query timeout or cancellation, and one aggregate or ORDER BY
+over a cartesian product runs for minutes inside the engine. So queries run in a worker process
+(execution/store_worker.py) that holds its own store and is killed at the deadline: `timeout_s` is
+hard, whatever the query does. The worker lives as long as the store (one process, not one per
+query, so a query costs a pipe round trip); after a kill a new one starts loading at once.
+
+Memory: an in-memory store is loaded by the worker; the parent loads a second copy only if something
+asks for `store` (the label index that tags raw questions), and a timeout costs one reload. The bundled
+KB (10k triples) takes a few MB and loads in well under a second; a store of LC-QuAD size (millions of
+triples) takes GBs per copy and minutes per load: give it an on-disk `location`, which the worker and
+`store` open read-only (the OS page cache is shared and a restart does not reload anything).
 """
 
 from __future__ import annotations
 
-import time
+import threading
 from collections.abc import Iterable, Sequence
 from pathlib import Path
+from typing import Any
 
 import pyoxigraph as ox
 
 from nmt_sparql.execution.answer import Answer, literal_string
 from nmt_sparql.execution.base import KnowledgeBase
+from nmt_sparql.execution.store_worker import StoreWorker, WorkerExited
 from nmt_sparql.sparql.prefixes import PrefixMap
 
 
@@ -47,8 +56,27 @@ def term_string(term: object) -> str | None:
     return str(term)
 
 
+def _cell(value: Any) -> str | None:
+    """A worker's result cell (null, an IRI or blank-node string, [lexical, datatype]) as an Answer value."""
+    if isinstance(value, list):
+        return literal_string(str(value[0]), str(value[1]))
+    return None if value is None else str(value)
+
+
+def _load(store: ox.Store, files: Sequence[Path]) -> None:
+    for path in files:
+        try:
+            store.load(path=str(path), format=rdf_format(path))
+        except SyntaxError as err:
+            raise ValueError(f"{path}: invalid RDF: {err}") from None
+
+
 class EmbeddedStore(KnowledgeBase):
-    """pyoxigraph store over `files`; `location` keeps it on disk (files load only into an empty store)."""
+    """pyoxigraph store over `files`; `location` keeps it on disk (files load only into an empty store).
+
+    `timeout_s` (None: no limit) bounds each query from the moment the worker receives it; concurrent
+    callers share the one worker and wait their turn.
+    """
 
     def __init__(
         self,
@@ -56,8 +84,11 @@ class EmbeddedStore(KnowledgeBase):
         location: str | Path | None = None,
         prefixes: str | PrefixMap = "generic",
         timeout_s: float | None = 30.0,
+        allow_hosts: Iterable[str] | str | None = (),
     ):
-        super().__init__(prefixes)
+        super().__init__(prefixes, allow_hosts)
+        if timeout_s is not None and timeout_s < 0:
+            raise ValueError(f"timeout_s must be >= 0 or None, got {timeout_s}")
         self.timeout_s = timeout_s
         self.files = [Path(f) for f in files]
         for path in self.files:
@@ -65,62 +96,85 @@ class EmbeddedStore(KnowledgeBase):
                 raise FileNotFoundError(f"RDF file not found: {path}")
             rdf_format(path)
         self.location = None if location is None else Path(location)
-        self.store: ox.Store | None = ox.Store(str(location)) if location is not None else ox.Store()
-        if self.files and len(self.store) == 0:
-            for path in self.files:
-                try:
-                    self.store.load(path=str(path), format=rdf_format(path))
-                except SyntaxError as err:
-                    raise ValueError(f"{path}: invalid RDF: {err}") from None
+        if self.location is not None:
+            writer = ox.Store(str(self.location))  # created if missing; loaded once, then only read
+            if self.files and len(writer) == 0:
+                _load(writer, self.files)
+            writer.flush()
+            del writer  # releases the directory lock: every reader opens it read-only
+        self._setup = {
+            "location": None if self.location is None else str(self.location),
+            "files": [[str(p), rdf_format(p).media_type] for p in self.files],
+        }
+        self._lock = threading.Lock()
+        self._closed = False
+        self._local: ox.Store | None = None
+        self._worker: StoreWorker | None = StoreWorker(self._setup)
+        try:
+            self._worker.wait_ready()
+        except (ValueError, WorkerExited):
+            self._worker.kill()
+            raise
 
     @property
-    def _store(self) -> ox.Store:
-        if self.store is None:
-            raise RuntimeError("EmbeddedStore is closed")
-        return self.store
+    def store(self) -> ox.Store | None:
+        """An in-process pyoxigraph handle on the same data, for direct pattern access (label index);
+        None once closed. Built on first use: for an in-memory KB it is a second copy (see module doc).
+        Queries given to `query` never run on it."""
+        with self._lock:
+            if self._closed:
+                return None
+            if self._local is None:
+                if self.location is not None:
+                    self._local = ox.Store.read_only(str(self.location))
+                else:
+                    self._local = ox.Store()
+                    _load(self._local, self.files)
+            return self._local
 
-    def _deadline(self) -> float:
-        return float("inf") if self.timeout_s is None else time.monotonic() + self.timeout_s
-
-    def _check(self, deadline: float) -> None:
-        if time.monotonic() > deadline:
-            raise QueryTimeout(f"query ran past {self.timeout_s}s")
+    def _call(self, request: dict[str, Any]) -> dict[str, Any]:
+        """The worker's reply; QueryTimeout (after killing and replacing the worker) past the deadline."""
+        with self._lock:
+            if self._closed:
+                raise RuntimeError("EmbeddedStore is closed")
+            if self._worker is None:
+                self._worker = StoreWorker(self._setup)
+            worker = self._worker
+            try:
+                return worker.call(request, self.timeout_s)
+            except TimeoutError:
+                worker.kill()
+                self._worker = StoreWorker(self._setup)  # loads while the caller moves on
+                raise QueryTimeout(
+                    f"query ran past {self.timeout_s}s; its worker process was stopped"
+                ) from None
+            except (WorkerExited, ValueError):
+                worker.kill()
+                self._worker = None
+                raise
 
     def _run(self, sparql: str, form: str) -> Answer:
-        deadline = self._deadline()
-        result = self._store.query(sparql)
-        if isinstance(result, ox.QueryBoolean):
-            return Answer(kind="ask", boolean=bool(result))
-        if isinstance(result, ox.QueryTriples):
-            triples = []
-            for triple in result:
-                self._check(deadline)
-                triples.append(
-                    tuple(term_string(t) for t in (triple.subject, triple.predicate, triple.object))
-                )
-            return Answer(kind="graph", variables=("subject", "predicate", "object"), rows=tuple(triples))
-        variables = tuple(v.value for v in result.variables)
-        rows = []
-        for solution in result:
-            self._check(deadline)
-            rows.append(tuple(term_string(solution[i]) for i in range(len(variables))))
-        self._check(deadline)
-        return Answer(kind="select", variables=variables, rows=tuple(rows))
+        reply = self._call({"op": "query", "sparql": sparql})
+        if "error" in reply:
+            return Answer.failed(str(reply["error"]))
+        if reply["kind"] == "ask":
+            return Answer(kind="ask", boolean=bool(reply["boolean"]))
+        rows = tuple(tuple(_cell(v) for v in row) for row in reply["rows"])
+        if reply["kind"] == "graph":
+            return Answer(kind="graph", variables=("subject", "predicate", "object"), rows=rows)
+        return Answer(kind="select", variables=tuple(reply["variables"]), rows=rows)
 
     def _existing_iris(self, iris: Sequence[str]) -> set[str]:
-        found = set()
-        for iri in iris:
-            try:
-                node = ox.NamedNode(iri)
-            except ValueError:
-                continue
-            patterns = ((node, None, None, None), (None, node, None, None), (None, None, node, None))
-            if any(next(iter(self._store.quads_for_pattern(*p)), None) is not None for p in patterns):
-                found.add(iri)
-        return found
+        reply = self._call({"op": "exists", "iris": list(iris)})
+        if "error" in reply:
+            raise RuntimeError(f"existence check failed: {reply['error']}")
+        return set(reply["found"])
 
     def close(self) -> None:
-        """Flush an on-disk store and drop the handle (RocksDB allows one writer per directory)."""
-        if self.store is not None and self.location is not None:
-            self.store.flush()
-        self.store = None
+        """Stop the worker process and drop the in-process handle (the on-disk data stays)."""
+        with self._lock:
+            self._closed = True
+            self._local = None
+            if self._worker is not None:
+                self._worker.close()
+                self._worker = None

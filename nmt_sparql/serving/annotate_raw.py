@@ -19,6 +19,7 @@ import pyoxigraph as ox
 
 from nmt_sparql.annotation.annotate import SEP, Scheme, mark
 from nmt_sparql.annotation.labels import normalize_space
+from nmt_sparql.annotation.units import check_units
 from nmt_sparql.execution.base import KnowledgeBase
 from nmt_sparql.execution.embedded import EmbeddedStore
 from nmt_sparql.sparql.prefixes import PrefixMap
@@ -127,6 +128,7 @@ def annotate_question(question: str, scheme: Scheme, index: LabelIndex | None, s
     as `<sep> «token» label` in a seeded random order (tag_end), as in the training data."""
     question = normalize_space(question)
     if scheme == "raw" or index is None or has_units(question):
+        check_units(question)
         return question
     matches = index.find(question)
     if scheme == "tag_within":

@@ -4,8 +4,12 @@ Decoding a batch of 16 questions costs little more than decoding one, so concurr
 batched: each request's questions go to an asyncio queue; a single worker takes the first waiting
 request, collects more for up to `max_wait_ms` (or until `max_batch` questions), and decodes the
 questions that share decoding settings together in a worker thread, so the event loop keeps
-accepting requests meanwhile. Queries run on the configured KB only when a request asks for it;
-the execution layer refuses SPARQL Update, so the KB stays read-only.
+accepting requests meanwhile. Queries run on the configured KB only when a request asks for it, in
+their own threads after decoding: a slow query never holds up the decoding of other requests, and
+the KB's hard deadline (`kb_timeout_s`) turns it into an error answer. The execution layer refuses
+SPARQL Update and SERVICE/FROM hosts outside `kb_allow_hosts`, and a question's «units» must each be
+one KB element (annotation/units.py; else a 422), so no request can change the KB or make the server
+contact another host.
 """
 
 import asyncio
@@ -19,6 +23,7 @@ from typing import Annotated, Any
 from fastapi import FastAPI, HTTPException
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints, create_model
 
+from nmt_sparql.annotation.units import UnitError, check_units
 from nmt_sparql.serving.translator import Translation, Translator
 
 
@@ -36,7 +41,6 @@ class _Job:
     questions: list[str]
     beam: int | None
     annotate: bool
-    execute: bool
     future: asyncio.Future[list[Translation]]
 
 
@@ -51,16 +55,22 @@ class BatchStats:
 
 
 class Batcher:
-    """Collects concurrent requests and decodes them together, one batch at a time, off the event loop."""
+    """Collects concurrent requests and decodes them together, one batch at a time, off the event loop;
+    runs the queries of requests that ask for answers in separate threads (`execute_threads`)."""
 
-    def __init__(self, translator: Translator, max_batch: int = 32, max_wait_ms: float = 5.0):
-        if max_batch < 1:
-            raise ValueError(f"max_batch must be >= 1, got {max_batch}")
+    def __init__(
+        self, translator: Translator, max_batch: int = 32, max_wait_ms: float = 5.0, execute_threads: int = 4
+    ):
+        if max_batch < 1 or execute_threads < 1:
+            raise ValueError(
+                f"max_batch and execute_threads must be >= 1, got {max_batch}, {execute_threads}"
+            )
         self.translator, self.max_batch, self.max_wait_s = translator, max_batch, max_wait_ms / 1000
         self.stats = BatchStats()
         self._queue: asyncio.Queue[_Job] | None = None
         self._task: asyncio.Task[None] | None = None
         self._executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="decode")
+        self._execute = ThreadPoolExecutor(max_workers=execute_threads, thread_name_prefix="execute")
 
     async def start(self) -> None:
         self._queue = asyncio.Queue()
@@ -72,15 +82,24 @@ class Batcher:
             with contextlib.suppress(asyncio.CancelledError):
                 await self._task
         self._executor.shutdown(wait=True)
+        self._execute.shutdown(wait=True, cancel_futures=True)
 
     async def submit(
         self, questions: list[str], beam: int | None, annotate: bool, execute: bool
     ) -> list[Translation]:
         if self._queue is None:
             raise RuntimeError("the batcher is not started")
-        future: asyncio.Future[list[Translation]] = asyncio.get_running_loop().create_future()
-        await self._queue.put(_Job(questions, beam, annotate, execute, future))
-        return await future
+        loop = asyncio.get_running_loop()
+        future: asyncio.Future[list[Translation]] = loop.create_future()
+        await self._queue.put(_Job(questions, beam, annotate, future))
+        results = await future
+        if execute:
+            answers = await asyncio.gather(
+                *(loop.run_in_executor(self._execute, self.translator.execute, r.sparql) for r in results)
+            )
+            for result, answer in zip(results, answers):
+                result.answer = answer
+        return results
 
     async def _collect(self) -> list[_Job]:
         """The first waiting job plus whatever arrives within max_wait, up to max_batch questions."""
@@ -118,9 +137,6 @@ class Batcher:
             for i in members:
                 n = len(jobs[i].questions)
                 out[i] = results[pos : pos + n]
-                if jobs[i].execute:
-                    for result in out[i]:
-                        result.answer = self.translator.execute(result.sparql)
                 pos += n
         return out
 
@@ -192,11 +208,15 @@ def request_model(limits: Limits) -> type[BaseModel]:
 
 
 def create_app(
-    translator: Translator, limits: Limits | None = None, max_batch: int = 32, max_wait_ms: float = 5.0
+    translator: Translator,
+    limits: Limits | None = None,
+    max_batch: int = 32,
+    max_wait_ms: float = 5.0,
+    execute_threads: int = 4,
 ) -> FastAPI:
     """The FastAPI app; the batcher runs for the app's lifetime (startup to shutdown)."""
     limits = limits or Limits()
-    batcher = Batcher(translator, max_batch, max_wait_ms)
+    batcher = Batcher(translator, max_batch, max_wait_ms, execute_threads)
 
     @contextlib.asynccontextmanager
     async def lifespan(_: FastAPI) -> AsyncIterator[None]:
@@ -214,6 +234,12 @@ def create_app(
     async def translate(body: Request) -> dict[str, Any]:  # type: ignore[valid-type]
         if body.execute and translator.kb is None:
             raise HTTPException(400, "execute: this server has no KB configured (start it with kb=...)")
+        for i, question in enumerate(body.questions):
+            try:
+                check_units(question, translator.prefixes)
+            except UnitError as err:  # same shape as the body validation errors
+                detail = [{"loc": ["body", "questions", i], "msg": str(err), "type": "unit_error"}]
+                raise HTTPException(422, detail) from None
         results = await batcher.submit(body.questions, body.beam, body.annotate, body.execute)
         return {"results": [r.to_json() for r in results]}
 

@@ -19,6 +19,7 @@ import torch
 from safetensors import SafetensorError
 from safetensors.torch import load_model
 
+from nmt_sparql.annotation.units import check_units
 from nmt_sparql.commands.train import load_encoder
 from nmt_sparql.evaluation import decode, open_kb
 from nmt_sparql.execution.answer import Answer
@@ -200,6 +201,8 @@ class Translator:
         if answers and self.kb is None:
             raise ValueError("answers=True needs a KB: Translator.from_pretrained(path, kb=...)")
         inputs = [self.annotate(q) if annotate else " ".join(q.split()) for q in questions]
+        for text in inputs:
+            check_units(text, self.prefixes)  # a unit is copied verbatim into the query
         settings = {**self.decode_defaults, "n_best": 1}
         if beam is not None:
             settings["beam"] = int(beam)
@@ -222,7 +225,9 @@ class Translator:
         return results
 
     def execute(self, sparql: str) -> dict[str, Any]:
-        """The answer of one query on the KB as JSON (refused updates and failures become an error)."""
+        """The answer of one query on the KB as JSON: refused queries (updates, hosts outside
+        `kb.allow_hosts`), failures and timeouts (`kb.timeout_s`, hard for an embedded store) become
+        an error answer. Blocks for up to the KB's timeout: a server calls it off its decode thread."""
         if self.kb is None:
             raise ValueError("no KB: Translator.from_pretrained(path, kb=...)")
         try:

@@ -1,0 +1,50 @@
+"""scripts/bench_serve.py runs end to end on loopback with tiny numbers and reports a clean soak."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import sys
+from pathlib import Path
+from types import ModuleType
+
+import pytest
+
+SCRIPT = Path(__file__).resolve().parents[1] / "scripts" / "bench_serve.py"
+
+
+@pytest.fixture(scope="module")
+def bench() -> ModuleType:
+    spec = importlib.util.spec_from_file_location("bench_serve", SCRIPT)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules["bench_serve"] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_plan_places_each_hostile_kind_at_seeded_positions(bench: ModuleType) -> None:
+    requests = bench.plan(60, 0.1, ["Who?", "What?"], seed=3)
+    kinds = [kind for kind, _ in requests]
+    assert len(requests) == 60 and set(kinds) - {"benign"} == set(bench.HOSTILE)
+    assert kinds == [kind for kind, _ in bench.plan(60, 0.1, ["Who?", "What?"], seed=3)]
+    assert all(
+        body["json"]["questions"][0] in ("Who?", "What?") for kind, body in requests if kind == "benign"
+    )
+
+
+@pytest.mark.slow
+def test_forty_requests_four_way_with_hostile_ones(bench: ModuleType, tmp_path: Path) -> None:
+    out = tmp_path / "serve.json"
+    argv = ["--requests", "40", "--concurrency", "4", "--hostile", "0.15", "--warmup", "4"]
+    report = bench.main(argv + ["--questions", "40", "--out", str(out)])
+    assert json.loads(out.read_text()) == report
+    assert report["requests"] == 40 and report["five_xx"] == 0 and report["no_response"] == 0
+    assert report["listener_requests"] == 0
+    hostile = {k: v for k, v in report["status_by_kind"].items() if k != "benign"}
+    assert len(hostile) == 6
+    for kind in ("service_unit", "update_unit", "huge_question", "many_questions", "malformed_json"):
+        assert set(hostile[kind]) == {"422"}, kind
+    assert set(report["status_by_kind"]["benign"]) == {"200"}
+    assert 0 < report["latency_benign"]["p50_ms"] <= report["latency_benign"]["p95_ms"]
+    assert report["server_rss_mb"]["start"] > 0 and report["kb_worker_rss_mb"]["start"] > 0
