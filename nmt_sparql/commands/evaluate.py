@@ -15,7 +15,8 @@ from nmt_sparql.training.checkpoint import load_weights, resolve_checkpoint
 
 
 def evaluation_config(cfg: DictConfig, trained: DictConfig) -> DictConfig:
-    """The run's training config with this command's choices (dataset, data folders, kb, decode) on top."""
+    """The run's training config with this command's choices (dataset, data folders, kb and its
+    settings, decode) on top."""
     merged = OmegaConf.create(OmegaConf.to_container(trained, resolve=True))
     with open_dict(merged):
         if cfg.get("dataset") is not None:
@@ -25,6 +26,9 @@ def evaluation_config(cfg: DictConfig, trained: DictConfig) -> DictConfig:
                 merged.data[key] = cfg.data[key]
         merged.kb = cfg.kb if cfg.get("kb") is not None else merged.dataset.get("endpoint")
         merged.decode = cfg.decode
+        for key in ("kb_timeout_s", "kb_retries", "kb_workers"):
+            if cfg.get(key) is not None:
+                merged[key] = cfg[key]
     return merged
 
 

@@ -14,6 +14,7 @@ from typing import TextIO
 
 from omegaconf import DictConfig
 
+from nmt_sparql.execution.config import KBSettings
 from nmt_sparql.serving.translator import Translator
 
 
@@ -42,7 +43,9 @@ def read_questions(question: str | None, source: str | None, stdin: TextIO) -> l
 
 def run(cfg: DictConfig) -> int:
     questions = read_questions(cfg.question, cfg.input, sys.stdin)
-    translator = Translator.from_pretrained(cfg.export, device=cfg.device, kb=cfg.kb, labels=cfg.labels)
+    translator = Translator.from_pretrained(
+        cfg.export, device=cfg.device, kb=cfg.kb, labels=cfg.labels, kb_settings=KBSettings.from_config(cfg)
+    )
     try:
         results = translator.translate(
             questions, beam=cfg.beam, annotate=bool(cfg.annotate), answers=translator.kb is not None

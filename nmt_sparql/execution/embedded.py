@@ -9,6 +9,7 @@ step that blocks inside the engine (a huge ORDER BY or GROUP BY) runs to its end
 
 from __future__ import annotations
 
+import hashlib
 import time
 from collections.abc import Iterable, Sequence
 from pathlib import Path
@@ -65,6 +66,7 @@ class EmbeddedStore(KnowledgeBase):
                 raise FileNotFoundError(f"RDF file not found: {path}")
             rdf_format(path)
         self.location = None if location is None else Path(location)
+        self._identity: str | None = None
         self.store: ox.Store | None = ox.Store(str(location)) if location is not None else ox.Store()
         if self.files and len(self.store) == 0:
             for path in self.files:
@@ -72,6 +74,22 @@ class EmbeddedStore(KnowledgeBase):
                     self.store.load(path=str(path), format=rdf_format(path))
                 except SyntaxError as err:
                     raise ValueError(f"{path}: invalid RDF: {err}") from None
+
+    def identity(self) -> str:
+        """sha256 of the RDF files' bytes (the bundled KB included), or the path of an on-disk store."""
+        if self._identity is None:
+            if self.files:
+                digest = hashlib.sha256()
+                for path in self.files:
+                    with path.open("rb") as fh:
+                        while chunk := fh.read(1 << 20):
+                            digest.update(chunk)
+                    digest.update(b"\0")  # file boundary
+                self._identity = f"embedded:sha256:{digest.hexdigest()}"
+            else:
+                where = "memory" if self.location is None else str(self.location.resolve())
+                self._identity = f"embedded:store:{where}"
+        return self._identity
 
     @property
     def _store(self) -> ox.Store:
