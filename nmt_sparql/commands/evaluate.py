@@ -7,6 +7,7 @@ from pathlib import Path
 from omegaconf import DictConfig, OmegaConf, open_dict
 
 from nmt_sparql.commands.train import load_encoder
+from nmt_sparql.config_values import check_switches
 from nmt_sparql.data.prepare import load_splits, prepared_dir
 from nmt_sparql.evaluation import evaluate_split, format_metrics
 from nmt_sparql.execution.gold import gold_cache_path
@@ -37,11 +38,10 @@ def run(cfg: DictConfig) -> dict:
     if not (run_dir / "config.yaml").is_file():
         raise SystemExit(f"checkpoint={run_dir}: not a training run folder (no config.yaml)")
     merged = evaluation_config(cfg, OmegaConf.load(run_dir / "config.yaml"))
+    check_switches(merged, ("copy", "decode.typed_triples", "decode.execution_guided", "data.skip_invalid"))
     examples = load_splits(merged)[cfg.split]
     encoder = load_encoder(run_dir / "tokenizer")
-    model = build_model(
-        OmegaConf.to_container(merged.model, resolve=True), encoder.spec, bool(merged["copy"])
-    )
+    model = build_model(OmegaConf.to_container(merged.model, resolve=True), encoder.spec, merged["copy"])
     weights = resolve_checkpoint(run_dir / "best") or run_dir / "last"
     load_weights(weights, model)
     out = Path(cfg.out) if cfg.get("out") else run_dir / f"eval-{merged.dataset.name}-{cfg.split}"

@@ -14,6 +14,7 @@ from typing import TextIO
 
 from omegaconf import DictConfig
 
+from nmt_sparql.config_values import config_bool
 from nmt_sparql.execution.config import KBSettings
 from nmt_sparql.serving.translator import Translator
 
@@ -48,7 +49,10 @@ def run(cfg: DictConfig) -> int:
     )
     try:
         results = translator.translate(
-            questions, beam=cfg.beam, annotate=bool(cfg.annotate), answers=translator.kb is not None
+            questions,
+            beam=cfg.beam,
+            annotate=config_bool(cfg.annotate, "annotate"),
+            answers=translator.kb is not None,
         )
     finally:
         translator.close()
