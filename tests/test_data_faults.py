@@ -66,7 +66,8 @@ def test_unescaped_parentheses_in_a_prefixed_name_are_refused_with_a_hint(tmp_pa
     with pytest.raises(RecordError, match=r"data.jsonl: record 0: field 'query'.*dbr:AC\\/DC"):
         read_dataset("jsonl", path)
     # What stays legal: casts, property paths, `a` in a path.
-    assert tokenize("SELECT ?x WHERE { ?x dbo:a/dbo:b ?y FILTER(xsd:integer(?y) > xsd:integer(5)) }")
+    legal = "SELECT ?x WHERE { ?x dbo:a/dbo:b/a ?y FILTER(xsd:integer(?y) > xsd:decimal(5.0) && xsd:boolean(true)) }"
+    assert parse_error(detokenize(tokenize(legal))) is None
 
 
 def test_a_query_that_does_not_parse_is_refused_or_skipped_and_counted(tmp_path: Path) -> None:

@@ -84,7 +84,8 @@ _SAFE_LOCAL = re.compile(r"^[A-Za-z0-9_][A-Za-z0-9_\-]*$")
 # What a dataset writes when it forgets that `(` and `/` end a prefixed name: `dbr:Alien_(film)`,
 # `dbr:AC/DC`. SPARQL reads `dbr:Alien_ ( film )`, which is no query, so it is refused by name.
 _GLUED = re.compile(
-    r"\((?!\d+\))[^\s()?$\"':,]+\)|/(?!a[\s{}.;,])[A-Za-z0-9_][^\s/{}()<>:,;]*(?=[\s{}.;,]|$)"
+    r"\((?!(?:[-+]?[\d.]+(?:[eE][-+]?\d+)?|true|false)\))[^\s()?$\"':,]+\)"  # not a cast: xsd:integer(5)
+    r"|/(?!a[\s{}.;,])[A-Za-z0-9_][^\s/{}()<>:,;]*(?=[\s{}.;,]|$)"  # not a path: dbo:a/dbo:b, dbo:a/a
 )
 _SIMPLE_PREFIX = re.compile(r"^[A-Za-z][A-Za-z0-9_\-]*$")
 
