@@ -133,3 +133,16 @@ def test_cache_without_kb_identity_is_recomputed(kb: CountingStore, tmp_path: Pa
     cache.write_text(json.dumps(old), encoding="utf-8")
     assert gold_answers(_examples()[:1], kb, cache, progress=False)["1"].number() == 2
     assert len(kb.sent) == 1
+
+
+def test_a_kb_of_unknown_identity_is_never_cached(tmp_path: Path) -> None:
+    class Anonymous(CountingStore):
+        def identity(self) -> None:
+            return None
+
+    data = tmp_path / "kb.nt"
+    data.write_text(TTL, encoding="utf-8")
+    kb, cache = Anonymous([data]), tmp_path / "g.json"
+    for _ in range(2):
+        assert gold_answers(_examples()[:1], kb, cache, progress=False)["1"].number() == 2
+    assert len(kb.sent) == 2 and not cache.exists()

@@ -5,8 +5,8 @@ exponential backoff. A 4xx (bad query) or a timeout is not retried: asking again
 answer and a timed-out query would cost the timeout again. `timeout_s` bounds a whole request
 (connection, then the body read in chunks against one deadline), so a hanging or trickling server
 costs at most about twice that. A circuit breaker makes a dead endpoint cheap: after
-`breaker_after` consecutive failed requests (no connection, timeout, 5xx after retries) queries are
-not sent for `breaker_reset_s` and fail at once with the reason; the first request after that is a
+`breaker_after` consecutive failed requests, retries included (no connection, timeout, 5xx/429),
+queries are not sent for `breaker_reset_s` and fail at once with the reason; the first request after that is a
 probe, and one success closes the breaker. Results come as SPARQL JSON (SELECT/ASK) or Turtle
 (CONSTRUCT/DESCRIBE, parsed with pyoxigraph).
 """

@@ -96,7 +96,8 @@ def gold_answers(
     result: dict[str, Answer] = {}
     to_run: list[tuple[str, str]] = []
     caches = _read_cache(Path(cache_path)) if cache_path is not None else {}
-    cache = caches.setdefault(kb.identity(), {}) if kb is not None else {}
+    identity = kb.identity() if kb is not None else None
+    cache = caches.setdefault(identity, {}) if identity is not None else {}
     for i, example in enumerate(examples):
         if example.id in seen:
             raise RecordError("<examples>", i, "id", f"duplicate id {example.id!r}")
@@ -121,6 +122,6 @@ def gold_answers(
             result[example_id] = answer
             if answer.ok:
                 cache[example_id] = {"query": text, "answer": answer.to_json()}
-        if cache_path is not None:
+        if cache_path is not None and identity is not None:
             atomic_write_json(cache_path, {"format": CACHE_FORMAT, "kbs": caches})
     return {e.id: result[e.id] for e in examples}
