@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import json
 import logging
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -21,7 +21,7 @@ from nmt_sparql.data.record import Example
 from nmt_sparql.decoding import TripleRoles, beam_search, greedy
 from nmt_sparql.execution.answer import Answer
 from nmt_sparql.execution.base import KnowledgeBase, execute_many
-from nmt_sparql.execution.config import kb_from_config
+from nmt_sparql.execution.config import KBSettings, kb_from_config
 from nmt_sparql.execution.embedded import EmbeddedStore
 from nmt_sparql.execution.gold import gold_answers
 from nmt_sparql.metrics.errors import analyse_errors, dataset_uris
@@ -32,14 +32,17 @@ from nmt_sparql.sparql.tokens import detokenize, tokenize
 log = logging.getLogger(__name__)
 
 
-def open_kb(spec: str | None, kb: str, allow_hosts: Iterable[str] | None = None) -> KnowledgeBase | None:
-    """The KB to execute queries on: `embedded:bundled`, `embedded:FILES`, a file, or an endpoint URL;
-    `allow_hosts`: hosts its queries' SERVICE / FROM may name (none by default)."""
+def open_kb(spec: str | None, kb: str, settings: KBSettings | None = None) -> KnowledgeBase | None:
+    """The KB to execute queries on: `embedded:bundled`, `embedded:FILES`, a file, or an endpoint URL,
+    with the command's `kb_timeout_s` / `kb_retries` (`KBSettings`)."""
     if not spec:
         return None
+    settings = settings or KBSettings()
     if spec == "embedded:bundled":
-        return EmbeddedStore([bundled_kb_path()], prefixes=kb, allow_hosts=allow_hosts)
-    return kb_from_config({"source": spec, "prefixes": kb, "allow_hosts": allow_hosts})
+        return EmbeddedStore(
+            [bundled_kb_path()], prefixes=kb, timeout_s=settings.timeout_s, allow_hosts=settings.allow_hosts
+        )
+    return kb_from_config({"source": spec, "prefixes": kb}, settings)
 
 
 def decode(
@@ -99,7 +102,8 @@ def evaluate_split(
     kb = examples[0].kb if examples else "generic"
     questions = [ex.annotated or ex.question for ex in examples]
     candidates = decode(model, encoder, questions, cfg.decode)
-    knowledge_base = open_kb(cfg.get("kb"), kb, cfg.get("kb_allow_hosts"))
+    settings = KBSettings.from_config(cfg)
+    knowledge_base = open_kb(cfg.get("kb"), kb, settings)
     try:
         predicted_answers: list[Answer | None] = [None] * len(examples)
         best = [c[0] for c in candidates]
@@ -110,7 +114,10 @@ def evaluate_split(
                 for tokens in (c if cfg.decode.execution_guided else c[:1])
             ]
             answers = execute_many(
-                knowledge_base, [detokenize(t, kb) for _, t in flat], desc="predicted queries"
+                knowledge_base,
+                [detokenize(t, kb) for _, t in flat],
+                workers=settings.workers,
+                desc="predicted queries",
             )
             by_example: dict[int, list[Answer]] = {}
             for (i, _), answer in zip(flat, answers):
@@ -118,7 +125,11 @@ def evaluate_split(
             for i, c in enumerate(candidates):
                 best[i], predicted_answers[i] = _choose(c, by_example[i])
         has_answers = knowledge_base is not None or any(ex.answers is not None for ex in examples)
-        gold = gold_answers(examples, knowledge_base, gold_cache) if has_answers else {}
+        gold = (
+            gold_answers(examples, knowledge_base, gold_cache, workers=settings.workers)
+            if has_answers
+            else {}
+        )
         gold_tokens = [tokenize(ex.query, ex.kb) for ex in examples]
         records = [
             PredictionRecord(ex.id, ref, hyp, kb, gold.get(ex.id), predicted_answers[i])
@@ -129,7 +140,7 @@ def evaluate_split(
             zip(gold_tokens, best),
             kb,
             knowledge_base,
-            known_uris=None if knowledge_base else dataset_uris([ex.query for ex in examples], kb),
+            known_uris=dataset_uris([ex.query for ex in examples], kb),
         )
     finally:
         if knowledge_base is not None:

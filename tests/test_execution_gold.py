@@ -11,6 +11,7 @@ import pytest
 from nmt_sparql.data.record import Example, RecordError
 from nmt_sparql.execution import Answer, EmbeddedStore, gold_answers, gold_cache_path
 from nmt_sparql.execution.answer import answer_from_sparql_json
+from nmt_sparql.execution.gold import gold_query_text
 
 TTL = """<http://dbpedia.org/resource/Kubrick> <http://dbpedia.org/ontology/director> <http://dbpedia.org/resource/A> .
 <http://dbpedia.org/resource/B> <http://dbpedia.org/ontology/director> <http://dbpedia.org/resource/Kubrick> .
@@ -62,7 +63,7 @@ def test_gold_queried_once_then_cached(kb: CountingStore, tmp_path: Path) -> Non
     assert first["3"].error is not None
     assert first["4"].rows == (("http://dbpedia.org/resource/X",),) * 2
     assert first["5"].kind == "ask" and first["5"].boolean is False
-    stored = json.loads(cache.read_text(encoding="utf-8"))["answers"]
+    (stored,) = json.loads(cache.read_text(encoding="utf-8"))["kbs"].values()
     assert set(stored) == {"1", "2"}  # the failed gold query is not cached
     assert not list(tmp_path.glob(".*.tmp"))
 
@@ -106,3 +107,42 @@ def test_real_qald_answers_convert() -> None:
     assert len(answers) == 408
     assert all(a.ok for a in answers)
     assert sum(a.kind == "ask" for a in answers) > 0 and sum(a.kind == "select" for a in answers) > 300
+
+
+def test_cached_answers_belong_to_the_kb_that_gave_them(kb: CountingStore, tmp_path: Path) -> None:
+    """An empty KB's answers must not stand in for the real KB's (issue #13, item 2)."""
+    cache = tmp_path / "g.json"
+    empty_file = tmp_path / "empty.nt"
+    empty_file.write_text("", encoding="utf-8")
+    empty = CountingStore([empty_file])
+    assert gold_answers(_examples()[:1], empty, cache, progress=False)["1"].number() == 0
+    assert gold_answers(_examples()[:1], kb, cache, progress=False)["1"].number() == 2
+    assert len(kb.sent) == 1
+    assert gold_answers(_examples()[:1], empty, cache, progress=False)["1"].number() == 0
+    assert len(empty.sent) == 1  # both KBs' answers stay cached side by side
+    assert empty.identity() != kb.identity() and kb.identity().startswith("embedded:sha256:")
+
+
+def test_cache_without_kb_identity_is_recomputed(kb: CountingStore, tmp_path: Path) -> None:
+    cache = tmp_path / "g.json"
+    text = gold_query_text(_examples()[0])
+    old = {
+        "format": "nmt-sparql gold answers v1",
+        "answers": {"1": {"query": text, "answer": {"kind": "ask"}}},
+    }
+    cache.write_text(json.dumps(old), encoding="utf-8")
+    assert gold_answers(_examples()[:1], kb, cache, progress=False)["1"].number() == 2
+    assert len(kb.sent) == 1
+
+
+def test_a_kb_of_unknown_identity_is_never_cached(tmp_path: Path) -> None:
+    class Anonymous(CountingStore):
+        def identity(self) -> None:
+            return None
+
+    data = tmp_path / "kb.nt"
+    data.write_text(TTL, encoding="utf-8")
+    kb, cache = Anonymous([data]), tmp_path / "g.json"
+    for _ in range(2):
+        assert gold_answers(_examples()[:1], kb, cache, progress=False)["1"].number() == 2
+    assert len(kb.sent) == 2 and not cache.exists()

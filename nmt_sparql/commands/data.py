@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 from omegaconf import DictConfig
@@ -26,8 +27,11 @@ def run(cfg: DictConfig) -> None:
         print(f"{cfg.name}: {len(files)} file(s) under {Path(cfg.data.dir) / 'raw'}")
     elif cfg.action == "prepare":
         splits = prepare(cfg)
+        manifest = json.loads((prepared_dir(cfg) / "manifest.json").read_text(encoding="utf-8"))
+        skipped = f", {manifest['skipped']} record(s) skipped" if manifest.get("skipped") else ""
         print(
-            f"{cfg.dataset.name}/{cfg.annotation}: { ({k: len(v) for k, v in splits.items()}) } -> {prepared_dir(cfg)}"
+            f"{cfg.dataset.name}/{cfg.annotation}: { ({k: len(v) for k, v in splits.items()}) }{skipped}"
+            f" -> {prepared_dir(cfg)}"
         )
     elif cfg.action == "stats":
         read = read_examples(cfg)

@@ -7,6 +7,7 @@ from pathlib import Path
 from omegaconf import DictConfig, OmegaConf, open_dict
 
 from nmt_sparql.commands.train import load_encoder
+from nmt_sparql.config_values import check_switches
 from nmt_sparql.data.prepare import load_splits, prepared_dir
 from nmt_sparql.evaluation import evaluate_split, format_metrics
 from nmt_sparql.execution.gold import gold_cache_path
@@ -15,7 +16,8 @@ from nmt_sparql.training.checkpoint import load_weights, resolve_checkpoint
 
 
 def evaluation_config(cfg: DictConfig, trained: DictConfig) -> DictConfig:
-    """The run's training config with this command's choices (dataset, data folders, kb, decode) on top."""
+    """The run's training config with this command's choices (dataset, data folders, kb and its
+    settings, decode) on top."""
     merged = OmegaConf.create(OmegaConf.to_container(trained, resolve=True))
     with open_dict(merged):
         if cfg.get("dataset") is not None:
@@ -26,6 +28,9 @@ def evaluation_config(cfg: DictConfig, trained: DictConfig) -> DictConfig:
         merged.kb = cfg.kb if cfg.get("kb") is not None else merged.dataset.get("endpoint")
         merged.kb_allow_hosts = list(cfg.get("kb_allow_hosts") or [])
         merged.decode = cfg.decode
+        for key in ("kb_timeout_s", "kb_retries", "kb_workers"):
+            if cfg.get(key) is not None:
+                merged[key] = cfg[key]
     return merged
 
 
@@ -34,11 +39,10 @@ def run(cfg: DictConfig) -> dict:
     if not (run_dir / "config.yaml").is_file():
         raise SystemExit(f"checkpoint={run_dir}: not a training run folder (no config.yaml)")
     merged = evaluation_config(cfg, OmegaConf.load(run_dir / "config.yaml"))
+    check_switches(merged, ("copy", "decode.typed_triples", "decode.execution_guided", "data.skip_invalid"))
     examples = load_splits(merged)[cfg.split]
     encoder = load_encoder(run_dir / "tokenizer")
-    model = build_model(
-        OmegaConf.to_container(merged.model, resolve=True), encoder.spec, bool(merged["copy"])
-    )
+    model = build_model(OmegaConf.to_container(merged.model, resolve=True), encoder.spec, merged["copy"])
     weights = resolve_checkpoint(run_dir / "best") or run_dir / "last"
     load_weights(weights, model)
     out = Path(cfg.out) if cfg.get("out") else run_dir / f"eval-{merged.dataset.name}-{cfg.split}"

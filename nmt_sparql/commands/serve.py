@@ -5,16 +5,15 @@ from __future__ import annotations
 import uvicorn
 from omegaconf import DictConfig
 
-from nmt_sparql.execution.safety import allowed_hosts
+from nmt_sparql.execution.config import KBSettings
 from nmt_sparql.serving.server import Limits, create_app
 from nmt_sparql.serving.translator import Translator
 
 
 def run(cfg: DictConfig) -> None:
-    translator = Translator.from_pretrained(cfg.export, device=cfg.device, kb=cfg.kb, labels=cfg.labels)
-    if translator.kb is not None:
-        translator.kb.allow_hosts = allowed_hosts(cfg.get("kb_allow_hosts"))
-        translator.kb.timeout_s = float(cfg.kb_timeout_s)
+    translator = Translator.from_pretrained(
+        cfg.export, device=cfg.device, kb=cfg.kb, labels=cfg.labels, kb_settings=KBSettings.from_config(cfg)
+    )
     limits = Limits(
         max_questions=int(cfg.limits.max_questions),
         max_question_chars=int(cfg.limits.max_question_chars),

@@ -21,6 +21,7 @@ from torch.utils.data import DataLoader
 
 from nmt_sparql.annotation.annotate import reshuffle_tail
 from nmt_sparql.atomic import atomic_write_text
+from nmt_sparql.config_values import check_switches
 from nmt_sparql.data.prepare import load_splits, prepared_dir
 from nmt_sparql.evaluation import evaluate_split, format_metrics
 from nmt_sparql.execution.gold import gold_cache_path
@@ -36,6 +37,12 @@ from nmt_sparql.training.lock import RunFolderLocked, run_folder_lock
 from nmt_sparql.training.recipe import train
 
 log = logging.getLogger(__name__)
+
+# Boolean keys, checked strictly (`copy=no` is an error, not a copy model).
+SWITCHES = (
+    "copy", "reshuffle_tail", "evaluate", "train.resume", "train.progress_bar", "train.tensorboard", "train.wandb",
+    "decode.typed_triples", "decode.execution_guided", "data.skip_invalid",
+)  # fmt: skip
 
 
 def build_encoder(
@@ -107,9 +114,10 @@ def run(cfg: DictConfig) -> dict[str, Any] | None:
 
 def _run(cfg: DictConfig, out: Path) -> dict[str, Any] | None:
     started = time.perf_counter()
+    check_switches(cfg, SWITCHES)
     splits = load_splits(cfg)
     kb = cfg.dataset.kb
-    copy = bool(cfg["copy"])  # not cfg.copy: that is DictConfig.copy()
+    copy = cfg["copy"]  # not cfg.copy: that is DictConfig.copy()
     model_cfg = OmegaConf.to_container(cfg.model, resolve=True)
     if model_cfg.get("pretrained") and not pretrained_available(model_cfg["pretrained"]):
         log.warning(

@@ -14,7 +14,8 @@ from typing import TextIO
 
 from omegaconf import DictConfig
 
-from nmt_sparql.execution.safety import allowed_hosts
+from nmt_sparql.config_values import config_bool
+from nmt_sparql.execution.config import KBSettings
 from nmt_sparql.serving.translator import Translator
 
 
@@ -43,12 +44,15 @@ def read_questions(question: str | None, source: str | None, stdin: TextIO) -> l
 
 def run(cfg: DictConfig) -> int:
     questions = read_questions(cfg.question, cfg.input, sys.stdin)
-    translator = Translator.from_pretrained(cfg.export, device=cfg.device, kb=cfg.kb, labels=cfg.labels)
-    if translator.kb is not None:
-        translator.kb.allow_hosts = allowed_hosts(cfg.get("kb_allow_hosts"))
+    translator = Translator.from_pretrained(
+        cfg.export, device=cfg.device, kb=cfg.kb, labels=cfg.labels, kb_settings=KBSettings.from_config(cfg)
+    )
     try:
         results = translator.translate(
-            questions, beam=cfg.beam, annotate=bool(cfg.annotate), answers=translator.kb is not None
+            questions,
+            beam=cfg.beam,
+            annotate=config_bool(cfg.annotate, "annotate"),
+            answers=translator.kb is not None,
         )
     finally:
         translator.close()

@@ -17,6 +17,7 @@ from omegaconf import DictConfig, OmegaConf
 from nmt_sparql.annotation.annotate import annotate
 from nmt_sparql.annotation.labels import LabelResolver
 from nmt_sparql.atomic import atomic_write_json
+from nmt_sparql.config_values import config_bool
 from nmt_sparql.data.readers import ReadResult, read_dataset
 from nmt_sparql.data.record import SPLITS, Example, read_jsonl, write_jsonl
 from nmt_sparql.data.splits import official_split, random_split, unseen_kb_split, unseen_templates_split
@@ -32,10 +33,20 @@ def dataset_root(cfg: DictConfig) -> Path:
 
 
 def read_examples(cfg: DictConfig) -> ReadResult:
-    """The dataset's canonical examples, from the reader registry (or the bundled generator)."""
+    """The dataset's canonical examples, from the reader registry (or the bundled generator).
+
+    `data.skip_invalid`: records whose query does not parse are skipped and listed, not refused.
+    A dataset with no example left is an error naming where it was read.
+    """
     given = cfg.dataset.get("reader_options")
     options = OmegaConf.to_container(given, resolve=True) if given else {}
-    return read_dataset(cfg.dataset.name, dataset_root(cfg), **options)
+    skip_invalid = config_bool(cfg.data.get("skip_invalid", False), "data.skip_invalid")
+    root = dataset_root(cfg)
+    examples = read_dataset(cfg.dataset.name, root, skip_invalid=skip_invalid, **options)
+    if not examples:
+        skipped = f" ({len(examples.skipped)} record(s) skipped)" if examples.skipped else ""
+        raise ValueError(f"{root}: dataset '{cfg.dataset.name}' has no examples{skipped}")
+    return examples
 
 
 def make_splits(examples: list[Example], cfg: DictConfig) -> dict[str, list[Example]]:
@@ -84,12 +95,14 @@ def prepared_dir(cfg: DictConfig) -> Path:
     return Path(cfg.data.dir) / cfg.dataset.name / cfg.annotation
 
 
-def _manifest(cfg: DictConfig, splits: dict[str, list[Example]]) -> dict[str, Any]:
+def _manifest(cfg: DictConfig, splits: dict[str, list[Example]], skipped: int = 0) -> dict[str, Any]:
     return {
         "dataset": OmegaConf.to_container(cfg.dataset, resolve=True),
         "annotation": cfg.annotation,
         "seed": int(cfg.seed),
+        "skip_invalid": config_bool(cfg.data.get("skip_invalid", False), "data.skip_invalid"),
         "sizes": {name: len(examples) for name, examples in splits.items()},
+        "skipped": skipped,
     }
 
 
@@ -101,8 +114,10 @@ def prepare(cfg: DictConfig) -> dict[str, list[Example]]:
     out = prepared_dir(cfg)
     for name in SPLITS:
         write_jsonl(out / f"{name}.jsonl", splits.get(name, []))
-    atomic_write_json(out / "manifest.json", _manifest(cfg, splits))
+    atomic_write_json(out / "manifest.json", _manifest(cfg, splits, len(examples.skipped)))
     log.info("prepared %s under %s", {k: len(v) for k, v in splits.items()}, out)
+    if examples.skipped:
+        log.warning("%d record(s) skipped (listed by `data stats`)", len(examples.skipped))
     return splits
 
 
@@ -113,6 +128,6 @@ def load_splits(cfg: DictConfig) -> dict[str, list[Example]]:
     if manifest.is_file():
         saved = json.loads(manifest.read_text(encoding="utf-8"))
         wanted = _manifest(cfg, {})
-        if all(saved.get(k) == wanted[k] for k in ("dataset", "annotation", "seed")):
+        if all(saved.get(k, False) == wanted[k] for k in ("dataset", "annotation", "seed", "skip_invalid")):
             return {name: list(read_jsonl(out / f"{name}.jsonl")) for name in SPLITS}
     return prepare(cfg)

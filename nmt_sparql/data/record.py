@@ -94,11 +94,34 @@ def write_jsonl(path: str | Path, examples: Iterable[Example]) -> None:
     atomic_write_text(path, text)
 
 
+def utf8_text(data: bytes, path: str | Path, first_line: int = 0) -> str:
+    """`data` (the file's text from line index `first_line` on) decoded as UTF-8, or a RecordError
+    naming the file, line and column of the first bad byte."""
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as err:
+        line = first_line + data.count(b"\n", 0, err.start)
+        column = err.start - (data.rfind(b"\n", 0, err.start) + 1) + 1
+        raise RecordError(
+            path,
+            line,
+            "<encoding>",
+            f"line {line + 1} is not UTF-8 text (byte 0x{data[err.start]:02x} at column {column}); "
+            "convert the file to UTF-8",
+        ) from None
+
+
+def read_utf8(path: str | Path) -> str:
+    """A text file's content; a byte that is not UTF-8 is a RecordError naming the file and line."""
+    return utf8_text(Path(path).read_bytes(), path)
+
+
 def read_jsonl_indexed(path: str | Path) -> Iterator[tuple[int, Example]]:
     """(line index, example) of a JSONL file of records; the index is the one errors name."""
     path = Path(path)
-    with path.open(encoding="utf-8") as fh:
-        for i, line in enumerate(fh):
+    with path.open("rb") as fh:
+        for i, raw in enumerate(fh):
+            line = utf8_text(raw, path, i)
             if not line.strip():
                 continue
             try:

@@ -32,6 +32,10 @@ def iri_of_token(token: str, prefixes: PrefixMap) -> str | None:
     return prefixes.expand(prefix, re.sub(r"\\(.)", r"\1", local))
 
 
+class ExistenceCheckError(RuntimeError):
+    """The KB could not tell which IRIs exist (an endpoint down, failing or answering garbage)."""
+
+
 class KnowledgeBase(ABC):
     """Runs read-only SPARQL queries and tells which IRIs exist (for "fake URI" detection, §VI).
 
@@ -53,7 +57,8 @@ class KnowledgeBase(ABC):
             return Answer.failed(f"{type(err).__name__}: {err}")
 
     def exists(self, iri_tokens: Iterable[str]) -> set[str]:
-        """The tokens among `iri_tokens` whose IRI occurs in the KB (as subject, predicate or object)."""
+        """The tokens among `iri_tokens` whose IRI occurs in the KB (as subject, predicate or object);
+        ExistenceCheckError when the KB cannot answer."""
         by_iri: dict[str, list[str]] = {}
         for token in set(iri_tokens):
             iri = iri_of_token(token, self.prefixes)
@@ -61,6 +66,11 @@ class KnowledgeBase(ABC):
                 by_iri.setdefault(iri, []).append(token)
         found = self._existing_iris(sorted(by_iri)) if by_iri else set()
         return {token for iri in found for token in by_iri.get(iri, ())}
+
+    def identity(self) -> str | None:
+        """What tells this KB's answers apart from another's (an endpoint URL, a hash of the RDF files):
+        cached gold answers are reused only for the same identity, and never for None (unknown)."""
+        return None
 
     @abstractmethod
     def _run(self, sparql: str, form: str) -> Answer:

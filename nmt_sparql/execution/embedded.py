@@ -16,6 +16,7 @@ triples) takes GBs per copy and minutes per load: give it an on-disk `location`,
 
 from __future__ import annotations
 
+import hashlib
 import threading
 from collections.abc import Iterable, Sequence
 from pathlib import Path
@@ -106,6 +107,7 @@ class EmbeddedStore(KnowledgeBase):
             "location": None if self.location is None else str(self.location),
             "files": [[str(p), rdf_format(p).media_type] for p in self.files],
         }
+        self._identity: str | None = None
         self._lock = threading.Lock()
         self._closed = False
         self._local: ox.Store | None = None
@@ -115,6 +117,22 @@ class EmbeddedStore(KnowledgeBase):
         except (ValueError, WorkerExited):
             self._worker.kill()
             raise
+
+    def identity(self) -> str:
+        """sha256 of the RDF files' bytes (the bundled KB included), or the path of an on-disk store."""
+        if self._identity is None:
+            if self.files:
+                digest = hashlib.sha256()
+                for path in self.files:
+                    with path.open("rb") as fh:
+                        while chunk := fh.read(1 << 20):
+                            digest.update(chunk)
+                    digest.update(b"\0")  # file boundary
+                self._identity = f"embedded:sha256:{digest.hexdigest()}"
+            else:
+                where = "memory" if self.location is None else str(self.location.resolve())
+                self._identity = f"embedded:store:{where}"
+        return self._identity
 
     @property
     def store(self) -> ox.Store | None:

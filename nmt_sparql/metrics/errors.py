@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 from difflib import SequenceMatcher
 from typing import Any
 
-from nmt_sparql.execution.base import KnowledgeBase
+from nmt_sparql.execution.base import ExistenceCheckError, KnowledgeBase
 from nmt_sparql.metrics.query import canonical_variables
 from nmt_sparql.sparql.prefixes import PrefixMap
 from nmt_sparql.sparql.tokens import TokenType, token_types, tokenize
@@ -134,6 +134,8 @@ class ErrorReport:
     distribution_by_query: dict[str, float]
     confusion_counts: dict[str, dict[str, int]]
     confusion: dict[str, dict[str, float]] = field(default_factory=dict)
+    # Why the KB existence check could not run (endpoint down, failing): the report says so.
+    fake_uri_problem: str | None = None
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -141,6 +143,7 @@ class ErrorReport:
             "n_incorrect": self.n_incorrect,
             "n_errors": self.n_errors,
             "fake_uri_check": self.fake_uri_check,
+            "fake_uri_problem": self.fake_uri_problem,
             "counts": self.counts,
             "distribution": self.distribution,
             "distribution_by_query": self.distribution_by_query,
@@ -157,14 +160,15 @@ def analyse_errors(
 ) -> ErrorReport:
     """Error taxonomy over (reference tokens, predicted tokens) pairs.
 
-    Fake URIs: predicted URI tokens that `knowledge_base.exists` does not find, or, without a KB,
-    that are not in `known_uris` (e.g. `dataset_uris` of all the dataset's queries); with neither,
-    no URI is called fake and `fake_uri_check` is "off".
+    Fake URIs: predicted URI tokens that `knowledge_base.exists` does not find, or, without a KB or
+    when its existence check fails (`fake_uri_problem` says why), that are not in `known_uris` (e.g.
+    `dataset_uris` of all the dataset's queries); with neither, no URI is called fake and
+    `fake_uri_check` is "off".
     """
     pairs = [(list(r), list(p)) for r, p in pairs]
     incorrect = [(r, p) for r, p in pairs if canonical_variables(r) != canonical_variables(p)]
     is_fake: Callable[[str], bool] | None = None
-    check = "off"
+    check, problem = "off", None
     if knowledge_base is not None:
         predicted_uris = {
             t
@@ -172,9 +176,13 @@ def analyse_errors(
             for t, kind in zip(p, token_types(p, kb), strict=True)
             if kind == TokenType.URI
         }
-        existing = knowledge_base.exists(predicted_uris)
-        is_fake, check = (lambda t: t not in existing), "kb"
-    elif known_uris is not None:
+        try:
+            existing = knowledge_base.exists(predicted_uris)
+        except ExistenceCheckError as err:
+            problem = str(err)
+        else:
+            is_fake, check = (lambda t: t not in existing), "kb"
+    if is_fake is None and known_uris is not None:
         is_fake, check = (lambda t: t not in known_uris), "known-uris"
 
     counts = dict.fromkeys(CATEGORIES, 0)
@@ -198,4 +206,5 @@ def analyse_errors(
         distribution_by_query=_percentages(by_query, CATEGORIES),
         confusion_counts=confusion,
         confusion={row: _percentages(dict(cols), COLUMNS) for row, cols in confusion.items()},
+        fake_uri_problem=problem,
     )

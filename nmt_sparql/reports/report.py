@@ -114,7 +114,12 @@ def _markdown(metrics: Mapping[str, Any], errors: ErrorReport | None, title: str
             "## Error distribution (Table XIV)",
             "",
             f"{errors.n_incorrect} incorrect queries of {errors.n_queries}, {errors.n_errors} token errors; "
-            f"fake-URI check: {errors.fake_uri_check}.",
+            f"fake-URI check: {errors.fake_uri_check}."
+            + (
+                f" The KB existence check could not run: {errors.fake_uri_problem}"
+                if errors.fake_uri_problem
+                else ""
+            ),
             "",
             _md_table(
                 ["", *CATEGORIES],

@@ -23,7 +23,8 @@ from nmt_sparql.annotation.units import check_units
 from nmt_sparql.commands.train import load_encoder
 from nmt_sparql.evaluation import decode, open_kb
 from nmt_sparql.execution.answer import Answer
-from nmt_sparql.execution.base import KnowledgeBase
+from nmt_sparql.execution.base import KnowledgeBase, execute_many
+from nmt_sparql.execution.config import KBSettings
 from nmt_sparql.execution.embedded import EmbeddedStore
 from nmt_sparql.execution.safety import UnsafeQueryError
 from nmt_sparql.models.registry import build_model
@@ -102,6 +103,7 @@ class Translator:
         self.seed = int(config["annotation"].get("seed", 0))
         self.decode_defaults = dict(config.get("decode") or {})
         self._lock = threading.Lock()  # one decode at a time: callers may share a translator across threads
+        self.kb_workers = 1  # queries of one call executed at once
 
     @classmethod
     def from_pretrained(
@@ -110,6 +112,7 @@ class Translator:
         device: str = "cpu",
         kb: str | None = None,
         labels: str | None = None,
+        kb_settings: KBSettings | None = None,
     ) -> Translator:
         """Load an export folder. `kb`: where answers come from (`embedded:bundled`, RDF files, an
         endpoint URL); `labels`: an embedded KB whose rdfs:labels annotate raw questions (default: `kb`
@@ -157,8 +160,10 @@ class Translator:
                 f"{path / 'model.safetensors'}: missing {sorted(missing)}, unexpected {sorted(unexpected)}"
             )
         model.to(device)
-        knowledge_base = open_kb(kb, config["kb"]) if kb else None
+        kb_settings = kb_settings or KBSettings()
+        knowledge_base = open_kb(kb, config["kb"], kb_settings) if kb else None
         translator = cls(model, encoder, config, prefixes, device, knowledge_base)
+        translator.kb_workers = kb_settings.workers
         translator.labels = translator._label_index(labels)
         return translator
 
@@ -220,8 +225,11 @@ class Translator:
             sparql = detokenize(tokens, self.prefixes)
             results.append(Translation(question, text, tokens, sparql, kb_tokens(tokens, self.prefixes)))
         if answers:
-            for result in results:
-                result.answer = self.execute(result.sparql)
+            found = execute_many(
+                self.kb, [r.sparql for r in results], workers=self.kb_workers, progress=False, desc="answers"
+            )
+            for result, answer in zip(results, found):
+                result.answer = answer.to_json()
         return results
 
     def execute(self, sparql: str) -> dict[str, Any]:

@@ -78,7 +78,15 @@ FUNCTIONS = {
 OPERATORS = {"=", "!=", "<", ">", "<=", ">=", "&&", "||", "!", "+", "-", "*", "/", "^", "|"}
 PUNCTUATION = {"{", "}", "(", ")", "[", "]", ".", ",", ";"}
 AGGREGATES = {"count", "sum", "min", "max", "avg", "sample", "group_concat"}
-_SAFE_LOCAL = re.compile(r"^[A-Za-z0-9_](?:[A-Za-z0-9_\-.]*[A-Za-z0-9_\-])?$")
+# Prefixed in detokenized text only when every engine reads it: no `.` (pyoxigraph 0.5 rejects
+# `dbr:U.S._Route_59`), no reserved character; other IRIs are written in full.
+_SAFE_LOCAL = re.compile(r"^[A-Za-z0-9_][A-Za-z0-9_\-]*$")
+# What a dataset writes when it forgets that `(` and `/` end a prefixed name: `dbr:Alien_(film)`,
+# `dbr:AC/DC`. SPARQL reads `dbr:Alien_ ( film )`, which is no query, so it is refused by name.
+_GLUED = re.compile(
+    r"\((?!(?:[-+]?[\d.]+(?:[eE][-+]?\d+)?|true|false)\))[^\s()?$\"':,]+\)"  # not a cast: xsd:integer(5)
+    r"|/(?!a[\s{}.;,])[A-Za-z0-9_][^\s/{}()<>:,;]*(?=[\s{}.;,]|$)"  # not a path: dbo:a/dbo:b, dbo:a/a
+)
 _SIMPLE_PREFIX = re.compile(r"^[A-Za-z][A-Za-z0-9_\-]*$")
 
 
@@ -137,6 +145,12 @@ def tokenize(query: str, kb: str | PrefixMap = "dbpedia") -> list[str]:
         if kind == "pname" and text.endswith(".") and not text.endswith("\\."):
             text = text.rstrip(".")
         pos = m.start() + len(text)
+        if kind == "pname" and (glued := _GLUED.match(query, pos)) is not None:
+            escaped = re.sub(r"([()/])", r"\\\1", glued.group())
+            raise SparqlSyntaxError(
+                f"prefixed name {text + glued.group()!r} at {m.start()}: '(', ')' and '/' end a prefixed "
+                f"name; escape them ({text + escaped}) or write the IRI in full (<...>), in: {query!r}"
+            )
         if kind not in ("ws", "comment"):
             raw.append((kind, text, m.start()))
 

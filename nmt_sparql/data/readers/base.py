@@ -6,14 +6,16 @@ from __future__ import annotations
 
 import json
 import logging
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from nmt_sparql.data.record import Example, KBElement, RecordError
+from nmt_sparql.data.record import Example, KBElement, RecordError, read_utf8
 from nmt_sparql.sparql.prefixes import prefix_map
 from nmt_sparql.sparql.tokens import SparqlSyntaxError, TokenType, detokenize, token_types, tokenize
+from nmt_sparql.sparql.validate import query_parse_error
 
 log = logging.getLogger(__name__)
 
@@ -28,20 +30,47 @@ class SkippedRecord:
     error: str
 
 
+class InvalidQueryError(RecordError):
+    """A record whose query does not lex or is not a SPARQL 1.1 query (`data.skip_invalid` skips it)."""
+
+    def __init__(self, source: str | Path, index: int | str, field_name: str, problem: str, record_id: str):
+        super().__init__(source, index, field_name, problem)
+        self.record_id = record_id
+
+
 class ReadResult(list[Example]):
     """The examples of a dataset, plus the upstream records that were skipped and why.
 
     It is a plain list of examples (so `read_dataset` stays `list[Example]` for callers that only
-    want the data) that also carries `skipped`, which `data stats` lists.
+    want the data) that also carries `skipped`, which `data stats` and `data prepare` report.
+    `skip_invalid`: a record with an invalid query is skipped (and listed) instead of refused.
     """
 
-    def __init__(self, examples: Iterable[Example] = (), skipped: Iterable[SkippedRecord] = ()):
+    def __init__(
+        self,
+        examples: Iterable[Example] = (),
+        skipped: Iterable[SkippedRecord] = (),
+        skip_invalid: bool = False,
+    ):
         super().__init__(examples)
         self.skipped: list[SkippedRecord] = list(skipped)
+        self.skip_invalid = skip_invalid
 
     def extend_result(self, other: ReadResult) -> None:
         self.extend(other)
         self.skipped.extend(other.skipped)
+
+    @contextmanager
+    def invalid_queries_skipped(self) -> Iterator[None]:
+        """Around reading one record: its InvalidQueryError is raised, or with `skip_invalid` logged
+        and listed in `skipped`."""
+        try:
+            yield
+        except InvalidQueryError as err:
+            if not self.skip_invalid:
+                raise
+            log.warning("skipped: %s", str(err)[:300])
+            self.skipped.append(SkippedRecord(err.source, int(err.index), err.record_id, str(err)))
 
 
 def load_json(path: Path) -> Any:
@@ -49,8 +78,7 @@ def load_json(path: Path) -> Any:
     if not path.is_file():
         raise FileNotFoundError(f"dataset file not found: {path}")
     try:
-        with path.open(encoding="utf-8") as fh:
-            return json.load(fh)
+        return json.loads(read_utf8(path))
     except json.JSONDecodeError as err:
         raise RecordError(
             path, "<file>", "<json>", f"invalid JSON: {err.msg} at line {err.lineno} column {err.colno}"
@@ -125,14 +153,34 @@ def canonical_query(original: str, kb: str) -> tuple[str, list[KBElement]]:
     return detokenize(tokens, pm), list(elements.values())
 
 
-def build_example(
-    source: Path, index: int, query_field: str, original_query: str, kb: str, **fields: Any
-) -> Example:
-    """An Example whose query is canonicalized; a query that does not lex is a RecordError naming it."""
+def checked_query(
+    source: Path, index: int, query_field: str, original_query: str, kb: str, record_id: str
+) -> tuple[str, list[KBElement]]:
+    """`canonical_query` of a record's query, or InvalidQueryError naming the file, record and field
+    when it does not lex or its canonical text is not a SPARQL 1.1 query."""
     try:
         query, elements = canonical_query(original_query, kb)
     except SparqlSyntaxError as err:
-        raise RecordError(source, index, query_field, f"query does not tokenize: {err}") from err
+        raise InvalidQueryError(
+            source, index, query_field, f"query does not tokenize: {err}", record_id
+        ) from err
+    problem = query_parse_error(query)
+    if problem is not None:
+        raise InvalidQueryError(
+            source,
+            index,
+            query_field,
+            f"not a SPARQL 1.1 query: {problem} (canonical text: {query})",
+            record_id,
+        )
+    return query, elements
+
+
+def build_example(
+    source: Path, index: int, query_field: str, original_query: str, kb: str, **fields: Any
+) -> Example:
+    """An Example whose query is canonicalized and checked (`checked_query`)."""
+    query, elements = checked_query(source, index, query_field, original_query, kb, str(fields.get("id")))
     return Example(query=query, kb=kb, kb_elements=elements, source_query=original_query, **fields)
 
 

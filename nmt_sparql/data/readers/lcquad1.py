@@ -31,33 +31,34 @@ def unmark(marked: str) -> str:
     return " ".join(marked.replace("<", "").replace(">", "").split())
 
 
-def read_lcquad1_file(path: Path, split: str | None) -> ReadResult:
+def read_lcquad1_file(path: Path, split: str | None, skip_invalid: bool = False) -> ReadResult:
     """One LC-QuAD 1.0 JSON list -> examples with the given split."""
-    result = ReadResult()
+    result = ReadResult(skip_invalid=skip_invalid)
     for i, raw in enumerate(require_list(load_json(path), path)):
         record = require_record(raw, path, i)
         marked = require_str(record, "intermediary_question", path, i)
-        result.append(
-            build_example(
-                path,
-                i,
-                "sparql_query",
-                require_str(record, "sparql_query", path, i),
-                "dbpedia",
-                id=required_id(record, "_id", path, i),
-                question=unmark(marked),
-                marked_question=marked,
-                reformulated=optional_text(record, "corrected_question", path, i),
-                template_id=optional_template_id(record, "sparql_template_id", path, i),
-                split=split,
+        with result.invalid_queries_skipped():
+            result.append(
+                build_example(
+                    path,
+                    i,
+                    "sparql_query",
+                    require_str(record, "sparql_query", path, i),
+                    "dbpedia",
+                    id=required_id(record, "_id", path, i),
+                    question=unmark(marked),
+                    marked_question=marked,
+                    reformulated=optional_text(record, "corrected_question", path, i),
+                    template_id=optional_template_id(record, "sparql_template_id", path, i),
+                    split=split,
+                )
             )
-        )
     return result
 
 
-def read_lcquad1(folder: Path) -> ReadResult:
+def read_lcquad1(folder: Path, skip_invalid: bool = False) -> ReadResult:
     """Both files of a folder laid out like upstream (`train-data.json`, `test-data.json`)."""
     result = ReadResult()
     for name, split in FILES:
-        result.extend_result(read_lcquad1_file(Path(folder) / name, split))
+        result.extend_result(read_lcquad1_file(Path(folder) / name, split, skip_invalid))
     return result

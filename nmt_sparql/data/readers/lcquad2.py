@@ -80,9 +80,9 @@ def derive_template_id(intermediate_sparql: str) -> str:
     return "s" + hashlib.sha1(template_structure(intermediate_sparql).encode("utf-8")).hexdigest()[:10]
 
 
-def read_lcquad2_file(path: Path, split: str | None) -> ReadResult:
+def read_lcquad2_file(path: Path, split: str | None, skip_invalid: bool = False) -> ReadResult:
     """One file of the official LC-QuAD 2.0 release."""
-    result = ReadResult()
+    result = ReadResult(skip_invalid=skip_invalid)
     empty = 0
     for i, raw in enumerate(require_list(load_json(path), path)):
         record = require_record(raw, path, i)
@@ -94,37 +94,38 @@ def read_lcquad2_file(path: Path, split: str | None) -> ReadResult:
         if not question:
             empty += 1
             continue
-        result.append(
-            build_example(
-                path,
-                i,
-                "sparql_wikidata",
-                require_str(record, "sparql_wikidata", path, i),
-                "wikidata",
-                id=required_id(record, "uid", path, i),
-                question=question,
-                marked_question=nnqt,
-                reformulated=reformulated,
-                template_id=optional_template_id(record, "template_id", path, i),
-                split=split,
+        with result.invalid_queries_skipped():
+            result.append(
+                build_example(
+                    path,
+                    i,
+                    "sparql_wikidata",
+                    require_str(record, "sparql_wikidata", path, i),
+                    "wikidata",
+                    id=required_id(record, "uid", path, i),
+                    question=question,
+                    marked_question=nnqt,
+                    reformulated=reformulated,
+                    template_id=optional_template_id(record, "template_id", path, i),
+                    split=split,
+                )
             )
-        )
     warn_skipped_empty(path, empty)
     return result
 
 
-def read_lcquad2(folder: Path) -> ReadResult:
+def read_lcquad2(folder: Path, skip_invalid: bool = False) -> ReadResult:
     """The official release: `train.json` and `test.json` of a folder."""
     result = ReadResult()
     for name, split in OFFICIAL_FILES:
-        result.extend_result(read_lcquad2_file(Path(folder) / name, split))
+        result.extend_result(read_lcquad2_file(Path(folder) / name, split, skip_invalid))
     return result
 
 
-def read_lcquad2_sample(path: Path) -> ReadResult:
+def read_lcquad2_sample(path: Path, skip_invalid: bool = False) -> ReadResult:
     """The sigir2022-sparqlbaselines sample file (`test_KG_4211.json`)."""
     path = Path(path)
-    result = ReadResult()
+    result = ReadResult(skip_invalid=skip_invalid)
     empty = 0
     for i, raw in enumerate(require_list(load_json(path), path)):
         record = require_record(raw, path, i)
@@ -137,20 +138,21 @@ def read_lcquad2_sample(path: Path) -> ReadResult:
         if not question:
             empty += 1
             continue
-        result.append(
-            build_example(
-                path,
-                i,
-                "sparql_wikidata",
-                require_str(record, "sparql_wikidata", path, i),
-                "wikidata",
-                id=required_id(record, "uid", path, i),
-                question=question,
-                marked_question=marked,
-                reformulated=paraphrase,
-                template_id=derive_template_id(require_str(record, "intermediate_sparql", path, i)),
-                split=None,
+        with result.invalid_queries_skipped():
+            result.append(
+                build_example(
+                    path,
+                    i,
+                    "sparql_wikidata",
+                    require_str(record, "sparql_wikidata", path, i),
+                    "wikidata",
+                    id=required_id(record, "uid", path, i),
+                    question=question,
+                    marked_question=marked,
+                    reformulated=paraphrase,
+                    template_id=derive_template_id(require_str(record, "intermediate_sparql", path, i)),
+                    split=None,
+                )
             )
-        )
     warn_skipped_empty(path, empty)
     return result

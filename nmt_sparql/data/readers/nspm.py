@@ -22,7 +22,7 @@ import re
 from pathlib import Path
 
 from nmt_sparql.data.readers.base import ReadResult, build_example
-from nmt_sparql.data.record import RecordError
+from nmt_sparql.data.record import RecordError, read_utf8
 from nmt_sparql.sparql.prefixes import prefix_map
 from nmt_sparql.sparql.tokens import FUNCTIONS, KEYWORDS
 
@@ -170,13 +170,10 @@ def decode_nspm(encoded: str) -> str:
 def _read_lines(path: Path) -> list[str]:
     if not path.is_file():
         raise FileNotFoundError(f"NSpM file not found: {path}")
-    try:
-        return path.read_text(encoding="utf-8").splitlines()
-    except UnicodeDecodeError as err:
-        raise RecordError(path, "<file>", "<encoding>", f"not UTF-8 text: {err}") from None
+    return read_utf8(path).splitlines()
 
 
-def read_nspm_split(folder: Path, stem: str, split: str | None) -> ReadResult:
+def read_nspm_split(folder: Path, stem: str, split: str | None, skip_invalid: bool = False) -> ReadResult:
     """One `stem.en` / `stem.sparql` pair of an NSpM folder."""
     en_path, sparql_path = folder / f"{stem}.en", folder / f"{stem}.sparql"
     questions, queries = _read_lines(en_path), _read_lines(sparql_path)
@@ -187,7 +184,7 @@ def read_nspm_split(folder: Path, stem: str, split: str | None) -> ReadResult:
             "<lines>",
             f"{len(queries)} queries but {len(questions)} questions in {en_path}",
         )
-    result = ReadResult()
+    result = ReadResult(skip_invalid=skip_invalid)
     for i, (question, encoded) in enumerate(zip(questions, queries)):
         if not question.strip() and not encoded.strip():
             continue  # a blank pair (compositions_v2/test ends with one): no record
@@ -199,25 +196,26 @@ def read_nspm_split(folder: Path, stem: str, split: str | None) -> ReadResult:
             decoded = decode_nspm(encoded)
         except NspmDecodeError as err:
             raise RecordError(sparql_path, i, "sparql", str(err)) from err
-        result.append(
-            build_example(
-                sparql_path,
-                i,
-                "sparql",
-                decoded,
-                "dbpedia",
-                id=f"{folder.name}/{stem}/{i}",
-                question=" ".join(question.split()),
-                split=split,
+        with result.invalid_queries_skipped():
+            result.append(
+                build_example(
+                    sparql_path,
+                    i,
+                    "sparql",
+                    decoded,
+                    "dbpedia",
+                    id=f"{folder.name}/{stem}/{i}",
+                    question=" ".join(question.split()),
+                    split=split,
+                )
             )
-        )
     return result
 
 
-def read_nspm(folder: Path) -> ReadResult:
+def read_nspm(folder: Path, skip_invalid: bool = False) -> ReadResult:
     """A folder with `train`, `dev` and `test` pairs (dev becomes the validation split)."""
     folder = Path(folder)
     result = ReadResult()
     for stem, split in SPLIT_FILES:
-        result.extend_result(read_nspm_split(folder, stem, split))
+        result.extend_result(read_nspm_split(folder, stem, split, skip_invalid))
     return result
