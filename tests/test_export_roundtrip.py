@@ -13,8 +13,8 @@ from omegaconf import OmegaConf
 from safetensors.torch import load_file
 
 from nmt_sparql.cli import main
-from nmt_sparql.commands.train import build_encoder
-from nmt_sparql.evaluation import decode
+from nmt_sparql.inference.decode import decode
+from nmt_sparql.inference.encoder import build_encoder
 from nmt_sparql.models.registry import build_model
 from nmt_sparql.serving.export import PICKLE_SUFFIXES, ExportError, export_model
 from nmt_sparql.serving.translator import Translator
@@ -60,7 +60,7 @@ def make_run(
 
 def _reference(run: Path, beam: int, typed_triples: bool = False) -> list[str]:
     """SPARQL from the run's own model and encoder, as `evaluate` would decode it."""
-    from nmt_sparql.commands.train import load_encoder
+    from nmt_sparql.inference.encoder import load_encoder
     from nmt_sparql.training.checkpoint import load_weights
 
     cfg = OmegaConf.to_container(OmegaConf.load(run / "config.yaml"))

@@ -21,14 +21,12 @@ from torch.utils.data import DataLoader
 from nmt_sparql.annotation.annotate import reshuffle_tail
 from nmt_sparql.atomic import atomic_write_text
 from nmt_sparql.data.prepare import load_splits, prepared_dir
-from nmt_sparql.evaluation import evaluate_split, format_metrics
 from nmt_sparql.execution.gold import gold_cache_path
+from nmt_sparql.inference.encoder import build_encoder
+from nmt_sparql.inference.evaluate import evaluate_split, format_metrics
 from nmt_sparql.models.pretrained import pretrained_available
-from nmt_sparql.models.registry import CODECS, build_model, ensure_registered
+from nmt_sparql.models.registry import build_model
 from nmt_sparql.sparql.tokens import tokenize
-from nmt_sparql.tokenization.hf import HFEncoder
-from nmt_sparql.tokenization.kbmask import read_encoder_meta
-from nmt_sparql.tokenization.word import Encoder
 from nmt_sparql.training.checkpoint import load_weights
 from nmt_sparql.training.loader import PerEpoch, make_train_loader
 from nmt_sparql.training.recipe import train
@@ -37,35 +35,6 @@ log = logging.getLogger(__name__)
 
 # Model-config keys that carry the paper's per-model recipe and override the generic `train:` block.
 RECIPE_KEYS = ("optimizer", "scheduler", "batch_size", "clip_norm", "label_smoothing", "max_epochs")
-
-
-def build_encoder(
-    model_cfg: dict[str, Any], pairs: list[tuple[str, list[str]]], copy: bool, kb: str, mask: str = "plain"
-) -> Any:
-    """The tokenization the model expects: word vocabularies, or a (pretrained or trained) HF tokenizer."""
-    ensure_registered()
-    if CODECS[model_cfg["name"]] == "hf":
-        if mask != "plain":
-            raise ValueError(
-                f"copy_mask={mask}: typed masks are implemented for transformer and convs2s only"
-            )
-        return HFEncoder.build(
-            pairs,
-            copy,
-            kb,
-            pretrained=model_cfg.get("pretrained"),
-            sp_vocab_size=model_cfg.get("sp_vocab_size", 1000),
-        )
-    return Encoder.build(pairs, copy, kb, min_freq=model_cfg.get("min_freq", 1), mask=mask)
-
-
-def load_encoder(directory: Path) -> Any:
-    """Reload the tokenization saved by a training run."""
-    return (
-        Encoder.load(directory)
-        if read_encoder_meta(directory)["type"] == "word"
-        else HFEncoder.load(directory)
-    )
 
 
 def train_config(cfg: DictConfig) -> dict[str, Any]:

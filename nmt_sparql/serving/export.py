@@ -21,7 +21,7 @@ from omegaconf import OmegaConf
 from safetensors.torch import save_model
 
 from nmt_sparql.atomic import atomic_write, atomic_write_json
-from nmt_sparql.commands.train import load_encoder
+from nmt_sparql.inference.encoder import load_encoder
 from nmt_sparql.models.pretrained import PretrainedSeq2Seq
 from nmt_sparql.models.registry import build_model, codec_for
 from nmt_sparql.sparql.prefixes import prefix_map

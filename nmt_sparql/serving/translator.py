@@ -18,12 +18,13 @@ from typing import Any
 import torch
 from safetensors.torch import load_model
 
-from nmt_sparql.commands.train import load_encoder
-from nmt_sparql.evaluation import decode, open_kb
 from nmt_sparql.execution.answer import Answer
 from nmt_sparql.execution.base import KnowledgeBase
 from nmt_sparql.execution.embedded import EmbeddedStore
 from nmt_sparql.execution.safety import UnsafeQueryError
+from nmt_sparql.inference.decode import decode
+from nmt_sparql.inference.encoder import load_encoder
+from nmt_sparql.inference.kb import open_kb
 from nmt_sparql.models.registry import build_model
 from nmt_sparql.serving.annotate_raw import LabelIndex, annotate_question
 from nmt_sparql.serving.export import FORMAT, VERSION

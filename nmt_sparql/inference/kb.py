@@ -1,0 +1,17 @@
+"""The KB a query runs on, from the one spec string every command takes (`kb=...`)."""
+
+from __future__ import annotations
+
+from nmt_sparql.data.generate import bundled_kb_path
+from nmt_sparql.execution.base import KnowledgeBase
+from nmt_sparql.execution.config import kb_from_config
+from nmt_sparql.execution.embedded import EmbeddedStore
+
+
+def open_kb(spec: str | None, kb: str) -> KnowledgeBase | None:
+    """The KB to execute queries on: `embedded:bundled`, `embedded:FILES`, a file, or an endpoint URL."""
+    if not spec:
+        return None
+    if spec == "embedded:bundled":
+        return EmbeddedStore([bundled_kb_path()], prefixes=kb)
+    return kb_from_config({"source": spec, "prefixes": kb})
