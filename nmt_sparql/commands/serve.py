@@ -10,7 +10,7 @@ from nmt_sparql.serving.translator import Translator
 
 
 def run(cfg: DictConfig) -> None:
-    translator = Translator.from_pretrained(cfg.export, device=cfg.device, kb=cfg.kb, labels=cfg.labels)
+    translator = Translator.from_pretrained(cfg.export, device=cfg.device, kb=cfg.kb, index=cfg.index)
     limits = Limits(
         max_questions=int(cfg.limits.max_questions),
         max_question_chars=int(cfg.limits.max_question_chars),

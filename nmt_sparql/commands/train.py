@@ -1,7 +1,8 @@
 """`nmt-sparql train`: prepared splits -> tokenizer -> model -> training loop -> evaluation.
 
 The run folder (Hydra's output dir) holds everything needed to use the model again:
-config.yaml, tokenizer/, best/ and last/ checkpoints, train_log.jsonl, and the test report.
+config.yaml, tokenizer/, best/ and last/ checkpoints, train_log.jsonl, the test report, and
+kb_index.sqlite (any annotation but raw): the KB index its raw questions are linked with.
 """
 
 from __future__ import annotations
@@ -20,7 +21,8 @@ from torch.utils.data import DataLoader
 
 from nmt_sparql.annotation.annotate import reshuffle_tail
 from nmt_sparql.atomic import atomic_write_text
-from nmt_sparql.data.prepare import load_splits, prepared_dir
+from nmt_sparql.data.linking_index import copy_index, dataset_index
+from nmt_sparql.data.prepare import label_resolver, load_splits, prepared_dir
 from nmt_sparql.execution.gold import gold_cache_path
 from nmt_sparql.inference.encoder import build_encoder
 from nmt_sparql.inference.evaluate import evaluate_split, format_metrics
@@ -61,6 +63,8 @@ def run(cfg: DictConfig) -> dict[str, Any] | None:
     out = Path(HydraConfig.get().runtime.output_dir)
     started = time.perf_counter()
     splits = load_splits(cfg)
+    if cfg.annotation != "raw":  # the run carries the index its raw questions are linked with
+        copy_index(dataset_index(cfg, splits["train"], label_resolver(cfg)), out)
     kb = cfg.dataset.kb
     copy = bool(cfg["copy"])  # not cfg.copy: that is DictConfig.copy()
     model_cfg = OmegaConf.to_container(cfg.model, resolve=True)

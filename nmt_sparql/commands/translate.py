@@ -42,7 +42,7 @@ def read_questions(question: str | None, source: str | None, stdin: TextIO) -> l
 
 def run(cfg: DictConfig) -> int:
     questions = read_questions(cfg.question, cfg.input, sys.stdin)
-    translator = Translator.from_pretrained(cfg.export, device=cfg.device, kb=cfg.kb, labels=cfg.labels)
+    translator = Translator.from_pretrained(cfg.export, device=cfg.device, kb=cfg.kb, index=cfg.index)
     try:
         results = translator.translate(
             questions, beam=cfg.beam, annotate=bool(cfg.annotate), answers=translator.kb is not None
