@@ -34,10 +34,11 @@ def run(cfg: DictConfig) -> None:
         splits = make_splits(list(read), cfg)
         annotation = annotator(cfg, splits)
         try:
-            annotate_splits(splits, annotation)
+            coverage = annotate_splits(splits, annotation)
         finally:
             annotation.close()
         stats = dataset_stats(read, splits, cfg.annotation, int(cfg.seed), annotation.resolver)
+        stats["input_coverage"] = coverage
         out = Path(cfg.out) if cfg.get("out") else prepared_dir(cfg)
         atomic_write_json(out / "stats.json", stats)
         print(format_stats(cfg.dataset.name, stats))

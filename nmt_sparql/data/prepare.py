@@ -80,12 +80,18 @@ def annotator(cfg: DictConfig, splits: dict[str, list[Example]]) -> Annotator:
     return Annotator.open("linked", index, cfg.get("linked"), int(cfg.seed), resolver)
 
 
-def annotate_splits(splits: dict[str, list[Example]], annotator: Annotator) -> None:
-    """Fill each example's labelled KB elements and annotated question, in place."""
+def annotate_splits(splits: dict[str, list[Example]], annotator: Annotator) -> dict[str, float]:
+    """Fill each example's labelled KB elements and annotated question, in place; per split, the share
+    of examples whose every KB element is in the input (`linked`: the linker's recall)."""
+    coverage = {}
     for name, examples in splits.items():
+        full = 0
         for ex in examples:
             ex.kb_elements = annotator.resolver.resolve(ex)
-            ex.annotated = annotator.example(ex, train=name == "train").text
+            annotated = annotator.example(ex, train=name == "train")
+            ex.annotated, full = annotated.text, full + annotated.fully_tagged
+        coverage[name] = full / len(examples) if examples else 0.0
+    return coverage
 
 
 def prepared_dir(cfg: DictConfig) -> Path:
@@ -109,9 +115,13 @@ def prepare(cfg: DictConfig) -> dict[str, list[Example]]:
     splits = make_splits(list(examples), cfg)
     annotation = annotator(cfg, splits)
     try:
-        annotate_splits(splits, annotation)
+        coverage = annotate_splits(splits, annotation)
     finally:
         annotation.close()
+    log.info(
+        "questions whose every KB element is in their input: %s",
+        {k: round(v, 4) for k, v in coverage.items()},
+    )
     out = prepared_dir(cfg)
     for name in SPLITS:
         write_jsonl(out / f"{name}.jsonl", splits.get(name, []))
