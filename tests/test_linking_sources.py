@@ -68,7 +68,7 @@ def test_label_files(tmp_path: Path) -> None:
     relation = tmp_path / "relation_labels.json"
     relation.write_text(json.dumps({"P50": "author"}), encoding="utf-8")
     predicates = tmp_path / "predicates.txt"
-    predicates.write_text("http://dbpedia.org/ontology/birthPlace,\n\n", encoding="utf-8")
+    predicates.write_text("http://dbpedia.org/ontology/birthPlace,\n\n?x',\n", encoding="utf-8")
     entities = tmp_path / "entities.txt"
     entities.write_text("http://dbpedia.org/resource/Ike_Clanton\n", encoding="utf-8")
     wikidata = list(entries_from_label_files([entity, relation], prefix_map("wikidata")))
@@ -84,7 +84,7 @@ def test_label_files(tmp_path: Path) -> None:
     with pytest.raises(FileNotFoundError, match="missing.json"):
         list(entries_from_label_files([tmp_path / "missing.json"], prefix_map("wikidata")))
     entities.write_text("not an iri\n", encoding="utf-8")
-    with pytest.raises(RecordError, match="entities.txt: record 1"):
+    with pytest.raises(RecordError, match="entities.txt: record <file>.*found none"):
         list(entries_from_label_files([entities], prefix_map("dbpedia")))
 
 

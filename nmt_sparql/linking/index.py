@@ -19,6 +19,7 @@ server (OpenSearch, a KB's own text index) only needs the same methods.
 
 from __future__ import annotations
 
+import functools
 import re
 import sqlite3
 import unicodedata
@@ -154,6 +155,8 @@ class KBIndex:
     def __init__(self, db: sqlite3.Connection, path: Path):
         self._db = db
         self.path = path
+        # A linker looks the same words up many times (every span, every kind).
+        self._alternatives = functools.lru_cache(maxsize=100_000)(self._alternatives_uncached)
         self._size = int(db.execute("SELECT count(*) FROM elements").fetchone()[0])
         self._max_words = int(
             db.execute(
@@ -162,13 +165,18 @@ class KBIndex:
         )
 
     @classmethod
-    def build(cls, path: str | Path, entries: Iterable[Entry]) -> KBIndex:
+    def build(cls, path: str | Path, entries: Iterable[Entry], word_forms: bool = True) -> KBIndex:
         """Index `entries` into `path`, written to a temporary file and renamed over it in one step.
 
         An element met several times (from several sources) keeps its first kind and preferred label,
-        gains every label, and takes the highest popularity.
+        gains every label, and takes the highest popularity. With `word_forms`, properties and classes
+        also get the inflections and derivations of their label words (wordforms.py).
         """
         path = Path(path)
+        if word_forms:
+            from nmt_sparql.linking.wordforms import with_word_forms  # wordforms imports Entry from here
+
+            entries = with_word_forms(entries)
 
         def write(tmp: Path) -> None:
             tmp.unlink()  # SQLite creates its own file; atomic_write only reserved the name
@@ -245,8 +253,11 @@ class KBIndex:
         close = {(OSA.distance(word, w, score_cutoff=limit), -n, w) for w, n in rows}
         return [w for d, _, w in sorted(c for c in close if c[0] <= limit)][:_FUZZY_WORDS]
 
-    def _known(self, word: str) -> bool:
-        return self._db.execute("SELECT 1 FROM words WHERE word = ?", (word,)).fetchone() is not None
+    def _alternatives_uncached(self, word: str) -> tuple[str, ...]:
+        """Corrections of a word the index does not hold; none for a word it holds."""
+        if self._db.execute("SELECT 1 FROM words WHERE word = ?", (word,)).fetchone() is not None:
+            return ()
+        return tuple(self._corrections(word))
 
     def _fts(self, match: str, kinds: Collection[Kind], limit: int) -> list[tuple[int, str, str, str]]:
         kind_filter = " OR ".join(f'"{k}"' for k in kinds)
@@ -279,7 +290,7 @@ class KBIndex:
         if not exact:
             groups, corrected = [], False
             for w in words:
-                alternatives = [] if self._known(w) else self._corrections(w)
+                alternatives = list(self._alternatives(w))
                 corrected |= bool(alternatives)
                 groups.append("(" + " OR ".join(f'"{a}"' for a in [w, *alternatives]) + ")")
             if corrected:

@@ -18,151 +18,29 @@ from dataclasses import dataclass
 from nmt_sparql.linking.index import EXACT, FUZZY, KEYWORDS, KINDS, Hit, KBIndex
 from nmt_sparql.linking.wordforms import is_dictionary_word
 
-STOPWORDS = frozenset(
-    [
-        "a",
-        "about",
-        "above",
-        "after",
-        "again",
-        "all",
-        "am",
-        "an",
-        "and",
-        "any",
-        "are",
-        "as",
-        "at",
-        "be",
-        "been",
-        "before",
-        "being",
-        "below",
-        "between",
-        "both",
-        "but",
-        "by",
-        "can",
-        "could",
-        "did",
-        "do",
-        "does",
-        "doing",
-        "down",
-        "during",
-        "each",
-        "few",
-        "for",
-        "from",
-        "further",
-        "had",
-        "has",
-        "have",
-        "having",
-        "he",
-        "her",
-        "here",
-        "hers",
-        "herself",
-        "him",
-        "himself",
-        "his",
-        "how",
-        "i",
-        "if",
-        "in",
-        "into",
-        "is",
-        "it",
-        "its",
-        "itself",
-        "just",
-        "me",
-        "more",
-        "most",
-        "my",
-        "myself",
-        "no",
-        "nor",
-        "not",
-        "now",
-        "of",
-        "off",
-        "on",
-        "once",
-        "only",
-        "or",
-        "other",
-        "our",
-        "ours",
-        "out",
-        "over",
-        "own",
-        "same",
-        "she",
-        "should",
-        "so",
-        "some",
-        "such",
-        "than",
-        "that",
-        "the",
-        "their",
-        "theirs",
-        "them",
-        "themselves",
-        "then",
-        "there",
-        "these",
-        "they",
-        "this",
-        "those",
-        "through",
-        "to",
-        "too",
-        "under",
-        "until",
-        "up",
-        "very",
-        "was",
-        "we",
-        "were",
-        "what",
-        "when",
-        "where",
-        "which",
-        "while",
-        "who",
-        "whom",
-        "whose",
-        "why",
-        "will",
-        "with",
-        "would",
-        "you",
-        "your",
-        "yours",
-        "s",
-        "t",
-        "give",
-        "tell",
-        "list",
-        "name",
-        "show",
-        "me",
-        "many",
-        "much",
-        "count",
-        "number",
-    ]
+_STOPWORDS = (
+    "a about above after again all am an and any are as at be been before being below between both but by "
+    "can could did do does doing down during each few for from further had has have having he her here hers "
+    "herself him himself his how i if in into is it its itself just me more most my myself no nor not now of "
+    "off on once only or other our ours out over own same she should so some such than that the their theirs "
+    "them themselves then there these they this those through to too under until up very was we were what "
+    "when where which while who whom whose why will with would you your yours s t give tell list name show "
+    "many much count number"
 )
+STOPWORDS = frozenset(_STOPWORDS.split())
 _WORD = re.compile(r"\w+")
 _MAX_WORDS = 6
 _QUOTED = re.compile(r'"([^"]+)"|“([^”]+)”|\'([^\']+)\'(?!\w)')
 _DATE = re.compile(r"\b(\d{4})-(\d{2})-(\d{2})\b")
 _NUMBER = re.compile(r"(?<![\w.])-?\d{1,3}(?:,\d{3})+(?:\.\d+)?(?![\w])|(?<![\w.])-?\d+(?:\.\d+)?(?![\w])")
-_CONTAINS = re.compile(
-    r"\b(?:contains?|containing|includes?|including)\s+(?:the\s+(?:word|string)\s+)?(\w+)", re.I
+# Words a question gives as text to match, not as a name: "contains (the word) X", "the letter t",
+# "with X in its name".
+_TEXT_VALUE = (
+    re.compile(
+        r"\b(?:contains?|containing|includes?|including)\s+(?:the\s+(?:word|string|letter)\s+)?(\w+)", re.I
+    ),
+    re.compile(r"\bthe\s+(?:word|string|letter)\s+(\w+)", re.I),
+    re.compile(r"\b(\w+)\s+in\s+(?:its|their|the)\s+(?:name|label|title)s?\b", re.I),
 )
 # A keyword match must cover at least this share of the label's words ("Kubrick" of "Stanley Kubrick").
 _MIN_COVERAGE = 0.5
@@ -202,9 +80,11 @@ def literal_candidates(question: str) -> list[Candidate]:
         if not any(s <= m.start() < e for s, e in taken):
             value = m.group().replace(",", "")
             found.append(Candidate(value, "literal", value, m.start(), m.end(), 1.0))
-    for m in _CONTAINS.finditer(question):
-        if not any(s <= m.start(1) < e for s, e in taken) and not m.group(1).isdigit():
-            found.append(Candidate(_quote(m.group(1)), "literal", m.group(1), m.start(1), m.end(1), 0.9))
+    for pattern in _TEXT_VALUE:
+        for m in pattern.finditer(question):
+            if not any(s <= m.start(1) < e for s, e in taken) and not m.group(1).isdigit():
+                found.append(Candidate(_quote(m.group(1)), "literal", m.group(1), m.start(1), m.end(1), 0.9))
+                taken.append(m.span(1))
     return found
 
 
@@ -229,9 +109,12 @@ class Linker:
         bring "Mexico City" and "contains" would be corrected to "mountains".
         """
         named = any(_capitalised(w) for w in words[1:]) or not all(is_dictionary_word(w) for w in words)
+        phrase = " ".join(words)
+        if not self.index.lookup(phrase, k=1):  # most spans match nothing: one lookup, not one per kind
+            return []
         kept: list[Hit] = []
         for kind in KINDS:
-            hits = self.index.lookup(" ".join(words), [kind], k=self.per_mention * 3)
+            hits = self.index.lookup(phrase, [kind], k=self.per_mention * 3)
             good = [h for h in hits if self._accept(h, edge_stopword, named)]
             kept += [h for h in good if h.score == good[0].score][: self.per_mention]
         return kept
@@ -260,7 +143,7 @@ class Linker:
         for n in range(min(self.max_words, len(words)), 0, -1):
             for i in range(len(words) - n + 1):
                 j = i + n
-                if all(stop[i:j]) or any(in_literal[i:j]):
+                if all(stop[i:j]) or all(in_literal[i:j]):
                     continue
                 edge = stop[i] or stop[j - 1]
                 hits = self._hits(texts[i:j], edge)

@@ -9,6 +9,7 @@ entity or class takes part in, uses of a property): it breaks ties between equal
 from __future__ import annotations
 
 import json
+import logging
 import re
 from collections import Counter, defaultdict
 from collections.abc import Iterable, Iterator, Mapping, Sequence
@@ -47,6 +48,7 @@ _PROPERTY_TYPES = (
 )
 _LABEL_LANG = 'FILTER(isIRI(?s) && isLiteral(?l) && (lang(?l) = "" || langMatches(lang(?l), "en")))'
 _ITEM_ID = re.compile(r"^[QqPp]\d+$")
+log = logging.getLogger(__name__)
 
 
 def token_of(iri: str, prefixes: PrefixMap) -> str | None:
@@ -147,14 +149,17 @@ def entries_from_endpoint(kb: KnowledgeBase, prefixes: PrefixMap, page: int = 10
 
 def _lcquad1_list(path: Path) -> list[str]:
     """IRIs of LC-QuAD 1.0's entities.txt / predicates.txt (one a line, predicates with a trailing comma)."""
-    iris = []
+    iris, skipped = [], []
     for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
         iri = line.strip().rstrip(",").strip()
-        if not iri:
-            continue
-        if not iri.startswith(("http://", "https://")):
-            raise RecordError(path, n, "<line>", f"expected an IRI, got {iri[:60]!r}")
-        iris.append(iri)
+        if iri.startswith(("http://", "https://")):
+            iris.append(iri)
+        elif iri:
+            skipped.append(n)  # the upstream predicates.txt holds a stray `?x'`
+    if skipped:
+        log.warning("%s: skipped %d line(s) that are not IRIs: %s", path, len(skipped), skipped[:10])
+    if not iris:
+        raise RecordError(path, "<file>", "<lines>", "expected one IRI per line, found none")
     return iris
 
 
@@ -252,10 +257,14 @@ def _aligned_spans(example: Example, resolver: LabelResolver) -> dict[str, str]:
 
 
 def entries_from_examples(
-    examples: Iterable[Example], resolver: LabelResolver | None = None
+    examples: Iterable[Example], resolver: LabelResolver | None = None, lexicon: bool = True
 ) -> Iterator[Entry]:
     """Every URI of the examples' queries, labelled, plus the question spans tag-within alignment gives
-    it (the lexicon learned from a training set); popularity = the examples that use it."""
+    it (the lexicon learned from a training set); popularity = the examples that use it.
+
+    `lexicon=False` (examples that are not training data, e.g. to index every element a dataset's
+    queries use): the local name only, so no question words of those examples reach the index.
+    """
     resolver = resolver or LabelResolver()
     labels: dict[str, dict[str, None]] = defaultdict(dict)
     kinds: dict[str, Kind] = {}
@@ -264,6 +273,12 @@ def entries_from_examples(
         try:
             found = element_kinds(example)
         except SparqlSyntaxError:
+            continue
+        if not lexicon:
+            for token, kind in found.items():
+                kinds.setdefault(token, kind)
+                uses[token] += 1
+                labels[token].setdefault(local_name_label(token), None)
             continue
         spans = _aligned_spans(example, resolver)
         for element in resolver.resolve(example):
