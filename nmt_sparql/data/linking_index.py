@@ -14,47 +14,24 @@ import logging
 import os
 import shutil
 import time
-from collections.abc import Iterator
 from itertools import chain
 from pathlib import Path
 
-import pyoxigraph as ox
 from omegaconf import DictConfig, OmegaConf
 
 from nmt_sparql.annotation.labels import LabelResolver
-from nmt_sparql.data.generate import bundled_kb_path
 from nmt_sparql.data.record import Example
-from nmt_sparql.execution.embedded import rdf_format
-from nmt_sparql.linking.index import Entry, KBIndex
-from nmt_sparql.linking.sources import entries_from_examples, entries_from_label_files, entries_from_store
+from nmt_sparql.linking.build import kb_entries
+from nmt_sparql.linking.index import KBIndex
+from nmt_sparql.linking.sources import entries_from_examples, entries_from_label_files
 from nmt_sparql.sparql.prefixes import prefix_map
 
 log = logging.getLogger(__name__)
 INDEX_FILE = "kb_index.sqlite"
 
 
-def kb_files(endpoint: str | None) -> list[Path]:
-    """The RDF files of an `embedded:` KB spec (`embedded:bundled` is the packaged KB); none for a URL."""
-    if not endpoint or not str(endpoint).startswith("embedded:"):
-        return []
-    spec = str(endpoint)[len("embedded:") :]
-    return [bundled_kb_path()] if spec == "bundled" else [Path(p) for p in spec.split(",") if p]
-
-
 def _label_files(cfg: DictConfig) -> list[Path]:
     return [Path(p) for p in (cfg.dataset.get("label_files") or {}).values() if p and Path(p).is_file()]
-
-
-def _store_entries(files: list[Path], kb: str) -> Iterator[Entry]:
-    if not files:
-        return
-    missing = [str(p) for p in files if not p.is_file()]
-    if missing:
-        raise FileNotFoundError(f"dataset.endpoint: KB file(s) not found: {', '.join(missing)}")
-    store = ox.Store()
-    for path in files:
-        store.bulk_load(path=str(path), format=rdf_format(path))
-    yield from entries_from_store(store, prefix_map(kb))
 
 
 def index_path(cfg: DictConfig, train: list[Example]) -> Path:
@@ -83,10 +60,11 @@ def dataset_index(cfg: DictConfig, train: list[Example], resolver: LabelResolver
     if path.is_file():
         return path
     started = time.perf_counter()
-    kb = cfg.dataset.kb
+    prefixes = prefix_map(cfg.dataset.kb)
+    endpoint = str(cfg.dataset.get("endpoint") or "")
     entries = chain(
-        _store_entries(kb_files(cfg.dataset.get("endpoint")), kb),
-        entries_from_label_files(_label_files(cfg), prefix_map(kb)),
+        kb_entries(endpoint, prefixes) if endpoint.startswith("embedded:") else [],
+        entries_from_label_files(_label_files(cfg), prefixes),
         entries_from_examples(train, resolver),
     )
     index = KBIndex.build(path, entries)
