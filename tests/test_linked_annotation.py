@@ -142,4 +142,15 @@ def test_prepared_questions_are_what_the_exported_translator_reads(tmp_path: Pat
     held_out = splits["validation"] + splits["test"]
     assert held_out and all(translator.annotate(ex.question) == ex.annotated for ex in held_out)
     assert all(SEP in ex.annotated for ex in held_out)
+    (result,) = translator.translate([held_out[0].question])
+    assert result.input == held_out[0].annotated
+    translator.close()
+
+
+def test_a_tag_end_export_reads_raw_questions_with_every_candidate_as_a_tail(tmp_path: Path) -> None:
+    export = export_model(make_run(tmp_path / "run", annotation="tag_end", index=True), tmp_path / "export")
+    translator = Translator.from_pretrained(export)
+    (result,) = translator.translate(["Who is the spouse of Alfred Nobel?"])
+    assert result.input.startswith("Who is the spouse of Alfred Nobel? <sep> ")
+    assert {"ont:spouse", "res:Alfred_Nobel"} <= set(_units(result.input))
     translator.close()
