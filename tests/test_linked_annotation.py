@@ -12,7 +12,7 @@ from test_export_roundtrip import make_run
 from nmt_sparql.annotation.annotate import SEP
 from nmt_sparql.annotation.annotator import Annotator
 from nmt_sparql.data.generate import bundled_kb_path
-from nmt_sparql.data.linking_index import INDEX_FILE, copy_index
+from nmt_sparql.data.linking_index import INDEX_FILE, copy_index, dataset_index
 from nmt_sparql.data.prepare import prepare
 from nmt_sparql.data.record import Example, KBElement
 from nmt_sparql.linking.index import Entry, KBIndex
@@ -154,3 +154,29 @@ def test_a_tag_end_export_reads_raw_questions_with_every_candidate_as_a_tail(tmp
     assert result.input.startswith("Who is the spouse of Alfred Nobel? <sep> ")
     assert {"ont:spouse", "res:Alfred_Nobel"} <= set(_units(result.input))
     translator.close()
+
+
+def test_the_dataset_index_is_built_once_from_the_training_split_and_can_be_given(tmp_path: Path) -> None:
+    cfg = OmegaConf.create(
+        {
+            "dataset": {"name": "mine", "kb": "bundled", "label_files": {}, "endpoint": None},
+            "seed": 1,
+            "linked": {"index": None},
+            "data": {"dir": str(tmp_path / "data")},
+        }
+    )
+    train = [_example("Which songs did Jerry Goldsmith write for Alien?")]
+    path = dataset_index(cfg, train)
+    assert path.parent == tmp_path / "data" / "mine" / "linked" and path.is_file()
+    built = path.stat().st_mtime_ns
+    assert dataset_index(cfg, train) == path and path.stat().st_mtime_ns == built  # cached
+    with KBIndex.open(path) as index:
+        assert index.kind("ont:composer") == "property" and index.kind("res:Alien") == "entity"
+    other = [_example("Who wrote the music of Alien?")]
+    other[0].id = "q2"
+    assert dataset_index(cfg, other) != path  # another training split, another index
+    cfg.linked.index = str(path)
+    assert dataset_index(cfg, other) == path
+    cfg.linked.index = str(tmp_path / "nope.sqlite")
+    with pytest.raises(FileNotFoundError, match="linked.index: .*nope.sqlite not found"):
+        dataset_index(cfg, other)
