@@ -70,7 +70,7 @@ def test_linked_units_come_in_mention_order_once_each(tiny_index: Path) -> None:
     text = annotator.question("Did  Ridley Scott direct the film Alien, as director?")
     units = _units(text)
     assert text.startswith(
-        "Did Ridley Scott direct the film Alien, as director? <sep> «res:Ridley_Scott» Ridley Scott"
+        "Did Ridley Scott direct the film Alien, as director? <sep> «res:Ridley_Scott» Ridley Scott (entity)"
     )
     assert units.index("res:Ridley_Scott") < units.index("ont:Film") < units.index("res:Alien")
     assert len(units) == len(set(units))
@@ -89,7 +89,7 @@ def test_missed_gold_elements_are_added_on_the_training_split_only(tiny_index: P
     never = Annotator.open("linked", tiny_index, {"add_missed_gold": 0.0}, seed=3)
     train = always.example(example, train=True)
     assert set(_units(train.text)) == {"res:Alien", "ont:composer"} and train.fully_tagged
-    assert "«ont:composer» music by" in train.text
+    assert "«ont:composer» music by (property)" in train.text
     for annotated in (always.example(example, train=False), never.example(example, train=True)):
         assert annotated.text == never.question(example.question)
         assert annotated.untagged == ["ont:composer"] and not annotated.fully_tagged
@@ -103,7 +103,7 @@ def test_raw_questions_for_tag_within_and_tag_end_models_go_through_the_linker(t
         == "Who is the «ont:director» of «res:Alien» ?"
     )
     tail = Annotator.open("tag_end", tiny_index).question(question)
-    assert tail == "Who is the director of Alien? <sep> «ont:director» director <sep> «res:Alien» Alien"
+    assert tail == "Who is the director of Alien? <sep> «ont:director» director <sep> «res:Alien» Alien"  # no kinds
     given = "Who is the «ont:director» of «res:Alien» ?"
     for scheme in ("tag_within", "tag_end", "linked"):
         assert Annotator.open(scheme, tiny_index).question(given) == given

@@ -1,8 +1,9 @@
 """The one annotation path: `data prepare` (training), `evaluate`, `translate` and `serve` all call it.
 
-- `linked`: the question, then the KB linker's candidates as `<sep> «token» label` units, several per
-  mention, in the linker's order (mention position, then score), so the copy layer chooses among
-  them. Every split is linked from the question alone, so the model reads at training what it reads
+- `linked`: the question, then the KB linker's candidates as `<sep> «token» label (kind)` units,
+  several per mention, in the linker's order (mention position, then score), so the copy layer
+  chooses among them. The kind (class, property, entity, literal) is written because the copy layer
+  hides the token itself: "country" the class and "country" the property would read the same. Every split is linked from the question alone, so the model reads at training what it reads
   at inference. On the training split only, gold elements the linker missed can be added to the tail
   (each with probability `add_missed_gold`, at a seeded place among the units): without them such a
   query asks for a KB token the input does not hold.
@@ -26,6 +27,7 @@ from nmt_sparql.annotation.labels import normalize_space
 from nmt_sparql.data.record import Example
 from nmt_sparql.linking.index import KBIndex
 from nmt_sparql.linking.linker import Candidate, Linker
+from nmt_sparql.linking.sources import element_kinds
 
 Annotation = Literal["raw", "tag_within", "tag_end", "linked"]
 ANNOTATIONS: tuple[str, ...] = (*SCHEMES, "linked")
@@ -39,18 +41,20 @@ def has_units(question: str) -> bool:
     return _HAS_UNIT.search(question) is not None
 
 
-def _unit(token: str, label: str | None) -> str:
-    return f"{mark(token)} {normalize_space(label or '')}".rstrip()
+def _unit(token: str, label: str | None, kind: str | None = None) -> str:
+    unit = f"{mark(token)} {normalize_space(label or '')}".rstrip()
+    return f"{unit} ({kind})" if kind else unit
 
 
-def _tail(candidates: Sequence[Candidate]) -> list[str]:
-    """One unit per distinct token, in the linker's order (a token two mentions propose comes once)."""
+def _tail(candidates: Sequence[Candidate], kinds: bool) -> list[str]:
+    """One unit per distinct token, in the linker's order (a token two mentions propose comes once);
+    `kinds`: each unit says its element's kind (the `linked` scheme)."""
     seen: set[str] = set()
     units = []
     for c in candidates:
         if c.token not in seen:
             seen.add(c.token)
-            units.append(_unit(c.token, c.label))
+            units.append(_unit(c.token, c.label, c.kind if kinds else None))
     return units
 
 
@@ -139,7 +143,8 @@ class Annotator:
         candidates = self.linker.link(text)
         if self.scheme == "tag_within":
             return _in_place(text, candidates)
-        return " ".join([text, *(f"{SEP} {unit}" for unit in _tail(candidates))])
+        units = _tail(candidates, kinds=self.scheme == "linked")
+        return " ".join([text, *(f"{SEP} {unit}" for unit in units)])
 
     def example(self, example: Example, train: bool = False) -> Annotated:
         """A dataset example's input: gold-annotated for the paper's schemes, linked for `linked`
@@ -155,12 +160,14 @@ class Annotator:
         missed = [e for e in gold if e.token not in offered]
         added: list[str] = []
         if train and missed and self.add_missed_gold > 0:
+            kinds = element_kinds(example)  # where the query uses it: class, property or entity
             rng = random.Random(f"{self.seed}:{example.id}")
             head, *units = text.split(f" {SEP} ")
             for element in missed:
                 if rng.random() < self.add_missed_gold:
                     label = (self.labels(element.token) if self.labels else None) or element.label
-                    units.insert(rng.randint(0, len(units)), _unit(element.token, label))
+                    kind = "literal" if element.kind == "literal" else kinds.get(element.token, "entity")
+                    units.insert(rng.randint(0, len(units)), _unit(element.token, label, kind))
                     added.append(element.token)
             text = " ".join([head, *(f"{SEP} {unit}" for unit in units)])
         untagged = [e.token for e in missed if e.token not in added]
