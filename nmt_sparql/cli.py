@@ -16,6 +16,7 @@ COMMANDS = {
     "translate": "questions -> SPARQL (and answers) with an exported model",
     "export": "write a self-contained inference folder from a checkpoint",
     "serve": "an HTTP JSON API over an exported model",
+    "index": "build the KB index that links question words to KB elements: `index build kb=... out=DIR`",
 }
 DATA_ACTIONS = ("download", "prepare", "stats")
 
@@ -37,6 +38,8 @@ def _hydra_args(command: str, args: list[str]) -> list[str]:
     if command in ("translate", "serve"):
         # `model=DIR` names the exported model; `model` is otherwise the training config group.
         return [f"export={a[len('model=') :]}" if a.startswith("model=") else a for a in args]
+    if command == "index":
+        return [f"action={args[0]}", *args[1:]] if args and "=" not in args[0] else args
     if command != "data":
         return args
     if not args or args[0] not in DATA_ACTIONS:

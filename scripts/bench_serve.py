@@ -45,13 +45,13 @@ from typing import Any
 import httpx
 import psutil
 import torch
+from nmt_sparql.serving.annotate_raw import LabelIndex, annotate_question
 from omegaconf import OmegaConf
 
 from nmt_sparql.atomic import atomic_write_json
 from nmt_sparql.commands.train import build_encoder
 from nmt_sparql.data.generate import bundled_kb_path, generate, load_store
 from nmt_sparql.models.registry import build_model
-from nmt_sparql.serving.annotate_raw import LabelIndex, annotate_question
 from nmt_sparql.serving.export import export_model
 from nmt_sparql.sparql.prefixes import prefix_map
 from nmt_sparql.sparql.tokens import tokenize

@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import pytest
+from nmt_sparql.serving.annotate_raw import annotate_question
 
 from nmt_sparql.annotation.units import UnitError, check_units
-from nmt_sparql.serving.annotate_raw import annotate_question
 from nmt_sparql.sparql.prefixes import prefix_map
 
 GOOD = [

@@ -7,17 +7,23 @@ import shutil
 from pathlib import Path
 from typing import Any
 
+import pyoxigraph as ox
 import pytest
 import torch
 from omegaconf import OmegaConf
 from safetensors.torch import load_file
 
 from nmt_sparql.cli import main
-from nmt_sparql.commands.train import build_encoder
-from nmt_sparql.evaluation import decode
+from nmt_sparql.data.generate import bundled_kb_path
+from nmt_sparql.data.linking_index import INDEX_FILE
+from nmt_sparql.inference.decode import decode
+from nmt_sparql.inference.encoder import build_encoder
+from nmt_sparql.linking.index import KBIndex
+from nmt_sparql.linking.sources import entries_from_store
 from nmt_sparql.models.registry import build_model
 from nmt_sparql.serving.export import PICKLE_SUFFIXES, ExportError, export_model
 from nmt_sparql.serving.translator import Translator
+from nmt_sparql.sparql.prefixes import prefix_map
 from nmt_sparql.sparql.tokens import detokenize, tokenize
 from nmt_sparql.training.checkpoint import TrainState, save_checkpoint
 
@@ -43,16 +49,34 @@ BART = {"name": "bart", "pretrained": None, "max_slots": 8, "sp_vocab_size": 120
 DECODE = {"beam": 1, "n_best": 1, "max_len": 24, "batch_size": 8}
 
 
+def bundled_index(folder: Path) -> Path:
+    """The bundled KB's index in `folder`, as a run on the bundled dataset carries it."""
+    store = ox.Store()
+    store.bulk_load(path=str(bundled_kb_path()), format=ox.RdfFormat.TURTLE)
+    KBIndex.build(folder / INDEX_FILE, entries_from_store(store, prefix_map("bundled"))).close()
+    return folder / INDEX_FILE
+
+
 def make_run(
-    run: Path, model_cfg: dict[str, Any] = TRANSFORMER, annotation: str = "tag_within", decode: dict = DECODE
+    run: Path,
+    model_cfg: dict[str, Any] = TRANSFORMER,
+    annotation: str = "tag_within",
+    decode: dict = DECODE,
+    linked: dict | None = None,
+    index: bool = False,
 ) -> Path:
-    """A run folder as `nmt-sparql train` leaves it (random-init weights: equality is what is tested)."""
+    """A run folder as `nmt-sparql train` leaves it (random-init weights: equality is what is tested);
+    `index`: with the bundled KB's index, so raw questions are linked."""
     torch.manual_seed(0)
+    run.mkdir(parents=True, exist_ok=True)
+    if index:
+        bundled_index(run)
     encoder = build_encoder(model_cfg, PAIRS, True, "bundled")
     encoder.save(run / "tokenizer")
     model = build_model(model_cfg, encoder.spec, True)
     cfg = {"dataset": {"name": "bundled", "kb": "bundled"}, "model": model_cfg, "copy": True,
-           "annotation": annotation, "seed": 7, "decode": decode, "kb": "embedded:bundled"}  # fmt: skip
+           "annotation": annotation, "seed": 7, "decode": decode, "kb": "embedded:bundled",
+           "linked": linked or {"index": None, "per_mention": 3, "add_missed_gold": 0.0}}  # fmt: skip
     (run / "config.yaml").write_text(OmegaConf.to_yaml(OmegaConf.create(cfg)), encoding="utf-8")
     save_checkpoint(run / "best", model, TrainState())
     return run
@@ -60,7 +84,7 @@ def make_run(
 
 def _reference(run: Path, beam: int, typed_triples: bool = False) -> list[str]:
     """SPARQL from the run's own model and encoder, as `evaluate` would decode it."""
-    from nmt_sparql.commands.train import load_encoder
+    from nmt_sparql.inference.encoder import load_encoder
     from nmt_sparql.training.checkpoint import load_weights
 
     cfg = OmegaConf.to_container(OmegaConf.load(run / "config.yaml"))
@@ -109,7 +133,9 @@ def test_export_holds_no_pickle_and_describes_the_model(tmp_path: Path) -> None:
     assert not [f for f in files if f.endswith(PICKLE_SUFFIXES)]
     config = json.loads((out / "config.json").read_text())
     assert config["copy"] is True and config["kb"] == "bundled"
-    assert config["annotation"] == {"scheme": "tag_within", "seed": 7}
+    assert config["annotation"] == {
+        "scheme": "tag_within", "seed": 7, "linked": {"index": None, "per_mention": 3, "add_missed_gold": 0.0}
+    }  # fmt: skip
     assert config["decode"] == DECODE and config["model"]["pretrained"] == "hf"
     assert (
         json.loads((out / "prefixes.json").read_text())["prefixes"]["res"]

@@ -32,7 +32,7 @@ def _free_port() -> int:
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, Translator]]:
     root = tmp_path_factory.mktemp("serve")
     translator = Translator.from_pretrained(
-        export_model(make_run(root / "run"), root / "export"), kb="embedded:bundled"
+        export_model(make_run(root / "run", index=True), root / "export"), kb="embedded:bundled"
     )
     app = create_app(translator, Limits(max_questions=4, max_question_chars=80, max_beam=4), max_wait_ms=50)
     port = _free_port()

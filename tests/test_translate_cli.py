@@ -19,7 +19,7 @@ RAW = ["What is the birth date of Alfred Nobel?", "Who is the spouse of alfred n
 @pytest.fixture(scope="module")
 def export(tmp_path_factory: pytest.TempPathFactory) -> Path:
     root = tmp_path_factory.mktemp("translate")
-    return export_model(make_run(root / "run"), root / "export")
+    return export_model(make_run(root / "run", index=True), root / "export")
 
 
 def _lines(text: str) -> list[dict]:
@@ -40,7 +40,7 @@ def test_stdin_and_file_give_the_same_lines_as_the_python_api(
     expected = Translator.from_pretrained(export).translate(RAW)
     assert [line["sparql"] for line in from_stdin] == [t.sparql for t in expected]
     assert [line["question"] for line in from_file] == RAW
-    # raw questions were tagged from the bundled KB's labels (the export's own KB)
+    # raw questions were tagged through the export's KB index (the linker's best candidate in place)
     assert from_stdin[0]["input"] == "What is the «ont:birthDate» of «res:Alfred_Nobel» ?"
     assert from_stdin[1]["input"] == "Who is the «ont:spouse» of «res:Alfred_Nobel» ?"
     assert all("answer" not in line for line in from_stdin)

@@ -11,7 +11,7 @@ from nmt_sparql.atomic import atomic_write_json
 from nmt_sparql.data.download import download
 from nmt_sparql.data.prepare import (
     annotate_splits,
-    label_resolver,
+    annotator,
     make_splits,
     prepare,
     prepared_dir,
@@ -36,9 +36,13 @@ def run(cfg: DictConfig) -> None:
     elif cfg.action == "stats":
         read = read_examples(cfg)
         splits = make_splits(list(read), cfg)
-        resolver = label_resolver(cfg)
-        annotate_splits(splits, cfg.annotation, int(cfg.seed), resolver)
-        stats = dataset_stats(read, splits, cfg.annotation, int(cfg.seed), resolver)
+        annotation = annotator(cfg, splits)
+        try:
+            coverage = annotate_splits(splits, annotation)
+        finally:
+            annotation.close()
+        stats = dataset_stats(read, splits, cfg.annotation, int(cfg.seed), annotation.resolver)
+        stats["input_coverage"] = coverage
         out = Path(cfg.out) if cfg.get("out") else prepared_dir(cfg)
         atomic_write_json(out / "stats.json", stats)
         print(format_stats(cfg.dataset.name, stats))

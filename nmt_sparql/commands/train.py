@@ -1,7 +1,8 @@
 """`nmt-sparql train`: prepared splits -> tokenizer -> model -> training loop -> evaluation.
 
 The run folder (Hydra's output dir) holds everything needed to use the model again:
-config.yaml, tokenizer/, best/ and last/ checkpoints, train_log.jsonl, and the test report.
+config.yaml, tokenizer/, best/ and last/ checkpoints, train_log.jsonl, the test report, and
+kb_index.sqlite (any annotation but raw): the KB index its raw questions are linked with.
 """
 
 from __future__ import annotations
@@ -22,15 +23,14 @@ from torch.utils.data import DataLoader
 from nmt_sparql.annotation.annotate import reshuffle_tail
 from nmt_sparql.atomic import atomic_write_text
 from nmt_sparql.config_values import check_switches
-from nmt_sparql.data.prepare import load_splits, prepared_dir
-from nmt_sparql.evaluation import evaluate_split, format_metrics
+from nmt_sparql.data.linking_index import copy_index, dataset_index
+from nmt_sparql.data.prepare import label_resolver, load_splits, prepared_dir
 from nmt_sparql.execution.gold import gold_cache_path
+from nmt_sparql.inference.encoder import build_encoder
+from nmt_sparql.inference.evaluate import evaluate_split, format_metrics
 from nmt_sparql.models.pretrained import pretrained_available
-from nmt_sparql.models.registry import CODECS, RECIPE_KEYS, build_model, ensure_registered
+from nmt_sparql.models.registry import RECIPE_KEYS, build_model
 from nmt_sparql.sparql.tokens import tokenize
-from nmt_sparql.tokenization.hf import HFEncoder
-from nmt_sparql.tokenization.kbmask import read_encoder_meta
-from nmt_sparql.tokenization.word import Encoder
 from nmt_sparql.training.checkpoint import load_weights
 from nmt_sparql.training.loader import PerEpoch, make_train_loader
 from nmt_sparql.training.lock import RunFolderLocked, run_folder_lock
@@ -43,35 +43,6 @@ SWITCHES = (
     "copy", "reshuffle_tail", "evaluate", "train.resume", "train.progress_bar", "train.tensorboard", "train.wandb",
     "decode.typed_triples", "decode.execution_guided", "data.skip_invalid",
 )  # fmt: skip
-
-
-def build_encoder(
-    model_cfg: dict[str, Any], pairs: list[tuple[str, list[str]]], copy: bool, kb: str, mask: str = "plain"
-) -> Any:
-    """The tokenization the model expects: word vocabularies, or a (pretrained or trained) HF tokenizer."""
-    ensure_registered()
-    if CODECS[model_cfg["name"]] == "hf":
-        if mask != "plain":
-            raise ValueError(
-                f"copy_mask={mask}: typed masks are implemented for transformer and convs2s only"
-            )
-        return HFEncoder.build(
-            pairs,
-            copy,
-            kb,
-            pretrained=model_cfg.get("pretrained"),
-            sp_vocab_size=model_cfg.get("sp_vocab_size", 1000),
-        )
-    return Encoder.build(pairs, copy, kb, min_freq=model_cfg.get("min_freq", 1), mask=mask)
-
-
-def load_encoder(directory: Path) -> Any:
-    """Reload the tokenization saved by a training run."""
-    return (
-        Encoder.load(directory)
-        if read_encoder_meta(directory)["type"] == "word"
-        else HFEncoder.load(directory)
-    )
 
 
 def train_config(cfg: DictConfig) -> dict[str, Any]:
@@ -116,6 +87,8 @@ def _run(cfg: DictConfig, out: Path) -> dict[str, Any] | None:
     started = time.perf_counter()
     check_switches(cfg, SWITCHES)
     splits = load_splits(cfg)
+    if cfg.annotation != "raw":  # the run carries the index its raw questions are linked with
+        copy_index(dataset_index(cfg, splits["train"], label_resolver(cfg)), out)
     kb = cfg.dataset.kb
     copy = cfg["copy"]  # not cfg.copy: that is DictConfig.copy()
     model_cfg = OmegaConf.to_container(cfg.model, resolve=True)

@@ -14,10 +14,11 @@ from typing import Any
 
 from omegaconf import DictConfig, OmegaConf
 
-from nmt_sparql.annotation.annotate import annotate
+from nmt_sparql.annotation.annotator import Annotator
 from nmt_sparql.annotation.labels import LabelResolver
 from nmt_sparql.atomic import atomic_write_json
 from nmt_sparql.config_values import config_bool
+from nmt_sparql.data.linking_index import dataset_index
 from nmt_sparql.data.readers import ReadResult, read_dataset
 from nmt_sparql.data.record import SPLITS, Example, read_jsonl, write_jsonl
 from nmt_sparql.data.splits import official_split, random_split, unseen_kb_split, unseen_templates_split
@@ -81,14 +82,27 @@ def label_resolver(cfg: DictConfig) -> LabelResolver:
     return LabelResolver(files)
 
 
-def annotate_splits(
-    splits: dict[str, list[Example]], scheme: str, seed: int, resolver: LabelResolver
-) -> None:
-    """Fill each example's labelled KB elements and annotated question, in place."""
-    for examples in splits.values():
+def annotator(cfg: DictConfig, splits: dict[str, list[Example]]) -> Annotator:
+    """The annotator of this config (`linked`: with the dataset's KB index, built from its train split)."""
+    resolver = label_resolver(cfg)
+    if cfg.annotation != "linked":
+        return Annotator(cfg.annotation, None, int(cfg.seed), resolver)
+    index = dataset_index(cfg, splits.get("train", []), resolver)
+    return Annotator.open("linked", index, cfg.get("linked"), int(cfg.seed), resolver)
+
+
+def annotate_splits(splits: dict[str, list[Example]], annotator: Annotator) -> dict[str, float]:
+    """Fill each example's labelled KB elements and annotated question, in place; per split, the share
+    of examples whose every KB element is in the input (`linked`: the linker's recall)."""
+    coverage = {}
+    for name, examples in splits.items():
+        full = 0
         for ex in examples:
-            ex.kb_elements = resolver.resolve(ex)
-            ex.annotated = annotate(ex, scheme, seed, resolver).text
+            ex.kb_elements = annotator.resolver.resolve(ex)
+            annotated = annotator.example(ex, train=name == "train")
+            ex.annotated, full = annotated.text, full + annotated.fully_tagged
+        coverage[name] = full / len(examples) if examples else 0.0
+    return coverage
 
 
 def prepared_dir(cfg: DictConfig) -> Path:
@@ -96,11 +110,13 @@ def prepared_dir(cfg: DictConfig) -> Path:
 
 
 def _manifest(cfg: DictConfig, splits: dict[str, list[Example]], skipped: int = 0) -> dict[str, Any]:
+    linked = cfg.get("linked") if cfg.annotation == "linked" else None
     return {
         "dataset": OmegaConf.to_container(cfg.dataset, resolve=True),
         "annotation": cfg.annotation,
         "seed": int(cfg.seed),
         "skip_invalid": config_bool(cfg.data.get("skip_invalid", False), "data.skip_invalid"),
+        "linked": OmegaConf.to_container(linked, resolve=True) if linked is not None else None,
         "sizes": {name: len(examples) for name, examples in splits.items()},
         "skipped": skipped,
     }
@@ -110,7 +126,15 @@ def prepare(cfg: DictConfig) -> dict[str, list[Example]]:
     """Read, split, label and annotate a dataset, and write the splits and their manifest."""
     examples = read_examples(cfg)
     splits = make_splits(list(examples), cfg)
-    annotate_splits(splits, cfg.annotation, int(cfg.seed), label_resolver(cfg))
+    annotation = annotator(cfg, splits)
+    try:
+        coverage = annotate_splits(splits, annotation)
+    finally:
+        annotation.close()
+    log.info(
+        "questions whose every KB element is in their input: %s",
+        {k: round(v, 4) for k, v in coverage.items()},
+    )
     out = prepared_dir(cfg)
     for name in SPLITS:
         write_jsonl(out / f"{name}.jsonl", splits.get(name, []))
@@ -128,6 +152,6 @@ def load_splits(cfg: DictConfig) -> dict[str, list[Example]]:
     if manifest.is_file():
         saved = json.loads(manifest.read_text(encoding="utf-8"))
         wanted = _manifest(cfg, {})
-        if all(saved.get(k, False) == wanted[k] for k in ("dataset", "annotation", "seed", "skip_invalid")):
+        if all(saved.get(k, False) == wanted[k] for k in ("dataset", "annotation", "seed", "skip_invalid")) and saved.get("linked") == wanted["linked"]:
             return {name: list(read_jsonl(out / f"{name}.jsonl")) for name in SPLITS}
     return prepare(cfg)

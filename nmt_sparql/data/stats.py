@@ -98,6 +98,8 @@ def format_stats(name: str, stats: dict) -> str:
         "",
         f"SPARQL round trip: {100 * stats['roundtrip_rate']:.2f}% ({len(stats['roundtrip_failures'])} failing)",
         f"tag-within coverage: {100 * stats['tagging_coverage']:.2f}%",
+        "every KB element in the input (linked: linker recall): "
+        + ", ".join(f"{k} {100 * v:.2f}%" for k, v in stats.get("input_coverage", {}).items()),
         f"label sources: {stats['label_sources']}",
         f"upstream records skipped: {len(stats['skipped_upstream'])}",
     ]

@@ -5,6 +5,7 @@ The export holds everything `Translator.from_pretrained` needs:
   config.json         model config, copy flag, KB name, annotation scheme and seed, decode defaults
   tokenizer/          the run's tokenization (word vocabularies or a Hugging Face tokenizer), JSON only
   prefixes.json       the KB prefix map, so a user's own KB detokenizes without registering it
+  kb_index.sqlite     the KB index raw questions are linked with (runs of a non-raw annotation)
   hf/                 BART/T5 only: the underlying transformers model + tokenizer (save_pretrained),
                       usable by Hugging Face tools and loaded from here instead of the hub
   manifest.json       the sha256 of every other file (serving/manifest.py), checked on load
@@ -22,7 +23,8 @@ from omegaconf import OmegaConf
 from safetensors.torch import save_model
 
 from nmt_sparql.atomic import atomic_write, atomic_write_json
-from nmt_sparql.commands.train import load_encoder
+from nmt_sparql.data.linking_index import INDEX_FILE, copy_index
+from nmt_sparql.inference.encoder import load_encoder
 from nmt_sparql.models.pretrained import PretrainedSeq2Seq
 from nmt_sparql.models.registry import RECIPE_KEYS, build_model, codec_for
 from nmt_sparql.serving.manifest import write_manifest
@@ -62,22 +64,26 @@ def export_config(cfg: dict[str, Any], checkpoint: Path) -> dict[str, Any]:
     if codec_for(model_cfg["name"]) == "hf":
         model_cfg["pretrained"] = "hf"  # the export's own hf/ folder, resolved at load time
     decode = cfg.get("decode") or {}
-    kb_source = cfg.get("kb")
     return {
         "format": FORMAT,
         "version": VERSION,
         "model": model_cfg,
         "copy": bool(cfg["copy"]),
         "kb": cfg["dataset"]["kb"],
-        "kb_source": kb_source if kb_source == "embedded:bundled" else None,
-        "annotation": {"scheme": cfg["annotation"], "seed": int(cfg.get("seed", 0))},
+        "annotation": {
+            "scheme": cfg["annotation"],
+            "seed": int(cfg.get("seed", 0)),
+            "linked": cfg.get("linked"),
+        },
         "decode": {k: decode[k] for k in DECODE_KEYS if k in decode},
         "source": {"dataset": cfg["dataset"].get("name"), "checkpoint": str(checkpoint)},
     }
 
 
-def _write(model: Any, encoder: Any, config: dict[str, Any], folder: Path) -> None:
+def _write(model: Any, encoder: Any, config: dict[str, Any], folder: Path, index: Path | None) -> None:
     folder.mkdir(parents=True)
+    if index is not None:
+        copy_index(index, folder)
     atomic_write(folder / "model.safetensors", lambda p: save_model(model, str(p)))
     encoder.save(folder / "tokenizer")
     pm = prefix_map(config["kb"])
@@ -113,7 +119,8 @@ def export_model(run_dir: str | Path, out: str | Path, checkpoint: str = "best")
     old = out.with_name(f".{out.name}.old")
     shutil.rmtree(tmp, ignore_errors=True)
     try:
-        _write(model, encoder, config, tmp)
+        index = run_dir / INDEX_FILE
+        _write(model, encoder, config, tmp, index if index.is_file() else None)
     except BaseException:
         shutil.rmtree(tmp, ignore_errors=True)
         raise

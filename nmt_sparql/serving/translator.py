@@ -2,7 +2,9 @@
 
 `Translator.from_pretrained(path)` needs only the export folder (see serving/export.py): the model
 is rebuilt from config.json, weights come from model.safetensors, the KB prefix map from
-prefixes.json. CLI `translate` and the HTTP server are thin layers over `translate`.
+prefixes.json, and raw questions are annotated through the KB index kb_index.sqlite by the same
+annotator training used (annotation/annotator.py). CLI `translate` and the HTTP server are thin
+layers over `translate`.
 """
 
 from __future__ import annotations
@@ -19,16 +21,17 @@ import torch
 from safetensors import SafetensorError
 from safetensors.torch import load_model
 
+from nmt_sparql.annotation.annotator import Annotator
 from nmt_sparql.annotation.units import check_units
-from nmt_sparql.commands.train import load_encoder
-from nmt_sparql.evaluation import decode, open_kb
+from nmt_sparql.data.linking_index import INDEX_FILE
 from nmt_sparql.execution.answer import Answer
 from nmt_sparql.execution.base import KnowledgeBase, execute_many
 from nmt_sparql.execution.config import KBSettings
-from nmt_sparql.execution.embedded import EmbeddedStore
 from nmt_sparql.execution.safety import UnsafeQueryError
+from nmt_sparql.inference.decode import decode
+from nmt_sparql.inference.encoder import load_encoder
+from nmt_sparql.inference.kb import open_kb
 from nmt_sparql.models.registry import build_model
-from nmt_sparql.serving.annotate_raw import LabelIndex, annotate_question
 from nmt_sparql.serving.export import FORMAT, VERSION, find_pickles
 from nmt_sparql.serving.manifest import MANIFEST, verify_manifest
 from nmt_sparql.sparql.prefixes import KB_PREFIXES, PrefixMap
@@ -94,13 +97,14 @@ class Translator:
         prefixes: PrefixMap,
         device: str = "cpu",
         kb: KnowledgeBase | None = None,
-        labels: LabelIndex | None = None,
+        annotator: Annotator | None = None,
     ):
         self.model, self.encoder, self.config, self.prefixes = model.eval(), encoder, config, prefixes
         self.device = torch.device(device)
-        self.kb, self.labels = kb, labels
+        self.kb = kb
         self.scheme = config["annotation"]["scheme"]
         self.seed = int(config["annotation"].get("seed", 0))
+        self.annotator = annotator or Annotator(self.scheme, None, self.seed)
         self.decode_defaults = dict(config.get("decode") or {})
         self._lock = threading.Lock()  # one decode at a time: callers may share a translator across threads
         self.kb_workers = 1  # queries of one call executed at once
@@ -111,12 +115,12 @@ class Translator:
         path: str | Path,
         device: str = "cpu",
         kb: str | None = None,
-        labels: str | None = None,
+        index: str | Path | None = None,
         kb_settings: KBSettings | None = None,
     ) -> Translator:
         """Load an export folder. `kb`: where answers come from (`embedded:bundled`, RDF files, an
-        endpoint URL); `labels`: an embedded KB whose rdfs:labels annotate raw questions (default: `kb`
-        when embedded, else the export's own bundled KB).
+        endpoint URL); `index`: the KB index raw questions are linked with (default: the export's);
+        `kb_settings`: timeouts, retries, workers and allowed hosts of the KB's queries.
 
         Refused before anything is loaded: pickle files anywhere in the export (only safetensors
         weights are read), and files whose sha256 differs from manifest.json."""
@@ -162,35 +166,15 @@ class Translator:
         model.to(device)
         kb_settings = kb_settings or KBSettings()
         knowledge_base = open_kb(kb, config["kb"], kb_settings) if kb else None
-        translator = cls(model, encoder, config, prefixes, device, knowledge_base)
+        annotator = _annotator(config, Path(index) if index else path / INDEX_FILE)
+        translator = cls(model, encoder, config, prefixes, device, knowledge_base, annotator)
         translator.kb_workers = kb_settings.workers
-        translator.labels = translator._label_index(labels)
         return translator
 
-    def _label_index(self, source: str | None) -> LabelIndex | None:
-        """The label index raw questions are annotated with; None for raw models or without a local KB."""
-        if self.scheme == "raw":
-            return None
-        if source:
-            kb = open_kb(source, self.config["kb"])
-            try:
-                return LabelIndex.from_kb(kb)
-            finally:
-                kb.close()
-        if isinstance(self.kb, EmbeddedStore):
-            return LabelIndex.from_kb(self.kb)
-        if self.config.get("kb_source"):
-            return self._label_index(self.config["kb_source"])
-        log.warning(
-            "no embedded KB to find KB elements in raw questions: write them as «token» units "
-            "(this %s model reads annotated questions)",
-            self.scheme,
-        )
-        return None
-
     def annotate(self, question: str) -> str:
-        """The model input for `question` (its «token» units found by label matching when absent)."""
-        return annotate_question(question, self.scheme, self.labels, self.seed)
+        """The model input for `question`: what training wrote for the same question (linked), or
+        its KB elements found by the linker (tag_within, tag_end); «token» units given are kept."""
+        return self.annotator.question(question)
 
     @torch.inference_mode()
     def translate(
@@ -246,6 +230,26 @@ class Translator:
     def close(self) -> None:
         if self.kb is not None:
             self.kb.close()
+        self.annotator.close()
+
+
+def _annotator(config: dict[str, Any], index: Path) -> Annotator:
+    """The export's annotator; without an index file a tag_within/tag_end model reads questions as written."""
+    annotation = config["annotation"]
+    scheme, seed = annotation["scheme"], int(annotation.get("seed", 0))
+    if scheme == "raw":
+        return Annotator(scheme, None, seed)
+    if not index.is_file():
+        if scheme == "linked":
+            raise ExportFormatError(f"{index}: not found; a linked model needs its KB index")
+        log.warning(
+            "no KB index at %s to find KB elements in raw questions: write them as «token» units "
+            "(this %s model reads annotated questions)",
+            index,
+            scheme,
+        )
+        return Annotator(scheme, None, seed)
+    return Annotator.open(scheme, index, annotation.get("linked"), seed)
 
 
 class _OnDevice:

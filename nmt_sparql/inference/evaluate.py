@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import json
 import logging
-from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -16,69 +15,19 @@ import torch
 from omegaconf import DictConfig
 
 from nmt_sparql.atomic import atomic_write_json, atomic_write_text
-from nmt_sparql.data.generate import bundled_kb_path
 from nmt_sparql.data.record import Example
-from nmt_sparql.decoding import TripleRoles, beam_search, greedy
 from nmt_sparql.execution.answer import Answer
-from nmt_sparql.execution.base import KnowledgeBase, execute_many
-from nmt_sparql.execution.config import KBSettings, kb_from_config
-from nmt_sparql.execution.embedded import EmbeddedStore
+from nmt_sparql.execution.base import execute_many
+from nmt_sparql.execution.config import KBSettings
 from nmt_sparql.execution.gold import gold_answers
+from nmt_sparql.inference.decode import decode
+from nmt_sparql.inference.kb import open_kb
 from nmt_sparql.metrics.errors import analyse_errors, dataset_uris
 from nmt_sparql.metrics.evaluate import PredictionRecord, evaluate_predictions
 from nmt_sparql.reports.report import write_report
 from nmt_sparql.sparql.tokens import detokenize, tokenize
 
 log = logging.getLogger(__name__)
-
-
-def open_kb(spec: str | None, kb: str, settings: KBSettings | None = None) -> KnowledgeBase | None:
-    """The KB to execute queries on: `embedded:bundled`, `embedded:FILES`, a file, or an endpoint URL,
-    with the command's `kb_timeout_s` / `kb_retries` (`KBSettings`)."""
-    if not spec:
-        return None
-    settings = settings or KBSettings()
-    if spec == "embedded:bundled":
-        return EmbeddedStore(
-            [bundled_kb_path()], prefixes=kb, timeout_s=settings.timeout_s, allow_hosts=settings.allow_hosts
-        )
-    return kb_from_config({"source": spec, "prefixes": kb}, settings)
-
-
-def decode(
-    model: torch.nn.Module, encoder: Any, questions: Sequence[str], cfg: DictConfig | dict
-) -> list[list[list[str]]]:
-    """The n-best query token lists of each question (one list when greedy), copy pointers resolved."""
-    beam, n_best = int(cfg.get("beam", 1)), int(cfg.get("n_best", 1))
-    max_len, size = int(cfg.get("max_len", 100)), int(cfg.get("batch_size", 64))
-    roles = triple_roles(encoder) if cfg.get("typed_triples", False) else None
-    out: list[list[list[str]]] = []
-    for start in range(0, len(questions), size):
-        items = [encoder.encode(q) for q in questions[start : start + size]]
-        batch = encoder.collate(items)
-        bound = None if roles is None else roles.with_slots([i.slot_tokens for i in items])
-        if beam == 1 and n_best == 1:
-            nbest = [[ids] for ids in greedy(model, batch, max_len, bound)]
-        else:
-            nbest = [
-                [ids for ids, _ in hyps]
-                for hyps in beam_search(model, batch, beam, max_len, n_best, roles=bound)
-            ]
-        out += [
-            [encoder.decode_ids(ids, item.slot_tokens) for ids in hyps] for item, hyps in zip(items, nbest)
-        ]
-    return out
-
-
-def triple_roles(encoder: Any) -> TripleRoles:
-    """`decode.typed_triples` for a word-level encoder, whose decoder ids are whole SPARQL tokens."""
-    vocab = getattr(encoder, "tgt_vocab", None)
-    if vocab is None:
-        raise ValueError(
-            "decode.typed_triples needs a word-level tokenization (convs2s, transformer): "
-            "BART/T5 decode sub-word pieces, whose triple positions it cannot follow"
-        )
-    return TripleRoles(vocab.itos, encoder.kb)
 
 
 def _choose(candidates: list[list[str]], answers: list[Answer]) -> tuple[list[str], Answer]:

@@ -1,0 +1,175 @@
+"""The one annotation path: `data prepare` (training), `evaluate`, `translate` and `serve` all call it.
+
+- `linked`: the question, then the KB linker's candidates as `<sep> «token» label (kind)` units,
+  several per mention, in the linker's order (mention position, then score), so the copy layer
+  chooses among them. The kind (class, property, entity, literal) is written because the copy layer
+  hides the token itself: "country" the class and "country" the property would read the same. Every split is linked from the question alone, so the model reads at training what it reads
+  at inference. On the training split only, gold elements the linker missed can be added to the tail
+  (each with probability `add_missed_gold`, at a seeded place among the units): without them such a
+  query asks for a KB token the input does not hold.
+- the paper's schemes on a dataset example (`raw`, `tag_within`, `tag_end`): the dataset's gold KB
+  elements (annotate.py), as in the paper's experiments.
+- a question a user typed, for a `tag_within` / `tag_end` model: the linker's best candidate of each
+  mention in place of its words (tag_within), or every candidate as a tail (tag_end).
+A question that already holds `«token»` units is the user's own annotation and is used as it is.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+from collections.abc import Callable, Mapping, Sequence
+from pathlib import Path
+from typing import Any, Literal
+
+from nmt_sparql.annotation.annotate import SCHEMES, SEP, Annotated, LabelResolver, annotate, mark
+from nmt_sparql.annotation.labels import normalize_space
+from nmt_sparql.data.record import Example
+from nmt_sparql.linking.index import KBIndex
+from nmt_sparql.linking.linker import Candidate, Linker
+from nmt_sparql.linking.sources import element_kinds
+
+Annotation = Literal["raw", "tag_within", "tag_end", "linked"]
+ANNOTATIONS: tuple[str, ...] = (*SCHEMES, "linked")
+_HAS_UNIT = re.compile(r"«[^«»]+»")
+# Keys of the `linked:` config block that are the annotator's, not the Linker's.
+ANNOTATOR_KEYS = ("index", "add_missed_gold")
+
+
+def has_units(question: str) -> bool:
+    """Whether the question was already annotated with `«token»` units."""
+    return _HAS_UNIT.search(question) is not None
+
+
+def _unit(token: str, label: str | None, kind: str | None = None) -> str:
+    unit = f"{mark(token)} {normalize_space(label or '')}".rstrip()
+    return f"{unit} ({kind})" if kind else unit
+
+
+def _tail(candidates: Sequence[Candidate], kinds: bool) -> list[str]:
+    """One unit per distinct token, in the linker's order (a token two mentions propose comes once);
+    `kinds`: each unit says its element's kind (the `linked` scheme)."""
+    seen: set[str] = set()
+    units = []
+    for c in candidates:
+        if c.token not in seen:
+            seen.add(c.token)
+            units.append(_unit(c.token, c.label, c.kind if kinds else None))
+    return units
+
+
+def _in_place(question: str, candidates: Sequence[Candidate]) -> str:
+    """Tag-within from the linker: each chosen mention's words replaced by its best candidate.
+
+    Mentions are taken by descending best score (longer first on ties), skipping any that overlaps
+    one already taken, so "New York City" wins over "York" when it scores at least as high.
+    """
+    best: dict[tuple[int, int], Candidate] = {}
+    for c in candidates:
+        if (c.start, c.end) not in best or c.score > best[(c.start, c.end)].score:
+            best[(c.start, c.end)] = c
+    taken: list[Candidate] = []
+    for c in sorted(best.values(), key=lambda c: (-c.score, c.start - c.end, c.start)):
+        if all(c.end <= t.start or c.start >= t.end for t in taken):
+            taken.append(c)
+    pieces, pos = [], 0
+    for c in sorted(taken, key=lambda c: c.start):
+        pieces += [question[pos : c.start].strip(), mark(c.token)]
+        pos = c.end
+    pieces.append(question[pos:].strip())
+    return " ".join(p for p in pieces if p)
+
+
+class Annotator:
+    """The model input of a question or dataset example under one annotation scheme.
+
+    `linker` finds KB elements in questions (required for `linked`; without it, tag_within/tag_end
+    models read user questions as written); `labels` names a token the linker did not propose (the
+    index's preferred label, for gold elements added at training); `seed` fixes every random choice
+    per example id.
+    """
+
+    def __init__(
+        self,
+        scheme: str,
+        linker: Linker | None = None,
+        seed: int = 0,
+        resolver: LabelResolver | None = None,
+        add_missed_gold: float = 0.0,
+        labels: Callable[[str], str | None] | None = None,
+    ):
+        if scheme not in ANNOTATIONS:
+            raise ValueError(f"unknown annotation {scheme!r}; expected one of {', '.join(ANNOTATIONS)}")
+        if scheme == "linked" and linker is None:
+            raise ValueError("annotation=linked needs a KB linker (an index of the dataset's KB)")
+        if not 0.0 <= add_missed_gold <= 1.0:
+            raise ValueError(f"linked.add_missed_gold must be within [0, 1], got {add_missed_gold}")
+        self.scheme, self.linker, self.seed = scheme, linker, seed
+        self.resolver = resolver or LabelResolver()
+        self.add_missed_gold = add_missed_gold
+        self.labels = labels
+        self.index: KBIndex | None = None  # the index file `open` opened, closed by `close`
+
+    @classmethod
+    def open(
+        cls,
+        scheme: str,
+        index: str | Path | None,
+        settings: Mapping[str, Any] | None = None,
+        seed: int = 0,
+        resolver: LabelResolver | None = None,
+    ) -> Annotator:
+        """An annotator whose linker reads the KB index file `index` (None: no linker); `settings` is
+        the `linked:` config block: the Linker's options plus `add_missed_gold`."""
+        settings = dict(settings or {})
+        if index is None:
+            return cls(scheme, None, seed, resolver)
+        kb_index = KBIndex.open(index)
+        linker = Linker(kb_index, **{k: v for k, v in settings.items() if k not in ANNOTATOR_KEYS})
+        missed = float(settings.get("add_missed_gold") or 0.0)
+        annotator = cls(scheme, linker, seed, resolver, missed, kb_index.label)
+        annotator.index = kb_index
+        return annotator
+
+    def close(self) -> None:
+        if self.index is not None:
+            self.index.close()
+
+    def question(self, question: str) -> str:
+        """The model input for a question as a user writes it (no gold elements known)."""
+        text = normalize_space(question)
+        if self.scheme == "raw" or self.linker is None or has_units(text):
+            return text
+        candidates = self.linker.link(text)
+        if self.scheme == "tag_within":
+            return _in_place(text, candidates)
+        units = _tail(candidates, kinds=self.scheme == "linked")
+        return " ".join([text, *(f"{SEP} {unit}" for unit in units)])
+
+    def example(self, example: Example, train: bool = False) -> Annotated:
+        """A dataset example's input: gold-annotated for the paper's schemes, linked for `linked`
+        (`train`: the split whose missed gold elements may be added to the tail)."""
+        if self.scheme != "linked":
+            return annotate(example, self.scheme, self.seed, self.resolver)  # type: ignore[arg-type]
+        text = self.question(example.question)
+        if has_units(normalize_space(example.question)):
+            offered = set(re.findall(r"«([^«»]+)»", text))
+        else:
+            offered = {u[1 : u.index("»")] for u in text.split(f" {SEP} ")[1:]}
+        gold = [r.element for r in self.resolver.resolve_detailed(example)[1]]
+        missed = [e for e in gold if e.token not in offered]
+        added: list[str] = []
+        if train and missed and self.add_missed_gold > 0:
+            kinds = element_kinds(example)  # where the query uses it: class, property or entity
+            rng = random.Random(f"{self.seed}:{example.id}")
+            head, *units = text.split(f" {SEP} ")
+            for element in missed:
+                if rng.random() < self.add_missed_gold:
+                    label = (self.labels(element.token) if self.labels else None) or element.label
+                    kind = "literal" if element.kind == "literal" else kinds.get(element.token, "entity")
+                    units.insert(rng.randint(0, len(units)), _unit(element.token, label, kind))
+                    added.append(element.token)
+            text = " ".join([head, *(f"{SEP} {unit}" for unit in units)])
+        untagged = [e.token for e in missed if e.token not in added]
+        tagged = [e.token for e in gold if e.token not in untagged]
+        return Annotated(text, tagged, untagged, fully_tagged=not untagged)

@@ -1,0 +1,66 @@
+"""One index from every source a user names: a KB (RDF files, the bundled KB, an endpoint URL), label
+files, a user lexicon and a training set. `nmt-sparql index build` and the benchmarks call this."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Iterable, Sequence
+from pathlib import Path
+
+from nmt_sparql.data.generate import bundled_kb_path, load_store
+from nmt_sparql.data.record import Example
+from nmt_sparql.execution.endpoint import EndpointKB
+from nmt_sparql.linking.index import Entry, KBIndex
+from nmt_sparql.linking.sources import (
+    entries_from_endpoint,
+    entries_from_examples,
+    entries_from_label_files,
+    entries_from_lexicon,
+    entries_from_store,
+)
+from nmt_sparql.sparql.prefixes import PrefixMap
+
+log = logging.getLogger(__name__)
+BUNDLED = "embedded:bundled"
+
+
+def kb_entries(kb: str, prefixes: PrefixMap, page: int = 10000) -> list[Entry]:
+    """Entries of `kb`: `embedded:bundled`, `[embedded:]FILE[,FILE]` (RDF files), or an endpoint URL."""
+    kb = kb.strip()
+    if kb.startswith(("http://", "https://")):
+        return list(entries_from_endpoint(EndpointKB(kb, prefixes=prefixes), prefixes, page))
+    if kb == BUNDLED:
+        paths = [bundled_kb_path()]
+    else:
+        paths = [Path(p.strip()) for p in kb.removeprefix("embedded:").split(",") if p.strip()]
+    if not paths:
+        raise ValueError(f"kb={kb!r}: no RDF file given")
+    return list(entries_from_store(load_store(paths), prefixes))
+
+
+def build_index(
+    out: str | Path,
+    prefixes: PrefixMap,
+    kb: str | None = None,
+    labels: Sequence[str | Path] = (),
+    lexicon: str | Path | None = None,
+    examples: Iterable[Example] = (),
+    word_forms: bool = True,
+) -> KBIndex:
+    """Index the elements of `kb`, of the label files, and of the training `examples` (with the question
+    spans they align with each element), then the user `lexicon`'s phrases; written atomically to `out`."""
+    entries: list[Entry] = []
+    if kb:
+        entries += kb_entries(kb, prefixes)
+    if labels:
+        entries += entries_from_label_files(labels, prefixes)
+    entries += entries_from_examples(examples)
+    if lexicon:
+        kinds = {}
+        for entry in entries:
+            kinds.setdefault(entry.token, entry.kind)
+        entries += entries_from_lexicon(lexicon, kinds)
+    if not entries:
+        raise ValueError("nothing to index: give a kb, label files or training examples")
+    log.info("indexing %d entries into %s", len(entries), out)
+    return KBIndex.build(out, entries, word_forms=word_forms)

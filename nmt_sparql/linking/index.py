@@ -1,0 +1,317 @@
+"""A persistent index of a KB's elements by their labels: SQLite FTS5, one file, no pickle.
+
+The GRASP design (a prefix-keyword index ranked by exact and prefix keyword matches, ties broken by
+popularity), held in SQLite so that millions of labels fit on one machine:
+
+- `elements` (token, kind, preferred label, popularity) and `labels` (every label, alias or lexicon
+  phrase of an element, normalized: case-folded, accents dropped, words joined by one space);
+- labels are written in order of descending popularity, so an FTS5 scan in rowid order meets the most
+  popular elements first and a LIMIT keeps the best of a common word without ranking all its matches;
+- `labels_fts` (FTS5, unicode61) answers keyword and prefix matches, filtered by kind inside FTS5;
+- `words` + `words_tri` (FTS5 trigram over the index's distinct words) correct a misspelt query word
+  to the words it is one or two edits from, so "Ridly Scott" finds "Ridley Scott".
+
+Ranking: exact label > every query word in the label > every query word a prefix of a label word >
+the same after typo correction; within a tier, labels the query covers better first, then popularity.
+`KBIndex` is the whole interface the linker uses (`lookup`, `label`, `kind`); a backend for a search
+server (OpenSearch, a KB's own text index) only needs the same methods.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+import sqlite3
+import unicodedata
+from collections.abc import Collection, Iterable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Literal, get_args
+
+from rapidfuzz.distance import OSA
+
+from nmt_sparql.atomic import atomic_write
+
+Kind = Literal["entity", "property", "class"]
+KINDS: tuple[Kind, ...] = get_args(Kind)
+FORMAT_VERSION = "1"
+_WORD = re.compile(r"\w+")
+# Tiers of a match; `Hit.score` is the tier plus up to 0.5 for how much of the label the query covers.
+EXACT, KEYWORDS, PREFIX, FUZZY = 4.0, 3.0, 2.0, 1.0
+# A misspelt word of this many characters may be corrected; longer ones may be two edits off.
+_MIN_FUZZY_CHARS = 4
+_TWO_EDITS_CHARS = 8
+_FUZZY_WORDS = 8
+# Labels fetched per tier before re-ranking: the most popular ones, as labels are stored by popularity.
+_FETCH_PER_K = 20
+
+
+class IndexFileError(ValueError):
+    """An index file that is missing, not SQLite, or not written by this version; the message names it."""
+
+
+@dataclass(frozen=True)
+class Entry:
+    """One KB element to index: its model token, kind, labels (first = preferred) and popularity."""
+
+    token: str
+    kind: Kind
+    labels: tuple[str, ...]
+    popularity: float = 0.0
+
+
+@dataclass(frozen=True)
+class Hit:
+    """An element found for a phrase: its preferred label, the label that matched, and the score."""
+
+    token: str
+    kind: Kind
+    label: str
+    matched: str
+    score: float
+
+
+def normalize(text: str) -> str:
+    """Case-folded words without accents, joined by one space: the form labels and queries are compared in."""
+    decomposed = unicodedata.normalize("NFKD", text.casefold())
+    plain = "".join(c for c in decomposed if not unicodedata.combining(c))
+    return " ".join(_WORD.findall(plain))
+
+
+_SCHEMA = """
+CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE elements (id INTEGER PRIMARY KEY, token TEXT NOT NULL UNIQUE, kind TEXT NOT NULL,
+                       label TEXT NOT NULL, popularity REAL NOT NULL);
+CREATE TABLE staged (element INTEGER NOT NULL, text TEXT NOT NULL, norm TEXT NOT NULL, rank INTEGER NOT NULL);
+CREATE TABLE labels (id INTEGER PRIMARY KEY, element INTEGER NOT NULL, text TEXT NOT NULL,
+                     norm TEXT NOT NULL, kind TEXT NOT NULL);
+"""
+_INDEXES = """
+CREATE INDEX labels_norm ON labels (norm);
+CREATE VIRTUAL TABLE labels_fts USING fts5 (norm, kind, content='labels', content_rowid='id',
+                                            tokenize='unicode61 remove_diacritics 2');
+INSERT INTO labels_fts (labels_fts) VALUES ('rebuild');
+CREATE VIRTUAL TABLE labels_vocab USING fts5vocab (labels_fts, 'col');
+CREATE TABLE words (id INTEGER PRIMARY KEY, word TEXT NOT NULL UNIQUE, n INTEGER NOT NULL);
+INSERT INTO words (word, n) SELECT term, doc FROM labels_vocab WHERE col = 'norm';
+DROP TABLE labels_vocab;
+CREATE VIRTUAL TABLE words_tri USING fts5 (word, content='words', content_rowid='id', tokenize='trigram');
+INSERT INTO words_tri (words_tri) VALUES ('rebuild');
+"""
+
+
+def _write(path: Path, entries: Iterable[Entry]) -> None:
+    db = sqlite3.connect(path)
+    try:
+        db.executescript("PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF;" + _SCHEMA)
+        ids: dict[str, int] = {}
+        staged: list[tuple[int, str, str, int]] = []
+        for entry in entries:
+            if entry.kind not in KINDS:
+                raise ValueError(
+                    f"entry {entry.token!r}: kind must be one of {', '.join(KINDS)}, got {entry.kind!r}"
+                )
+            labels = [" ".join(label.split()) for label in entry.labels]
+            labels = [label for label in labels if normalize(label)]
+            element = ids.get(entry.token)
+            if element is None:
+                if not labels:
+                    continue
+                element = ids[entry.token] = len(ids) + 1
+                db.execute(
+                    "INSERT INTO elements VALUES (?, ?, ?, ?, ?)",
+                    (element, entry.token, entry.kind, labels[0], float(entry.popularity)),
+                )
+            elif entry.popularity:
+                # The same element from several sources: its labels are pooled, its popularity is the highest.
+                db.execute(
+                    "UPDATE elements SET popularity = max(popularity, ?) WHERE id = ?",
+                    (float(entry.popularity), element),
+                )
+            staged.extend((element, label, normalize(label), rank) for rank, label in enumerate(labels))
+            if len(staged) >= 50_000:
+                db.executemany("INSERT INTO staged VALUES (?, ?, ?, ?)", staged)
+                staged.clear()
+        db.executemany("INSERT INTO staged VALUES (?, ?, ?, ?)", staged)
+        db.execute(
+            """INSERT INTO labels (element, text, norm, kind)
+               SELECT s.element, min(s.text), s.norm, e.kind FROM staged s JOIN elements e ON e.id = s.element
+               GROUP BY s.element, s.norm ORDER BY e.popularity DESC, s.element, min(s.rank)"""
+        )
+        db.execute("DROP TABLE staged")
+        db.executescript(_INDEXES)
+        db.executemany(
+            "INSERT INTO meta VALUES (?, ?)", [("format", FORMAT_VERSION), ("elements", str(len(ids)))]
+        )
+        db.commit()
+        db.execute("VACUUM")
+    finally:
+        db.close()
+
+
+class KBIndex:
+    """Lookup of KB elements by label in an SQLite file written by `build` (read-only once opened)."""
+
+    def __init__(self, db: sqlite3.Connection, path: Path):
+        self._db = db
+        self.path = path
+        # A linker looks the same words up many times (every span, every kind).
+        self._alternatives = functools.lru_cache(maxsize=100_000)(self._alternatives_uncached)
+        self._size = int(db.execute("SELECT count(*) FROM elements").fetchone()[0])
+        self._max_words = int(
+            db.execute(
+                "SELECT coalesce(max(length(norm) - length(replace(norm, ' ', '')) + 1), 0) FROM labels"
+            ).fetchone()[0]
+        )
+
+    @classmethod
+    def build(cls, path: str | Path, entries: Iterable[Entry], word_forms: bool = True) -> KBIndex:
+        """Index `entries` into `path`, written to a temporary file and renamed over it in one step.
+
+        An element met several times (from several sources) keeps its first kind and preferred label,
+        gains every label, and takes the highest popularity. With `word_forms`, properties and classes
+        also get the inflections and derivations of their label words (wordforms.py).
+        """
+        path = Path(path)
+        if word_forms:
+            from nmt_sparql.linking.wordforms import with_word_forms  # wordforms imports Entry from here
+
+            entries = with_word_forms(entries)
+
+        def write(tmp: Path) -> None:
+            tmp.unlink()  # SQLite creates its own file; atomic_write only reserved the name
+            _write(tmp, entries)
+
+        atomic_write(path, write)
+        return cls.open(path)
+
+    @classmethod
+    def open(cls, path: str | Path) -> KBIndex:
+        """Open an index file read-only; a missing, foreign or corrupt file raises `IndexFileError` naming it."""
+        path = Path(path)
+        if not path.is_file():
+            raise IndexFileError(f"KB index not found: {path}")
+        try:
+            db = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True, check_same_thread=False)
+            found = db.execute("SELECT value FROM meta WHERE key = 'format'").fetchone()
+        except sqlite3.DatabaseError as err:
+            raise IndexFileError(f"{path}: not a KB index (SQLite says: {err})") from None
+        if found is None or found[0] != FORMAT_VERSION:
+            db.close()
+            raise IndexFileError(
+                f"{path}: KB index format {found and found[0]!r}, expected {FORMAT_VERSION!r}"
+            )
+        try:
+            return cls(db, path)
+        except sqlite3.DatabaseError as err:
+            db.close()
+            raise IndexFileError(f"{path}: corrupt KB index (SQLite says: {err})") from None
+
+    def __len__(self) -> int:
+        return self._size
+
+    @property
+    def max_words(self) -> int:
+        """The number of words of the longest label: no phrase longer than that can match exactly."""
+        return self._max_words
+
+    def close(self) -> None:
+        self._db.close()
+
+    def __enter__(self) -> KBIndex:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def label(self, token: str) -> str | None:
+        row = self._db.execute("SELECT label FROM elements WHERE token = ?", (token,)).fetchone()
+        return row[0] if row else None
+
+    def kind(self, token: str) -> Kind | None:
+        row = self._db.execute("SELECT kind FROM elements WHERE token = ?", (token,)).fetchone()
+        return row[0] if row else None
+
+    def _corrections(self, word: str) -> list[str]:
+        """Index words one edit (two for long words) from a word the index does not hold, closest first."""
+        if len(word) < _MIN_FUZZY_CHARS:
+            return []
+        grams = {word[i : i + 3] for i in range(len(word) - 2)}
+        query = " OR ".join(f'"{g}"' for g in sorted(grams))
+        rows = self._db.execute(
+            "SELECT w.word, w.n FROM words_tri JOIN words w ON w.id = words_tri.rowid "
+            "WHERE words_tri MATCH ? ORDER BY rank LIMIT 200",
+            (query,),
+        ).fetchall()
+        # Trigrams miss a transposition in a short word ("frnace"): words of the same first letter and
+        # about the same length are tried too, in the order of the words table (bounded).
+        rows += self._db.execute(
+            "SELECT word, n FROM words WHERE word >= ? AND word < ? AND length(word) BETWEEN ? AND ? LIMIT 5000",
+            (word[0], chr(ord(word[0]) + 1), len(word) - 1, len(word) + 1),
+        ).fetchall()
+        limit = 2 if len(word) >= _TWO_EDITS_CHARS else 1
+        close = {(OSA.distance(word, w, score_cutoff=limit), -n, w) for w, n in rows}
+        return [w for d, _, w in sorted(c for c in close if c[0] <= limit)][:_FUZZY_WORDS]
+
+    def _alternatives_uncached(self, word: str) -> tuple[str, ...]:
+        """Corrections of a word the index does not hold; none for a word it holds."""
+        if self._db.execute("SELECT 1 FROM words WHERE word = ?", (word,)).fetchone() is not None:
+            return ()
+        return tuple(self._corrections(word))
+
+    def _fts(self, match: str, kinds: Collection[Kind], limit: int) -> list[tuple[int, str, str, str]]:
+        kind_filter = " OR ".join(f'"{k}"' for k in kinds)
+        rows = self._db.execute(
+            "SELECT l.element, l.text, l.norm, l.kind FROM labels_fts f JOIN labels l ON l.id = f.rowid "
+            "WHERE labels_fts MATCH ? ORDER BY f.rowid LIMIT ?",
+            (f"norm : ({match}) AND kind : ({kind_filter})", limit),
+        ).fetchall()
+        return rows
+
+    def lookup(self, phrase: str, kinds: Collection[Kind] | None = None, k: int = 10) -> list[Hit]:
+        """The `k` best elements (of `kinds`, default all) whose labels match `phrase`, best first."""
+        norm = normalize(phrase)
+        kinds = [kind for kind in KINDS if kinds is None or kind in kinds]
+        if not norm or not kinds or k <= 0:
+            return []
+        words = norm.split()
+        limit = k * _FETCH_PER_K
+        found: list[tuple[float, int, str, str, str]] = []  # (tier, element, text, norm, kind)
+        marks = ",".join("?" * len(kinds))
+        exact = self._db.execute(
+            f"SELECT element, text, norm, kind FROM labels WHERE norm = ? AND kind IN ({marks}) ORDER BY id LIMIT ?",
+            (norm, *kinds, limit),
+        ).fetchall()
+        found += [(EXACT, *row) for row in exact]
+        found += [(KEYWORDS, *row) for row in self._fts(" ".join(f'"{w}"' for w in words), kinds, limit)]
+        if len(words[-1]) >= (1 if len(words) > 1 else 2):
+            prefix = " ".join(f'"{w}"' for w in words[:-1]) + f' "{words[-1]}"*'
+            found += [(PREFIX, *row) for row in self._fts(prefix, kinds, limit)]
+        if not exact:
+            groups, corrected = [], False
+            for w in words:
+                alternatives = list(self._alternatives(w))
+                corrected |= bool(alternatives)
+                groups.append("(" + " OR ".join(f'"{a}"' for a in [w, *alternatives]) + ")")
+            if corrected:
+                found += [(FUZZY, *row) for row in self._fts(" AND ".join(groups), kinds, limit)]
+        return self._rank(found, words, k)
+
+    def _rank(self, found: list[tuple[float, int, str, str, str]], words: list[str], k: int) -> list[Hit]:
+        best: dict[int, tuple[float, str]] = {}
+        n_query = len(words)
+        for tier, element, text, label_norm, _ in found:
+            n_label = label_norm.count(" ") + 1
+            score = tier + 0.5 * min(n_query, n_label) / max(n_query, n_label)
+            if element not in best or score > best[element][0]:
+                best[element] = (score, text)
+        if not best:
+            return []
+        marks = ",".join("?" * len(best))
+        rows = self._db.execute(
+            f"SELECT id, token, kind, label, popularity FROM elements WHERE id IN ({marks})", list(best)
+        ).fetchall()
+        ranked = sorted(rows, key=lambda r: (-best[r[0]][0], -r[4], r[1]))[:k]
+        return [
+            Hit(token, kind, label, best[i][1], round(best[i][0], 6)) for i, token, kind, label, _ in ranked
+        ]

@@ -1,0 +1,173 @@
+"""Question -> candidate KB elements: mention detection over word n-grams, candidates from a `KBIndex`.
+
+Spans are tried longest first; a span that finds elements claims its words, so "Ridley Scott" is not
+also looked up as "Scott". Several candidates are kept per mention, one set per kind ("country": the
+class and the property), because only the query decides which one is meant; the model chooses.
+A span made of stopwords only ("it", "the") is skipped: the novel *It* is not in "Is it true that..."
+(a capitalised stopword inside the question, "Who wrote It?", is still looked up). A span that
+starts or ends with a stopword only counts when it is a whole label ("The Shining").
+Numbers, years, dates, quoted strings, words after "contains" and capitalised words that name no
+element become literal candidates, written as sparql/tokens.py writes literal tokens.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from nmt_sparql.linking.index import EXACT, FUZZY, KEYWORDS, KINDS, Hit, KBIndex
+from nmt_sparql.linking.wordforms import is_dictionary_word
+
+_STOPWORDS = (
+    "a about above after again all am an and any are as at be been before being below between both but by "
+    "can could did do does doing down during each few for from further had has have having he her here hers "
+    "herself him himself his how i if in into is it its itself just me more most my myself no nor not now of "
+    "off on once only or other our ours out over own same she should so some such than that the their theirs "
+    "them themselves then there these they this those through to too under until up very was we were what "
+    "when where which while who whom whose why will with would you your yours s t give tell list name show "
+    "many much count number"
+)
+STOPWORDS = frozenset(_STOPWORDS.split())
+_WORD = re.compile(r"\w+")
+_MAX_WORDS = 6
+_QUOTED = re.compile(r'"([^"]+)"|“([^”]+)”|\'([^\']+)\'(?!\w)')
+_DATE = re.compile(r"\b(\d{4})-(\d{2})-(\d{2})\b")
+_NUMBER = re.compile(r"(?<![\w.])-?\d{1,3}(?:,\d{3})+(?:\.\d+)?(?![\w])|(?<![\w.])-?\d+(?:\.\d+)?(?![\w])")
+# Words a question gives as text to match, not as a name: "contains (the word) X", "the letter t",
+# "with X in its name".
+_TEXT_VALUE = (
+    re.compile(
+        r"\b(?:contains?|containing|includes?|including)\s+(?:the\s+(?:word|string|letter)\s+)?(\w+)", re.I
+    ),
+    re.compile(r"\bthe\s+(?:word|string|letter)\s+(\w+)", re.I),
+    re.compile(r"\b(\w+)\s+in\s+(?:its|their|the)\s+(?:name|label|title)s?\b", re.I),
+)
+# A keyword match must cover at least this share of the label's words ("Kubrick" of "Stanley Kubrick").
+_MIN_COVERAGE = 0.5
+
+
+@dataclass(frozen=True)
+class Candidate:
+    """A KB element (or literal) the question may mean, with the character span that names it."""
+
+    token: str
+    kind: str
+    label: str
+    start: int
+    end: int
+    score: float
+
+
+def _quote(value: str) -> str:
+    escaped = value.replace("\\", "\\\\").replace('"', '\\"')
+    return f'"{escaped}"'
+
+
+def literal_candidates(question: str) -> list[Candidate]:
+    """Numbers (22.4, 1,000 -> 1000), ISO dates ("1990-05-01"^^xsd:date), quoted strings, contained words."""
+    found: list[Candidate] = []
+    taken: list[tuple[int, int]] = []
+    for m in _QUOTED.finditer(question):
+        value = next(g for g in m.groups() if g is not None).strip()
+        if value:
+            found.append(Candidate(_quote(value), "literal", value, m.start(), m.end(), 1.0))
+            taken.append(m.span())
+    for m in _DATE.finditer(question):
+        if not any(s <= m.start() < e for s, e in taken):
+            found.append(Candidate(f'"{m.group()}"^^xsd:date', "literal", m.group(), m.start(), m.end(), 1.0))
+            taken.append(m.span())
+    for m in _NUMBER.finditer(question):
+        if not any(s <= m.start() < e for s, e in taken):
+            value = m.group().replace(",", "")
+            found.append(Candidate(value, "literal", value, m.start(), m.end(), 1.0))
+    for pattern in _TEXT_VALUE:
+        for m in pattern.finditer(question):
+            if not any(s <= m.start(1) < e for s, e in taken) and not m.group(1).isdigit():
+                found.append(Candidate(_quote(m.group(1)), "literal", m.group(1), m.start(1), m.end(1), 0.9))
+                taken.append(m.span(1))
+    return found
+
+
+def _capitalised(word: str) -> bool:
+    return word[:1].isupper()
+
+
+class Linker:
+    """Finds the KB elements and literals a question may mean (`link`), deterministically."""
+
+    def __init__(self, index: KBIndex, per_mention: int = 3, max_words: int = _MAX_WORDS, fuzzy: bool = True):
+        self.index = index
+        self.per_mention = per_mention
+        self.max_words = max(1, min(max_words, index.max_words or 1))
+        self.fuzzy = fuzzy
+
+    def _hits(self, words: list[str], edge_stopword: bool) -> list[Hit]:
+        """The best hits of each kind for a span: those of the best tier that kind reaches.
+
+        A partial or corrected match needs a span that looks like a name: a capitalised word after the
+        first, or a word no English dictionary holds ("kubrick", "Ridly"); otherwise "city" would
+        bring "Mexico City" and "contains" would be corrected to "mountains".
+        """
+        named = any(_capitalised(w) for w in words[1:]) or not all(is_dictionary_word(w) for w in words)
+        phrase = " ".join(words)
+        if not self.index.lookup(phrase, k=1):  # most spans match nothing: one lookup, not one per kind
+            return []
+        kept: list[Hit] = []
+        for kind in KINDS:
+            hits = self.index.lookup(phrase, [kind], k=self.per_mention * 3)
+            good = [h for h in hits if self._accept(h, edge_stopword, named)]
+            kept += [h for h in good if h.score == good[0].score][: self.per_mention]
+        return kept
+
+    def _accept(self, hit: Hit, edge_stopword: bool, named: bool) -> bool:
+        tier = int(hit.score)
+        coverage = (hit.score - tier) * 2
+        if tier >= EXACT:
+            return True
+        if edge_stopword or not (named or coverage >= 1 - 1e-9):
+            return False
+        if tier == KEYWORDS:
+            return coverage >= _MIN_COVERAGE - 1e-9
+        return self.fuzzy and named and tier == FUZZY and coverage >= _MIN_COVERAGE - 1e-9
+
+    def link(self, question: str) -> list[Candidate]:
+        """Candidates sorted by start, then score (highest first), then token; one per token (its best)."""
+        words = list(_WORD.finditer(question))
+        literals = literal_candidates(question)
+        literal_spans = [(c.start, c.end) for c in literals]
+        texts = [w.group() for w in words]
+        stop = [t.lower() in STOPWORDS and not (i > 0 and _capitalised(t)) for i, t in enumerate(texts)]
+        in_literal = [any(s <= w.start() < e for s, e in literal_spans) for w in words]
+        claimed = [False] * len(words)
+        found: list[Candidate] = list(literals)
+        for n in range(min(self.max_words, len(words)), 0, -1):
+            for i in range(len(words) - n + 1):
+                j = i + n
+                if all(stop[i:j]) or all(in_literal[i:j]):
+                    continue
+                edge = stop[i] or stop[j - 1]
+                hits = self._hits(texts[i:j], edge)
+                if any(claimed[i:j]):
+                    # Inside a longer mention: only an exact label of a kind the longer one lacks
+                    # ("director" in "film director": the property besides the class).
+                    parent_kinds = {
+                        c.kind for c in found if c.start <= words[i].start() and words[j - 1].end() <= c.end
+                    }
+                    hits = [h for h in hits if h.score >= EXACT and h.kind not in parent_kinds]
+                if not hits:
+                    continue
+                start, end = words[i].start(), words[j - 1].end()
+                found += [
+                    Candidate(h.token, h.kind, h.label, start, end, round(h.score / (EXACT + 0.5), 6))
+                    for h in hits
+                ]
+                claimed[i:j] = [True] * n
+        for k, w in enumerate(words):
+            # A capitalised word inside the question that names no element: a string value ("symbol is Xe").
+            if k > 0 and _capitalised(w.group()) and not claimed[k] and not in_literal[k]:
+                found.append(Candidate(_quote(w.group()), "literal", w.group(), w.start(), w.end(), 0.5))
+        best: dict[str, Candidate] = {}
+        for c in found:
+            if c.token not in best or (c.score, -c.start) > (best[c.token].score, -best[c.token].start):
+                best[c.token] = c
+        return sorted(best.values(), key=lambda c: (c.start, -c.score, c.token))

@@ -1,0 +1,295 @@
+"""Index entries from where a KB's elements and their names live: an RDF store, a SPARQL endpoint,
+label files, a user lexicon, and a training set (the question spans its alignment gives each element).
+
+Kinds: a class is declared (owl:Class, rdfs:Class) or the object of rdf:type; a property is declared
+or used as a predicate; an entity is any other IRI with a label. Popularity is the degree (triples an
+entity or class takes part in, uses of a property): it breaks ties between equal labels.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import re
+from collections import Counter, defaultdict
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+import pyoxigraph as ox
+
+from nmt_sparql.annotation.annotate import SEP, annotate, split_question
+from nmt_sparql.annotation.labels import (
+    LabelResolver,
+    class_tokens,
+    local_name_label,
+    normalize_space,
+    parse_marks,
+    read_label_file,
+)
+from nmt_sparql.data.record import Example, RecordError
+from nmt_sparql.execution.base import KnowledgeBase
+from nmt_sparql.linking.index import Entry, Kind
+from nmt_sparql.sparql.prefixes import PrefixMap
+from nmt_sparql.sparql.tokens import SparqlSyntaxError, TokenType, token_types, tokenize
+
+RDF = "http://www.w3.org/1999/02/22-rdf-syntax-ns#"
+RDFS = "http://www.w3.org/2000/01/rdf-schema#"
+OWL = "http://www.w3.org/2002/07/owl#"
+XSD = "http://www.w3.org/2001/XMLSchema#"
+SKOS_ALT = "http://www.w3.org/2004/02/skos/core#altLabel"
+_SCHEMA = (RDF, RDFS, OWL, XSD)
+_CLASS_TYPES = (OWL + "Class", RDFS + "Class")
+_PROPERTY_TYPES = (
+    RDF + "Property",
+    OWL + "ObjectProperty",
+    OWL + "DatatypeProperty",
+    OWL + "AnnotationProperty",
+)
+_LABEL_LANG = 'FILTER(isIRI(?s) && isLiteral(?l) && (lang(?l) = "" || langMatches(lang(?l), "en")))'
+_ITEM_ID = re.compile(r"^[QqPp]\d+$")
+log = logging.getLogger(__name__)
+
+
+def token_of(iri: str, prefixes: PrefixMap) -> str | None:
+    """The model token of an IRI (`dbr:X`, `<full-iri>`), None for rdf:type or an IRI SPARQL cannot hold."""
+    try:
+        token = tokenize(f"<{iri}>", prefixes)
+    except SparqlSyntaxError:
+        return None
+    return token[0] if len(token) == 1 and token[0] != "a" else None
+
+
+def _entries(
+    labels: Mapping[str, list[str]],
+    classes: Mapping[str, float],
+    properties: Mapping[str, float],
+    degree: Mapping[str, float],
+    prefixes: PrefixMap,
+) -> Iterator[Entry]:
+    """Entries of every class, property and labelled entity, sorted by IRI for a stable build."""
+    for iri in sorted(set(labels) | set(classes) | set(properties)):
+        if iri.startswith(_SCHEMA):
+            continue
+        token = token_of(iri, prefixes)
+        if token is None:
+            continue
+        kind: Kind = "class" if iri in classes else "property" if iri in properties else "entity"
+        names = labels.get(iri) or [local_name_label(token)]
+        popularity = classes.get(iri) or properties.get(iri) or degree.get(iri, 0.0)
+        yield Entry(token, kind, tuple(dict.fromkeys(names)), float(popularity))
+
+
+def _labels(rows: Iterable[tuple[str, str, str]]) -> dict[str, list[str]]:
+    """IRI -> labels, English before untagged, rdfs:label before skos:altLabel."""
+    ranked: dict[str, list[tuple[int, str]]] = defaultdict(list)
+    for iri, label, lang in rows:
+        ranked[iri].append((0 if lang.lower().startswith("en") else 1, " ".join(label.split())))
+    return {iri: [label for _, label in sorted(pairs, key=lambda p: p[0])] for iri, pairs in ranked.items()}
+
+
+def entries_from_store(store: ox.Store, prefixes: PrefixMap) -> Iterator[Entry]:
+    """Every class, property and labelled entity of a pyoxigraph store (RDF files, the embedded KB)."""
+    rows = []
+    for predicate in (RDFS + "label", SKOS_ALT):
+        for row in store.query(f"SELECT ?s ?l WHERE {{ ?s <{predicate}> ?l {_LABEL_LANG} }}"):
+            rows.append((row["s"].value, row["l"].value, row["l"].language or ""))
+    labels = _labels(rows)
+
+    def counts(query: str) -> dict[str, float]:
+        return {
+            r["x"].value: float(r["n"].value) for r in store.query(query) if isinstance(r["x"], ox.NamedNode)
+        }
+
+    classes = counts(f"SELECT ?x (COUNT(?s) AS ?n) WHERE {{ ?s <{RDF}type> ?x }} GROUP BY ?x")
+    properties = counts("SELECT ?x (COUNT(*) AS ?n) WHERE { ?s ?x ?o } GROUP BY ?x")
+    declared = " ".join(f"<{t}>" for t in (*_CLASS_TYPES, *_PROPERTY_TYPES))
+    for row in store.query(f"SELECT ?x ?t WHERE {{ VALUES ?t {{ {declared} }} ?x <{RDF}type> ?t }}"):
+        target = classes if row["t"].value in _CLASS_TYPES else properties
+        target.setdefault(row["x"].value, 0.0)
+    for iri in classes:
+        properties.pop(iri, None)
+    degree = counts(
+        "SELECT ?x (COUNT(*) AS ?n) WHERE { { ?x ?p ?o } UNION { ?s ?p ?x } FILTER(isIRI(?x)) } GROUP BY ?x"
+    )
+    yield from _entries(labels, classes, properties, degree, prefixes)
+
+
+def entries_from_endpoint(kb: KnowledgeBase, prefixes: PrefixMap, page: int = 10000) -> Iterator[Entry]:
+    """Every labelled IRI of a SPARQL endpoint, in pages of `page` rows (kinds from rdf:type and predicates).
+
+    Popularity is not asked for: a degree count over a whole public endpoint times out.
+    """
+
+    def paged(select: str, where: str) -> Iterator[tuple[str | None, ...]]:
+        offset = 0
+        while True:
+            order = select.replace("DISTINCT", "")
+            answer = kb.query(
+                f"SELECT {select} WHERE {{ {where} }} ORDER BY {order} LIMIT {page} OFFSET {offset}"
+            )
+            if not answer.ok:
+                raise RuntimeError(f"endpoint {getattr(kb, 'url', kb)}: {answer.error}")
+            yield from answer.rows
+            if len(answer.rows) < page:
+                return
+            offset += page
+
+    rows = [
+        (s, label, "")
+        for predicate in (RDFS + "label", SKOS_ALT)
+        for s, label in paged("?s ?l", f"?s <{predicate}> ?l {_LABEL_LANG}")
+        if s and label
+    ]
+    labels = _labels(rows)
+    classes = {c: 0.0 for (c,) in paged("DISTINCT ?c", f"?s <{RDF}type> ?c FILTER(isIRI(?c))") if c}
+    properties = {p: 0.0 for (p,) in paged("DISTINCT ?p", "?s ?p ?o") if p and p not in classes}
+    yield from _entries(labels, classes, properties, {}, prefixes)
+
+
+def _lcquad1_list(path: Path) -> list[str]:
+    """IRIs of LC-QuAD 1.0's entities.txt / predicates.txt (one a line, predicates with a trailing comma)."""
+    iris, skipped = [], []
+    for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+        iri = line.strip().rstrip(",").strip()
+        if iri.startswith(("http://", "https://")):
+            iris.append(iri)
+        elif iri:
+            skipped.append(n)  # the upstream predicates.txt holds a stray `?x'`
+    if skipped:
+        log.warning("%s: skipped %d line(s) that are not IRIs: %s", path, len(skipped), skipped[:10])
+    if not iris:
+        raise RecordError(path, "<file>", "<lines>", "expected one IRI per line, found none")
+    return iris
+
+
+def entries_from_label_files(
+    paths: Sequence[str | Path], prefixes: PrefixMap, item_prefix: str = "wd", property_prefix: str = "wdt"
+) -> Iterator[Entry]:
+    """Entries from label files: a JSON object {id or token: label} (LC-QuAD 2.0's entity_labels.json,
+    relation_labels.json: `Q…` ids become `item_prefix:Q…` entities, `P…` ids `property_prefix:P…`
+    properties), or a text file of IRIs (LC-QuAD 1.0's entities.txt, predicates.txt: predicates when
+    the file name says so, labelled by their local name)."""
+    for item in paths:
+        path = Path(item)
+        if not path.is_file():
+            raise FileNotFoundError(f"label file not found: {path}")
+        if path.suffix == ".json":
+            for key, label in sorted(read_label_file(path).items()):
+                if _ITEM_ID.match(key):
+                    is_property = key[0] == "P"
+                    token = f"{property_prefix if is_property else item_prefix}:{key}"
+                    yield Entry(token, "property" if is_property else "entity", (label,))
+                else:
+                    yield Entry(key, "entity", (label,))
+            continue
+        kind: Kind = "property" if "predicate" in path.name or "relation" in path.name else "entity"
+        for iri in _lcquad1_list(path):
+            token = token_of(iri, prefixes)
+            if token is not None:
+                yield Entry(token, kind, (local_name_label(token),))
+
+
+def entries_from_lexicon(path: str | Path, kinds: Mapping[str, Kind]) -> Iterator[Entry]:
+    """A user lexicon, JSON {token: [phrase, ...]}: more phrases for elements other sources index
+    (`kinds` gives their kind); a token no source knows is an error naming the file and the token."""
+    path = Path(path)
+    if not path.is_file():
+        raise FileNotFoundError(f"lexicon file not found: {path}")
+    try:
+        data: Any = json.loads(path.read_text(encoding="utf-8"))
+    except json.JSONDecodeError as err:
+        raise RecordError(path, "<file>", "<json>", f"invalid JSON: {err.msg} at line {err.lineno}") from None
+    if not isinstance(data, dict):
+        raise RecordError(path, "<file>", "<root>", f"expected a JSON object, got {type(data).__name__}")
+    for token, phrases in data.items():
+        if not isinstance(phrases, list) or not all(isinstance(p, str) for p in phrases):
+            raise RecordError(path, token, "phrases", "expected a list of strings")
+        if token not in kinds:
+            raise RecordError(path, token, "token", "no indexed KB element has this token")
+        yield Entry(token, kinds[token], tuple(phrases))
+
+
+def element_kinds(example: Example) -> dict[str, Kind]:
+    """URI tokens of a query by kind: classes (objects of `a`), properties (predicates), entities."""
+    tokens = tokenize(example.query, example.kb)
+    types = token_types(tokens, example.kb)
+    classes = class_tokens(example)
+    kinds: dict[str, Kind] = {}
+    position, depth = 0, 0
+    for token, kind in zip(tokens, types):
+        if token == "(":
+            depth += 1
+        elif token == ")":
+            depth -= 1
+        elif token in ("{", "}", "."):
+            position = 0
+        elif token == ";":
+            position = 1
+        elif token == ",":
+            position = 2
+        elif depth == 0 and (kind in (TokenType.URI, TokenType.VARIABLE, TokenType.LITERAL) or token == "a"):
+            if kind is TokenType.URI:
+                guess: Kind = "class" if token in classes else "property" if position == 1 else "entity"
+                kinds.setdefault(token, guess)
+            position = min(position + 1, 2)
+    return kinds
+
+
+def _aligned_spans(example: Example, resolver: LabelResolver) -> dict[str, str]:
+    """token -> the question words tag-within annotation put in its place."""
+    annotated = annotate(example, "tag_within", 0, resolver)
+    body = annotated.text.split(f" {SEP} ", 1)[0]
+    marked = parse_marks(example.marked_question) if example.marked_question else None
+    plain = marked.plain if marked is not None else normalize_space(example.question)
+    units = split_question(body)
+    pattern, tokens = [], []
+    for unit in units:
+        if unit.startswith("«") and unit.endswith("»"):
+            pattern.append(r"(.+?)")
+            tokens.append(unit[1:-1])
+        else:
+            pattern.append(re.escape(unit))
+    found = re.fullmatch(r"\s*".join(pattern), plain)
+    if found is None:
+        return {}
+    return {token: normalize_space(span) for token, span in zip(tokens, found.groups()) if span.strip()}
+
+
+def entries_from_examples(
+    examples: Iterable[Example], resolver: LabelResolver | None = None, lexicon: bool = True
+) -> Iterator[Entry]:
+    """Every URI of the examples' queries, labelled, plus the question spans tag-within alignment gives
+    it (the lexicon learned from a training set); popularity = the examples that use it.
+
+    `lexicon=False` (examples that are not training data, e.g. to index every element a dataset's
+    queries use): the local name only, so no question words of those examples reach the index.
+    """
+    resolver = resolver or LabelResolver()
+    labels: dict[str, dict[str, None]] = defaultdict(dict)
+    kinds: dict[str, Kind] = {}
+    uses: Counter[str] = Counter()
+    for example in examples:
+        try:
+            found = element_kinds(example)
+        except SparqlSyntaxError:
+            continue
+        if not lexicon:
+            for token, kind in found.items():
+                kinds.setdefault(token, kind)
+                uses[token] += 1
+                labels[token].setdefault(local_name_label(token), None)
+            continue
+        spans = _aligned_spans(example, resolver)
+        for element in resolver.resolve(example):
+            if element.kind != "uri" or element.token not in found:
+                continue
+            token = element.token
+            kinds.setdefault(token, found[token])
+            uses[token] += 1
+            names = labels[token]
+            names.setdefault(element.label or local_name_label(token), None)
+            if token in spans:
+                names.setdefault(spans[token], None)
+    for token in sorted(labels):
+        yield Entry(token, kinds[token], tuple(labels[token]), float(uses[token]))

@@ -1,0 +1,110 @@
+"""The words people use for a property or a class, derived from its label.
+
+A label names a relation as a noun ("director", "birth place", "release year"); questions say it
+with a verb ("directed", "born", "released") or a plural ("films"). Inflections come from
+lemminflect (English lemmas and inflections, its data ships with it). Derivations are few general
+English rules: an agent noun or a nominalization is tied to its verb (director -> direct,
+composer -> compose, discovery -> discover, location -> locate) when lemminflect knows that verb, plus
+the irregular nominalizations a suffix rule cannot reach (birth -> bear -> born).
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Iterable, Iterator
+from dataclasses import replace
+
+from lemminflect import getAllInflections, getAllLemmas
+
+from nmt_sparql.linking.index import Entry
+
+# (suffix, replacement): an agent noun or a nominalization -> the verb it comes from.
+_DERIVATIONS = (
+    ("or", ""), ("er", ""), ("r", ""), ("ation", ""), ("ation", "e"), ("ation", "y"), ("ion", ""),
+    ("ion", "e"), ("ment", ""), ("y", ""), ("al", ""), ("ance", ""), ("ence", ""),
+)  # fmt: skip
+# Nouns whose verb no suffix rule finds.
+_IRREGULAR = {"birth": "bear", "death": "die", "marriage": "marry", "life": "live", "sale": "sell",
+              "loss": "lose", "flight": "fly", "growth": "grow", "speech": "speak", "choice": "choose",
+              "proof": "prove", "gift": "give", "song": "sing", "thought": "think"}  # fmt: skip
+# Past forms that take "by" in a passive ("directed by") come from agent nouns.
+_AGENT_SUFFIXES = ("or", "er", "r")
+_MIN_STEM = 3
+
+
+def _verb_forms(verb: str) -> tuple[str, ...]:
+    forms = getAllInflections(verb, upos="VERB")
+    return tuple(dict.fromkeys(f for tag in ("VBD", "VBN", "VBZ", "VBG", "VB") for f in forms.get(tag, ())))
+
+
+@functools.lru_cache(maxsize=65536)
+def inflections(word: str, upos: tuple[str, ...] = ("NOUN", "VERB")) -> tuple[str, ...]:
+    """Every inflection, as a noun or verb (`upos`), of every such lemma of `word` (film: films, filmed...)."""
+    out: dict[str, None] = {word: None}
+    found = getAllLemmas(word)
+    lemmas = sorted({lemma for pos in upos for lemma in found.get(pos, ())})
+    for lemma in lemmas:
+        out[lemma] = None
+        for pos in upos:
+            for forms in getAllInflections(lemma, upos=pos).values():
+                out.update(dict.fromkeys(forms))
+    return tuple(out)
+
+
+def _is_verb(word: str) -> bool:
+    return bool(getAllLemmas(word).get("VERB"))
+
+
+@functools.lru_cache(maxsize=65536)
+def derived_verbs(word: str) -> tuple[tuple[str, bool], ...]:
+    """(verb, is_agent) for the verbs `word` derives from: director -> (direct, True), birth -> (bear, False)."""
+    found: dict[str, bool] = {}
+    if word in _IRREGULAR:
+        found[_IRREGULAR[word]] = False
+    for suffix, repl in _DERIVATIONS:
+        stem = word[: -len(suffix)] + repl if word.endswith(suffix) else ""
+        if len(stem) >= _MIN_STEM and stem != word and getAllInflections(stem, upos="VERB"):
+            found.setdefault(stem, suffix in _AGENT_SUFFIXES)
+    return tuple(sorted(found.items()))
+
+
+@functools.lru_cache(maxsize=65536)
+def is_dictionary_word(word: str) -> bool:
+    """Whether lemminflect knows `word` (lower-cased) as an English noun, verb, adjective or adverb."""
+    return bool(getAllLemmas(word.lower()))
+
+
+def phrases(label: str, kind: str = "property") -> list[str]:
+    """The label and the phrases that name the same element: each word inflected in turn and, for a
+    property, the verbs of its derived words alone (birth place -> born) and agent verbs in the passive
+    (directed by); a class only takes inflections ("films", not "directed" for "film director")."""
+    words = label.lower().split()
+    out: dict[str, None] = {label: None}
+    for i, word in enumerate(words):
+        # The head (last word) takes plurals and verb forms; a word before it only its verb forms.
+        head = i == len(words) - 1
+        for form in inflections(word, ("NOUN", "VERB") if head else ("VERB",)):
+            out[" ".join([*words[:i], form, *words[i + 1 :]])] = None
+        if kind != "property":
+            continue
+        if not head and _is_verb(word):
+            for lemma in getAllLemmas(word)["VERB"]:
+                out.update(dict.fromkeys(_verb_forms(lemma)))
+        for verb, agent in derived_verbs(word):
+            out.update(dict.fromkeys(_verb_forms(verb)))
+            if agent:
+                forms = getAllInflections(verb, upos="VERB")
+                out.update(dict.fromkeys(f"{form} by" for form in forms.get("VBN", forms.get("VBD", ()))))
+    return list(out)
+
+
+def with_word_forms(entries: Iterable[Entry]) -> Iterator[Entry]:
+    """Entries whose properties and classes also carry the phrases of their labels (entities unchanged)."""
+    for entry in entries:
+        if entry.kind == "entity":
+            yield entry
+            continue
+        labels = dict.fromkeys(entry.labels)
+        for label in entry.labels:
+            labels.update(dict.fromkeys(phrases(label, entry.kind)))
+        yield replace(entry, labels=tuple(labels))

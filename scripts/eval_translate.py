@@ -1,0 +1,119 @@
+"""Answer accuracy of an exported model on raw questions, the way a user asks them (`translate`).
+
+Each question goes through `Translator` (linking, decoding, execution on the KB), and its answer is
+compared with the gold query's answer by the project's answer metric (nmt_sparql/metrics/answers.py),
+so the figure is comparable with what `evaluate` reports for the same questions. Questions come
+from a JSONL file of {question, query[, id, kind | template_id | template]} records (e.g.
+benchmarks/natural_questions.jsonl) or from a training run folder (its prepared test split, read
+as raw questions: the `question` field, never the annotated text). Accuracy is printed overall and
+per `kind` / `template_id` / `template` field when the records have one.
+
+    python scripts/eval_translate.py EXPORT_DIR benchmarks/natural_questions.jsonl --kb embedded:bundled
+    python scripts/eval_translate.py EXPORT_DIR checkpoints/bundled/RUN --out results/translate.jsonl
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections import defaultdict
+from pathlib import Path
+from typing import Any
+
+from omegaconf import OmegaConf
+
+from nmt_sparql.data.prepare import load_splits
+from nmt_sparql.data.record import Example, RecordError
+from nmt_sparql.execution.answer import Answer
+from nmt_sparql.execution.gold import gold_answers
+from nmt_sparql.metrics.answers import score_answer
+from nmt_sparql.serving.translator import Translator
+
+GROUP_FIELDS = ("kind", "template_id", "template")
+
+
+def read_questions(source: Path, kb: str) -> tuple[list[Example], list[str | None]]:
+    """The examples to ask and each one's group (kind or template), from a JSONL file or a run folder."""
+    if source.is_dir():
+        cfg = OmegaConf.load(source / "config.yaml")
+        examples = load_splits(cfg)["test"]
+        return examples, [ex.template_id for ex in examples]
+    examples, groups = [], []
+    with source.open(encoding="utf-8") as handle:
+        for i, line in enumerate(handle):
+            if not line.strip():
+                continue
+            try:
+                record = json.loads(line)
+            except json.JSONDecodeError as err:
+                raise RecordError(source, i, "<line>", f"invalid JSON: {err.msg}") from None
+            if not isinstance(record, dict):
+                raise RecordError(source, i, "<record>", "expected a JSON object")
+            for name in ("question", "query"):
+                if not isinstance(record.get(name), str) or not record[name].strip():
+                    raise RecordError(source, i, name, "missing or not a non-empty string")
+            examples.append(Example(str(record.get("id", i)), record["question"], record["query"], kb))
+            groups.append(next((str(record[f]) for f in GROUP_FIELDS if record.get(f) is not None), None))
+    return examples, groups
+
+
+def evaluate(translator: Translator, examples: list[Example], beam: int | None) -> list[dict[str, Any]]:
+    """One record per question: its input, predicted SPARQL and whether its answer is the gold one
+    (`correct` None where the gold answer is empty or failed: excluded, as `evaluate` does)."""
+    assert translator.kb is not None
+    gold = gold_answers(examples, translator.kb, None, progress=False)
+    results = translator.translate([ex.question for ex in examples], beam=beam, answers=True)
+    rows = []
+    for ex, result in zip(examples, results, strict=True):
+        predicted = Answer.from_json(result.answer) if result.answer is not None else None
+        kept = gold[ex.id].ok and not gold[ex.id].is_empty()
+        score = score_answer(gold[ex.id], predicted) if kept else None
+        rows.append(
+            {"id": ex.id, "question": ex.question, "input": result.input, "gold": ex.query,
+             "predicted": result.sparql, "correct": None if score is None else score.correct,
+             "f1": None if score is None else score.f1}
+        )  # fmt: skip
+    return rows
+
+
+def report(rows: list[dict[str, Any]], groups: list[str | None]) -> str:
+    """Accuracy overall and per group, as a small table (questions with an empty gold answer left out)."""
+    by_group: dict[str, list[bool]] = defaultdict(list)
+    for row, group in zip(rows, groups, strict=True):
+        if group is not None and row["correct"] is not None:
+            by_group[group].append(row["correct"])
+    lines = [f"{'group':<28} {'n':>5} {'answer accuracy %':>18}"]
+    for group in sorted(by_group):
+        flags = by_group[group]
+        lines.append(f"{group:<28} {len(flags):>5} {100 * sum(flags) / len(flags):>18.2f}")
+    total = [row["correct"] for row in rows if row["correct"] is not None]
+    lines.append(f"{'all':<28} {len(total):>5} {100 * sum(total) / max(len(total), 1):>18.2f}")
+    if len(total) < len(rows):
+        lines.append(f"({len(rows) - len(total)} question(s) with an empty or failed gold answer left out)")
+    return "\n".join(lines)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("export", type=Path, help="an `nmt-sparql export` folder")
+    parser.add_argument("questions", type=Path, help="a JSONL of {question, query} or a training run folder")
+    parser.add_argument("--kb", default="embedded:bundled", help="KB the answers come from")
+    parser.add_argument("--beam", type=int, default=None, help="beam size (default: the export's)")
+    parser.add_argument("--out", type=Path, default=None, help="write one JSON line per question here")
+    args = parser.parse_args(argv)
+    translator = Translator.from_pretrained(args.export, kb=args.kb)
+    try:
+        examples, groups = read_questions(args.questions, translator.config["kb"])
+        rows = evaluate(translator, examples, args.beam)
+    finally:
+        translator.close()
+    if args.out is not None:
+        args.out.parent.mkdir(parents=True, exist_ok=True)
+        args.out.write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in rows), encoding="utf-8")
+    print(report(rows, groups))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

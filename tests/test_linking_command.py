@@ -1,0 +1,52 @@
+"""`nmt-sparql index build`: a Turtle file, a lexicon and a training split into DIR/index.sqlite."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from nmt_sparql.cli import _hydra_args, main
+from nmt_sparql.data.record import Example, write_jsonl
+from nmt_sparql.linking.index import KBIndex
+
+TURTLE = """@prefix ex: <http://ex.org/> .
+@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .
+ex:Kubrick rdfs:label "Stanley Kubrick"@en ; ex:spouse ex:Christiane .
+ex:Christiane rdfs:label "Christiane Kubrick"@en .
+"""
+
+
+def test_index_build_from_turtle_lexicon_and_training_split(tmp_path: Path, capsys) -> None:
+    ttl = tmp_path / "kb.ttl"
+    ttl.write_text(TURTLE, encoding="utf-8")
+    lexicon = tmp_path / "lexicon.json"
+    lexicon.write_text(json.dumps({"<http://ex.org/spouse>": ["married to", "wife"]}), encoding="utf-8")
+    train = tmp_path / "train.jsonl"
+    query = "SELECT ?x WHERE { <http://ex.org/Kubrick> <http://ex.org/spouse> ?x }"
+    marked = "Who is the <wife> of <Stanley Kubrick>?"
+    write_jsonl(
+        train, [Example("1", "Who is the wife of Stanley Kubrick?", query, "generic", marked_question=marked)]
+    )
+    main(
+        ["index", "build", f"kb={ttl}", f"lexicon={lexicon}", f"examples={train}", f"out={tmp_path / 'out'}"]
+    )
+    assert "index.sqlite: 3 elements" in capsys.readouterr().out
+    with KBIndex.open(tmp_path / "out" / "index.sqlite") as index:
+        assert index.lookup("married to")[0].token == "<http://ex.org/spouse>"
+        assert index.kind("<http://ex.org/spouse>") == "property"
+
+
+def test_index_build_bad_input_names_the_file(tmp_path: Path, capsys) -> None:
+    with pytest.raises(SystemExit):
+        main(["index", "build", f"kb={tmp_path / 'missing.ttl'}", f"out={tmp_path}"])
+    assert "RDF file not found: " in capsys.readouterr().err
+    with pytest.raises(SystemExit):
+        main(["index", "build", f"examples={tmp_path / 'nope.jsonl'}", f"out={tmp_path}"])
+    assert "nope.jsonl: no such file" in capsys.readouterr().err
+    assert not (tmp_path / "index.sqlite").exists()
+
+
+def test_index_positional_action() -> None:
+    assert _hydra_args("index", ["build", "out=x"]) == ["action=build", "out=x"]

@@ -1,0 +1,95 @@
+"""Linker on the bundled KB: ambiguous labels, *It*, typos, inflections, literals, determinism."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from nmt_sparql.data.generate import bundled_kb_path, load_store
+from nmt_sparql.linking.index import KBIndex
+from nmt_sparql.linking.linker import Candidate, Linker, literal_candidates
+from nmt_sparql.linking.sources import entries_from_store
+from nmt_sparql.linking.wordforms import phrases, with_word_forms
+from nmt_sparql.sparql.prefixes import prefix_map
+
+
+@pytest.fixture(scope="module")
+def linker(tmp_path_factory: pytest.TempPathFactory) -> Linker:
+    store = load_store(bundled_kb_path())
+    path = tmp_path_factory.mktemp("index") / "bundled.sqlite"
+    entries = with_word_forms(entries_from_store(store, prefix_map("bundled")))
+    return Linker(KBIndex.build(path, entries))
+
+
+def _tokens(candidates: list[Candidate]) -> set[str]:
+    return {c.token for c in candidates}
+
+
+def test_shared_label_gives_class_and_property(linker: Linker) -> None:
+    found = linker.link("Which country has the currency euro?")
+    assert {"ont:Country", "ont:country", "ont:Currency", "ont:currency"} <= _tokens(found)
+
+
+def test_it_the_novel_only_when_named(linker: Linker) -> None:
+    assert "res:It" not in _tokens(linker.link("Is it true that the author of Carrie is Stephen King?"))
+    assert "res:It" not in _tokens(linker.link("It is a novel, who wrote it?"))
+    assert "res:It" in _tokens(linker.link("Who is the author of It?"))
+
+
+def test_film_and_novel_are_different_elements(linker: Linker) -> None:
+    film = linker.link("Which film is based on a novel?")
+    assert {"ont:Film", "ont:Novel", "ont:basedOn"} <= _tokens(film)
+
+
+def test_verbs_and_plurals_name_properties_and_classes(linker: Linker) -> None:
+    found = linker.link("which films were directed by stanley kubrick")
+    assert {"ont:Film", "ont:director", "res:Stanley_Kubrick"} <= _tokens(found)
+    assert "ont:FilmDirector" not in _tokens(found)  # "directed" names the property, not the class
+    assert {"ont:birthPlace", "res:Albert_Einstein"} <= _tokens(
+        linker.link("Where was Albert Einstein born?")
+    )
+
+
+def test_typos_and_case(linker: Linker) -> None:
+    assert "res:Ridley_Scott" in _tokens(linker.link("What did Ridly Scott direct?"))
+    assert "res:France" in _tokens(linker.link("what is the population of frnace"))
+    # Dictionary words are not "corrected" into labels: "contains" is not "mountains".
+    assert "ont:Mountain" not in _tokens(linker.link("List every city whose label contains Pari"))
+
+
+def test_literals_as_query_tokens() -> None:
+    found = {
+        c.token: c
+        for c in literal_candidates(
+            'Films after 1990 with "Star Wars" longer than 2,500.5 or 1,000 on 1999-12-31'
+        )
+    }
+    assert {"1990", '"Star Wars"', "2500.5", "1000", '"1999-12-31"^^xsd:date'} <= set(found)
+    assert found["1990"].kind == "literal"
+
+
+def test_literal_strings_from_the_bundled_phrasings(linker: Linker) -> None:
+    assert '"Pari"' in _tokens(linker.link("List every city whose label contains Pari."))
+    assert '"Xe"' in _tokens(linker.link("What has Xe as its symbol?"))
+    assert "20000000" in _tokens(linker.link("List every country whose population is below 20000000."))
+
+
+def test_spans_sorted_and_deterministic(linker: Linker) -> None:
+    question = "Who directed Alien?"
+    first = linker.link(question)
+    assert first == linker.link(question)
+    assert [c.start for c in first] == sorted(c.start for c in first)
+    alien = next(c for c in first if c.token == "res:Alien")
+    assert question[alien.start : alien.end] == "Alien"
+
+
+def test_word_forms_come_from_the_label() -> None:
+    assert {"directed", "directs", "directed by", "directors"} <= set(phrases("director"))
+    assert "born" in phrases("birth place")
+    assert "films" in phrases("film", "class") and "filmed by" not in phrases("film", "class")
+
+
+def test_index_path_is_reported(tmp_path: Path) -> None:
+    index = KBIndex.build(tmp_path / "x" / "i.sqlite", [])
+    assert len(index) == 0 and Linker(index).link("anything at all") == []
