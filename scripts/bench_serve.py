@@ -45,12 +45,15 @@ from typing import Any
 import httpx
 import psutil
 import torch
-from nmt_sparql.serving.annotate_raw import LabelIndex, annotate_question
 from omegaconf import OmegaConf
 
+from nmt_sparql.annotation.annotator import Annotator
 from nmt_sparql.atomic import atomic_write_json
-from nmt_sparql.commands.train import build_encoder
 from nmt_sparql.data.generate import bundled_kb_path, generate, load_store
+from nmt_sparql.data.linking_index import INDEX_FILE
+from nmt_sparql.inference.encoder import build_encoder
+from nmt_sparql.linking.build import build_index
+from nmt_sparql.linking.linker import Linker
 from nmt_sparql.models.registry import build_model
 from nmt_sparql.serving.export import export_model
 from nmt_sparql.sparql.prefixes import prefix_map
@@ -75,12 +78,13 @@ def make_export(root: Path, n_questions: int, seed: int = 0) -> tuple[Path, list
     """A random-initialised tag-within copy model exported to `root/export`, and raw questions for it."""
     store = load_store(bundled_kb_path())
     examples = generate(store, "bundled", n_per_template=max(1, n_questions // 8), seed=seed)[:n_questions]
-    index = LabelIndex.from_store(store, prefix_map("bundled"))
-    pairs = [
-        (annotate_question(e.question, "tag_within", index), tokenize(e.query, "bundled")) for e in examples
-    ]
-    torch.manual_seed(seed)
     run = root / "run"
+    run.mkdir(parents=True, exist_ok=True)
+    index = build_index(run / INDEX_FILE, prefix_map("bundled"), kb="embedded:bundled")
+    annotator = Annotator("tag_within", Linker(index), seed)
+    pairs = [(annotator.question(e.question), tokenize(e.query, "bundled")) for e in examples]
+    index.close()
+    torch.manual_seed(seed)
     encoder = build_encoder(MODEL, pairs, True, "bundled")
     encoder.save(run / "tokenizer")
     model = build_model(MODEL, encoder.spec, True)

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import pytest
-from nmt_sparql.serving.annotate_raw import annotate_question
 
+from nmt_sparql.annotation.annotator import Annotator
 from nmt_sparql.annotation.units import UnitError, check_units
 from nmt_sparql.sparql.prefixes import prefix_map
 
@@ -57,6 +57,7 @@ def test_unknown_prefix_is_refused_when_the_prefixes_are_known() -> None:
 
 
 def test_user_annotated_questions_are_checked_when_annotating() -> None:
-    assert annotate_question("Who wrote «dbr:Dune» ?", "tag_within", None) == "Who wrote «dbr:Dune» ?"
+    annotator = Annotator("tag_within")
+    assert annotator.question("Who wrote «dbr:Dune» ?") == "Who wrote «dbr:Dune» ?"
     with pytest.raises(UnitError, match="SERVICE"):
-        annotate_question("Who wrote «?y . SERVICE <http://a/> { ?x ?p ?o } } #» ?", "tag_within", None)
+        annotator.question("Who wrote «?y . SERVICE <http://a/> { ?x ?p ?o } } #» ?")

@@ -24,6 +24,7 @@ from typing import Any, Literal
 
 from nmt_sparql.annotation.annotate import SCHEMES, SEP, Annotated, LabelResolver, annotate, mark
 from nmt_sparql.annotation.labels import normalize_space
+from nmt_sparql.annotation.units import check_units
 from nmt_sparql.data.record import Example
 from nmt_sparql.linking.index import KBIndex
 from nmt_sparql.linking.linker import Candidate, Linker
@@ -138,7 +139,10 @@ class Annotator:
     def question(self, question: str) -> str:
         """The model input for a question as a user writes it (no gold elements known)."""
         text = normalize_space(question)
-        if self.scheme == "raw" or self.linker is None or has_units(text):
+        if has_units(text):
+            check_units(text)  # units go verbatim into the query: each must be one KB element
+            return text
+        if self.scheme == "raw" or self.linker is None:
             return text
         candidates = self.linker.link(text)
         if self.scheme == "tag_within":

@@ -152,6 +152,9 @@ def load_splits(cfg: DictConfig) -> dict[str, list[Example]]:
     if manifest.is_file():
         saved = json.loads(manifest.read_text(encoding="utf-8"))
         wanted = _manifest(cfg, {})
-        if all(saved.get(k, False) == wanted[k] for k in ("dataset", "annotation", "seed", "skip_invalid")) and saved.get("linked") == wanted["linked"]:
+        if (
+            all(saved.get(k, False) == wanted[k] for k in ("dataset", "annotation", "seed", "skip_invalid"))
+            and saved.get("linked") == wanted["linked"]
+        ):
             return {name: list(read_jsonl(out / f"{name}.jsonl")) for name in SPLITS}
     return prepare(cfg)

@@ -22,9 +22,7 @@ def decode(
     for start in range(0, len(questions), size):
         items = [encoder.encode(q) for q in questions[start : start + size]]
         batch = encoder.collate(items)
-        bound = (
-            None if roles is None else roles.with_slots([i.slot_tokens for i in items])
-        )
+        bound = None if roles is None else roles.with_slots([i.slot_tokens for i in items])
         if beam == 1 and n_best == 1:
             nbest = [[ids] for ids in greedy(model, batch, max_len, bound)]
         else:
