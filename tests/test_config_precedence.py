@@ -51,7 +51,7 @@ def test_presets_keep_the_papers_table_iii_recipe() -> None:
         assert (config.optimizer.lr, config.scheduler.name, config.max_epochs) == (lr, "polynomial", 200)
     small = settings("model=convs2s_small")
     assert (small.max_epochs, small.clip_norm, small.optimizer.lr) == (
-        20,
+        40,
         1.0,
         0.003,
     )  # train.yaml's, its own
