@@ -21,6 +21,7 @@ from nmt_sparql.linking.index import KBIndex
 from nmt_sparql.linking.linker import Linker
 from nmt_sparql.linking.sources import (
     element_kinds,
+    entries_from_cooccurrence,
     entries_from_endpoint,
     entries_from_examples,
     entries_from_label_files,
@@ -168,3 +169,15 @@ def test_index_from_a_live_endpoint(endpoint: str, tmp_path: Path, prefixes) -> 
     assert set(entries["ex:Kubrick"].labels) == {"Stanley Kubrick", "Kubrick"}
     index = KBIndex.build(tmp_path / "index.sqlite", entries.values())
     assert index.lookup("kubrik")[0].token == "ex:Kubrick"
+
+
+def test_cooccurring_words_become_forms_of_properties() -> None:
+    query = "SELECT ?x WHERE { dbr:%s dbo:spouse ?x }"
+    examples = [
+        Example(str(i), f"Who is {name} married to?", query % name.replace(" ", "_"), "dbpedia")
+        for i, name in enumerate(["Ada Lovelace", "Marie Curie", "Pierre Curie", "Kurt Weill"])
+    ]
+    examples.append(Example("9", "Who married Anne?", "SELECT ?x WHERE { dbr:Anne dbo:child ?x }", "dbpedia"))
+    [entry] = entries_from_cooccurrence(examples, stopwords={"who", "is", "to"}, min_count=3, min_share=0.5)
+    assert entry.token == "dbo:spouse" and entry.forms == ("married",)  # 4 of the 5 "married" questions
+    assert list(entries_from_cooccurrence(examples, stopwords={"who", "is", "to"}, min_count=5)) == []

@@ -44,6 +44,8 @@ _TEXT_VALUE = (
 )
 # A keyword match must cover at least this share of the label's words ("Kubrick" of "Stanley Kubrick").
 _MIN_COVERAGE = 0.5
+# At most this many elements of one label per mention.
+_SAME_LABEL = 4
 
 
 @dataclass(frozen=True)
@@ -102,7 +104,7 @@ class Linker:
         self.fuzzy = fuzzy
 
     def _hits(self, words: list[str], edge_stopword: bool) -> list[Hit]:
-        """The best hits of each kind for a span: those of the best tier that kind reaches.
+        """The best hits of each kind for a span: those of the best tier that kind reaches, best first.
 
         A partial or corrected match needs a span that looks like a name: a capitalised word after the
         first, or a word no English dictionary holds ("kubrick", "Ridly"); otherwise "city" would
@@ -114,21 +116,30 @@ class Linker:
             return []
         kept: list[Hit] = []
         for kind in KINDS:
-            hits = self.index.lookup(phrase, [kind], k=self.per_mention * 3)
+            hits = self.index.lookup(phrase, [kind], k=self.per_mention * _SAME_LABEL * 2)
             good = [h for h in hits if self._accept(h, edge_stopword, named)]
-            kept += [h for h in good if h.score == good[0].score][: self.per_mention]
+            # Elements that share a label take one place together (dbo:location and dbp:location;
+            # Wikidata's wdt:/p:/ps:/pq: forms of one property): a label cannot tell them apart.
+            places: dict[str, int] = {}
+            for h in good:
+                if h.tier != good[0].tier:
+                    break
+                label = h.label.casefold()
+                if label not in places and len(places) == self.per_mention:
+                    continue
+                if places.get(label, 0) < _SAME_LABEL:
+                    places[label] = places.get(label, 0) + 1
+                    kept.append(h)
         return kept
 
     def _accept(self, hit: Hit, edge_stopword: bool, named: bool) -> bool:
-        tier = int(hit.score)
-        coverage = (hit.score - tier) * 2
-        if tier >= EXACT:
+        if hit.tier >= EXACT:
             return True
-        if edge_stopword or not (named or coverage >= 1 - 1e-9):
+        if edge_stopword or not (named or hit.coverage >= 1 - 1e-9):
             return False
-        if tier == KEYWORDS:
-            return coverage >= _MIN_COVERAGE - 1e-9
-        return self.fuzzy and named and tier == FUZZY and coverage >= _MIN_COVERAGE - 1e-9
+        if hit.tier == KEYWORDS:
+            return hit.coverage >= _MIN_COVERAGE - 1e-9
+        return self.fuzzy and named and hit.tier == FUZZY and hit.coverage >= _MIN_COVERAGE - 1e-9
 
     def link(self, question: str) -> list[Candidate]:
         """Candidates sorted by start, then score (highest first), then token; one per token (its best)."""
@@ -153,7 +164,7 @@ class Linker:
                     parent_kinds = {
                         c.kind for c in found if c.start <= words[i].start() and words[j - 1].end() <= c.end
                     }
-                    hits = [h for h in hits if h.score >= EXACT and h.kind not in parent_kinds]
+                    hits = [h for h in hits if h.tier >= EXACT and h.kind not in parent_kinds]
                 if not hits:
                     continue
                 start, end = words[i].start(), words[j - 1].end()

@@ -99,12 +99,15 @@ def phrases(label: str, kind: str = "property") -> list[str]:
 
 
 def with_word_forms(entries: Iterable[Entry]) -> Iterator[Entry]:
-    """Entries whose properties and classes also carry the phrases of their labels (entities unchanged)."""
+    """Entries whose properties and classes also carry the phrases of their labels as `forms`
+    (entities unchanged)."""
     for entry in entries:
         if entry.kind == "entity":
             yield entry
             continue
-        labels = dict.fromkeys(entry.labels)
+        forms = dict.fromkeys(entry.forms)
         for label in entry.labels:
-            labels.update(dict.fromkeys(phrases(label, entry.kind)))
-        yield replace(entry, labels=tuple(labels))
+            forms.update(dict.fromkeys(phrases(label, entry.kind)))
+        for label in entry.labels:
+            forms.pop(label, None)
+        yield replace(entry, forms=tuple(forms))
