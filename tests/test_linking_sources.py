@@ -17,7 +17,7 @@ import pytest
 from nmt_sparql.data.generate import load_store
 from nmt_sparql.data.record import Example, RecordError
 from nmt_sparql.execution import EndpointKB
-from nmt_sparql.linking.index import KBIndex
+from nmt_sparql.linking.index import Entry, KBIndex
 from nmt_sparql.linking.linker import Linker
 from nmt_sparql.linking.sources import (
     element_kinds,
@@ -27,6 +27,7 @@ from nmt_sparql.linking.sources import (
     entries_from_label_files,
     entries_from_lexicon,
     entries_from_store,
+    frequent_elements,
 )
 from nmt_sparql.linking.wordforms import with_word_forms
 from nmt_sparql.sparql.prefixes import prefix_map, register_prefix_map
@@ -181,3 +182,17 @@ def test_cooccurring_words_become_forms_of_properties() -> None:
     [entry] = entries_from_cooccurrence(examples, stopwords={"who", "is", "to"}, min_count=3, min_share=0.5)
     assert entry.token == "dbo:spouse" and entry.forms == ("married",)  # 4 of the 5 "married" questions
     assert list(entries_from_cooccurrence(examples, stopwords={"who", "is", "to"}, min_count=5)) == []
+
+
+def test_frequent_elements_are_proposed_for_every_question(tmp_path: Path) -> None:
+    query = "SELECT ?x WHERE { ?x wdt:P31 wd:Q5 . ?x wdt:P%d wd:Q1 }"
+    examples = [Example(str(i), "q", query % (100 + i), "wikidata") for i in range(5)]
+    assert frequent_elements(examples, min_share=0.5) == ["wdt:P31"]
+    index = KBIndex.build(tmp_path / "i.sqlite", [Entry("wdt:P31", "property", ("instance of",))])
+    [candidate] = Linker(index, implicit=["wdt:P31", "wdt:P999"]).link("Who is it?")  # unknown tokens dropped
+    assert (candidate.token, candidate.kind, candidate.label, candidate.start) == (
+        "wdt:P31",
+        "property",
+        "instance of",
+        0,
+    )

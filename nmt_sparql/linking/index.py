@@ -97,7 +97,7 @@ CREATE TABLE labels (id INTEGER PRIMARY KEY, element INTEGER NOT NULL, text TEXT
 _INDEXES = """
 CREATE INDEX labels_norm ON labels (norm);
 CREATE VIRTUAL TABLE labels_fts USING fts5 (norm, kind, content='labels', content_rowid='id',
-                                            tokenize='unicode61 remove_diacritics 2');
+                                            tokenize='unicode61 remove_diacritics 2', prefix='2 3');
 INSERT INTO labels_fts (labels_fts) VALUES ('rebuild');
 CREATE VIRTUAL TABLE labels_vocab USING fts5vocab (labels_fts, 'col');
 CREATE TABLE words (id INTEGER PRIMARY KEY, word TEXT NOT NULL UNIQUE, n INTEGER NOT NULL);
@@ -272,13 +272,26 @@ class KBIndex:
         return tuple(self._corrections(word))
 
     def _fts(self, match: str, kinds: Collection[Kind], limit: int) -> list[tuple[int, str, str, int]]:
-        kind_filter = " OR ".join(f'"{k}"' for k in kinds)
-        rows = self._db.execute(
+        """Labels matching an FTS5 query, most popular first. A kind filter inside FTS5 pays off for the
+        rare kinds (properties, classes); entities are most labels, so they are filtered on the rows."""
+        select = (
             "SELECT l.element, l.text, l.norm, l.derived FROM labels_fts f JOIN labels l ON l.id = f.rowid "
-            "WHERE labels_fts MATCH ? ORDER BY f.rowid LIMIT ?",
-            (f"norm : ({match}) AND kind : ({kind_filter})", limit),
+            "WHERE labels_fts MATCH ?"
+        )
+        if len(kinds) == len(KINDS):
+            return self._db.execute(
+                f"{select} ORDER BY f.rowid LIMIT ?", (f"norm : ({match})", limit)
+            ).fetchall()
+        if "entity" in kinds:
+            marks = ",".join("?" * len(kinds))
+            return self._db.execute(
+                f"{select} AND l.kind IN ({marks}) ORDER BY f.rowid LIMIT ?",
+                (f"norm : ({match})", *kinds, limit),
+            ).fetchall()
+        kind_filter = " OR ".join(f'"{k}"' for k in kinds)
+        return self._db.execute(
+            f"{select} ORDER BY f.rowid LIMIT ?", (f"norm : ({match}) AND kind : ({kind_filter})", limit)
         ).fetchall()
-        return rows
 
     def lookup(self, phrase: str, kinds: Collection[Kind] | None = None, k: int = 10) -> list[Hit]:
         """The `k` best elements (of `kinds`, default all) whose labels match `phrase`, best first."""
@@ -296,10 +309,11 @@ class KBIndex:
         ).fetchall()
         found += [(EXACT, *row) for row in exact]
         found += [(KEYWORDS, *row) for row in self._fts(" ".join(f'"{w}"' for w in words), kinds, limit)]
-        if len(words[-1]) >= (1 if len(words) > 1 else 2):
+        # A lower tier only ranks after these: it is not asked for once k elements are found.
+        if len({row[1] for row in found}) < k and len(words[-1]) >= (1 if len(words) > 1 else 2):
             prefix = " ".join(f'"{w}"' for w in words[:-1]) + f' "{words[-1]}"*'
             found += [(PREFIX, *row) for row in self._fts(prefix, kinds, limit)]
-        if not exact:
+        if not exact and len({row[1] for row in found}) < k:
             groups, corrected = [], False
             for w in words:
                 alternatives = list(self._alternatives(w))

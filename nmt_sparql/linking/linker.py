@@ -13,6 +13,7 @@ element become literal candidates, written as sparql/tokens.py writes literal to
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from nmt_sparql.linking.index import EXACT, FUZZY, KEYWORDS, KINDS, Hit, KBIndex
@@ -39,13 +40,15 @@ _TEXT_VALUE = (
     re.compile(
         r"\b(?:contains?|containing|includes?|including)\s+(?:the\s+(?:word|string|letter)\s+)?(\w+)", re.I
     ),
-    re.compile(r"\bthe\s+(?:word|string|letter)\s+(\w+)", re.I),
+    re.compile(r"\b(?:the\s+)?(?:word|string)\s+[\"'“]?(\w+)", re.I),
+    re.compile(r"\b(?:the\s+)?letter\s+[\"'“]?(\w)\b", re.I),
     re.compile(r"\b(\w+)\s+in\s+(?:its|their|the)\s+(?:name|label|title)s?\b", re.I),
 )
 # A keyword match must cover at least this share of the label's words ("Kubrick" of "Stanley Kubrick").
 _MIN_COVERAGE = 0.5
 # At most this many elements of one label per mention.
 _SAME_LABEL = 4
+_IMPLICIT_SCORE = 0.05
 
 
 @dataclass(frozen=True)
@@ -85,7 +88,9 @@ def literal_candidates(question: str) -> list[Candidate]:
     for pattern in _TEXT_VALUE:
         for m in pattern.finditer(question):
             if not any(s <= m.start(1) < e for s, e in taken) and not m.group(1).isdigit():
-                found.append(Candidate(_quote(m.group(1)), "literal", m.group(1), m.start(1), m.end(1), 0.9))
+                # A letter is matched case-insensitively by the queries that ask for one: written lower-case.
+                value = m.group(1).lower() if len(m.group(1)) == 1 else m.group(1)
+                found.append(Candidate(_quote(value), "literal", value, m.start(1), m.end(1), 0.9))
                 taken.append(m.span(1))
     return found
 
@@ -97,11 +102,25 @@ def _capitalised(word: str) -> bool:
 class Linker:
     """Finds the KB elements and literals a question may mean (`link`), deterministically."""
 
-    def __init__(self, index: KBIndex, per_mention: int = 3, max_words: int = _MAX_WORDS, fuzzy: bool = True):
+    def __init__(
+        self,
+        index: KBIndex,
+        per_mention: int = 3,
+        max_words: int = _MAX_WORDS,
+        fuzzy: bool = True,
+        implicit: Sequence[str] = (),
+    ):
+        """`implicit`: elements proposed for every question, with an empty span at 0 (the elements most
+        queries use whatever the words, sources.frequent_elements)."""
         self.index = index
         self.per_mention = per_mention
         self.max_words = max(1, min(max_words, index.max_words or 1))
         self.fuzzy = fuzzy
+        self.implicit = [
+            Candidate(token, kind, self.index.label(token) or token, 0, 0, _IMPLICIT_SCORE)
+            for token in implicit
+            if (kind := self.index.kind(token)) is not None
+        ]
 
     def _hits(self, words: list[str], edge_stopword: bool) -> list[Hit]:
         """The best hits of each kind for a span: those of the best tier that kind reaches, best first.
@@ -150,7 +169,7 @@ class Linker:
         stop = [t.lower() in STOPWORDS and not (i > 0 and _capitalised(t)) for i, t in enumerate(texts)]
         in_literal = [any(s <= w.start() < e for s, e in literal_spans) for w in words]
         claimed = [False] * len(words)
-        found: list[Candidate] = list(literals)
+        found: list[Candidate] = [*literals, *self.implicit]
         for n in range(min(self.max_words, len(words)), 0, -1):
             for i in range(len(words) - n + 1):
                 j = i + n
@@ -175,7 +194,13 @@ class Linker:
                 claimed[i:j] = [True] * n
         for k, w in enumerate(words):
             # A capitalised word inside the question that names no element: a string value ("symbol is Xe").
-            if k > 0 and _capitalised(w.group()) and not claimed[k] and not in_literal[k]:
+            if (
+                k > 0
+                and _capitalised(w.group())
+                and not claimed[k]
+                and not in_literal[k]
+                and texts[k].lower() not in STOPWORDS
+            ):
                 found.append(Candidate(_quote(w.group()), "literal", w.group(), w.start(), w.end(), 0.5))
         best: dict[str, Candidate] = {}
         for c in found:

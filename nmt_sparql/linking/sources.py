@@ -328,3 +328,17 @@ def entries_from_cooccurrence(
             forms[token].append(word)
     for token in sorted(forms):
         yield Entry(token, kinds[token], (local_name_label(token),), forms=tuple(forms[token]))
+
+
+def frequent_elements(examples: Iterable[Example], min_share: float = 0.2) -> list[str]:
+    """Properties and classes that at least `min_share` of the examples' queries use (Wikidata's
+    `wdt:P31`, instance of): a question seldom names them, so a linker proposes them every time."""
+    uses: Counter[str] = Counter()
+    n = 0
+    for example in examples:
+        n += 1
+        try:
+            uses.update(token for token, kind in element_kinds(example).items() if kind != "entity")
+        except SparqlSyntaxError:
+            continue
+    return sorted(token for token, count in uses.items() if count >= min_share * n)
