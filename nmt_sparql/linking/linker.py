@@ -12,6 +12,7 @@ element become literal candidates, written as sparql/tokens.py writes literal to
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -116,13 +117,15 @@ class Linker:
         self.per_mention = per_mention
         self.max_words = max(1, min(max_words, index.max_words or 1))
         self.fuzzy = fuzzy
+        # Questions of one dataset share most of their spans ("What is the", "population of").
+        self._cached_hits = functools.lru_cache(maxsize=200_000)(self._hits)
         self.implicit = [
             Candidate(token, kind, self.index.label(token) or token, 0, 0, _IMPLICIT_SCORE)
             for token in implicit
             if (kind := self.index.kind(token)) is not None
         ]
 
-    def _hits(self, words: list[str], edge_stopword: bool) -> list[Hit]:
+    def _hits(self, words: tuple[str, ...], edge_stopword: bool) -> list[Hit]:
         """The best hits of each kind for a span: those of the best tier that kind reaches, best first.
 
         A partial or corrected match needs a span that looks like a name: a capitalised word after the
@@ -176,7 +179,7 @@ class Linker:
                 if all(stop[i:j]) or all(in_literal[i:j]):
                     continue
                 edge = stop[i] or stop[j - 1]
-                hits = self._hits(texts[i:j], edge)
+                hits = self._cached_hits(tuple(texts[i:j]), edge)
                 if any(claimed[i:j]):
                     # Inside a longer mention: only an exact label of a kind the longer one lacks
                     # ("director" in "film director": the property besides the class).
