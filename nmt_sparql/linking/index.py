@@ -36,8 +36,8 @@ Kind = Literal["entity", "property", "class"]
 KINDS: tuple[Kind, ...] = get_args(Kind)
 FORMAT_VERSION = "1"
 _WORD = re.compile(r"\w+")
-# Tiers of a match; `Hit.score` is the tier, plus up to 0.4 for how much of the label the query covers,
-# plus 0.1 when a label (not a derived word form) matched.
+# Tiers of a match; `Hit.score` is the tier, plus 0.4 when the phrase covers the whole label (0.2 when
+# not), plus 0.1 when a label (not a derived word form) matched.
 EXACT, KEYWORDS, PREFIX, FUZZY = 4.0, 3.0, 2.0, 1.0
 # A misspelt word of this many characters may be corrected; longer ones may be two edits off.
 _MIN_FUZZY_CHARS = 4
@@ -330,7 +330,9 @@ class KBIndex:
         for tier, element, text, label_norm, derived in found:
             n_label = label_norm.count(" ") + 1
             coverage = min(n_query, n_label) / max(n_query, n_label)
-            score = tier + 0.4 * coverage + (0.0 if derived else 0.1)
+            # A label the phrase covers whole ranks first; among partial matches popularity decides
+            # ("Mozart": the composer, not the label with fewer extra words).
+            score = tier + (0.4 if coverage == 1 else 0.2) + (0.0 if derived else 0.1)
             if element not in best or score > best[element][0]:
                 best[element] = (score, tier, coverage, bool(derived), text)
         if not best:

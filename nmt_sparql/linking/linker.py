@@ -45,8 +45,8 @@ _TEXT_VALUE = (
     re.compile(r"\b(?:the\s+)?letter\s+[\"'“]?(\w)\b", re.I),
     re.compile(r"\b(\w+)\s+in\s+(?:its|their|the)\s+(?:name|label|title)s?\b", re.I),
 )
-# A keyword match must cover at least this share of the label's words ("Kubrick" of "Stanley Kubrick").
-_MIN_COVERAGE = 0.5
+# A keyword match must cover at least this share of the label's words ("Mozart" of "Wolfgang Amadeus Mozart").
+_MIN_COVERAGE = 0.33
 # At most this many elements of one label per mention.
 _SAME_LABEL = 4
 _IMPLICIT_SCORE = 0.05
@@ -182,11 +182,17 @@ class Linker:
                 hits = self._cached_hits(tuple(texts[i:j]), edge)
                 if any(claimed[i:j]):
                     # Inside a longer mention: only an exact label of a kind the longer one lacks
-                    # ("director" in "film director": the property besides the class).
+                    # ("director" in "film director": the property besides the class); no entity, and
+                    # nothing inside a name ("Star" in "Star Wars", "musical" in "musical work").
                     parent_kinds = {
                         c.kind for c in found if c.start <= words[i].start() and words[j - 1].end() <= c.end
                     }
-                    hits = [h for h in hits if h.tier >= EXACT and h.kind not in parent_kinds]
+                    hits = [
+                        h
+                        for h in hits
+                        if h.tier >= EXACT and h.kind != "entity" and h.kind not in parent_kinds
+                        and "entity" not in parent_kinds
+                    ]  # fmt: skip
                 if not hits:
                     continue
                 start, end = words[i].start(), words[j - 1].end()

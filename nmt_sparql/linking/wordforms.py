@@ -83,7 +83,9 @@ def phrases(label: str, kind: str = "property") -> list[str]:
     for i, word in enumerate(words):
         # The head (last word) takes plurals and verb forms; a word before it only its verb forms.
         head = i == len(words) - 1
-        for form in inflections(word, ("NOUN", "VERB") if head else ("VERB",)):
+        # A class is a noun ("films"; not "painted" for painting); a property may be either.
+        upos = ("NOUN",) if kind == "class" else ("NOUN", "VERB") if head else ("VERB",)
+        for form in inflections(word, upos):
             out[" ".join([*words[:i], form, *words[i + 1 :]])] = None
         if kind != "property":
             continue
