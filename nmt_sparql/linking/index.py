@@ -341,7 +341,8 @@ class KBIndex:
         rows = self._db.execute(
             f"SELECT id, token, kind, label, popularity FROM elements WHERE id IN ({marks})", list(best)
         ).fetchall()
-        ranked = sorted(rows, key=lambda r: (-best[r[0]][0], -r[4], r[1]))[:k]
+        # Ties: the label the phrase covers more of, then popularity (label files give none).
+        ranked = sorted(rows, key=lambda r: (-best[r[0]][0], -best[r[0]][2], -r[4], r[1]))[:k]
         hits = []
         for element, token, kind, label, _ in ranked:
             score, tier, coverage, derived, text = best[element]

@@ -50,6 +50,8 @@ _MIN_COVERAGE = 0.33
 # At most this many elements of one label per mention.
 _SAME_LABEL = 4
 _IMPLICIT_SCORE = 0.05
+# Candidate.score of a whole-label match (EXACT tier; a partial match scores below 0.8).
+_WHOLE_LABEL = 0.9
 
 
 @dataclass(frozen=True)
@@ -181,18 +183,19 @@ class Linker:
                 edge = stop[i] or stop[j - 1]
                 hits = self._cached_hits(tuple(texts[i:j]), edge)
                 if any(claimed[i:j]):
-                    # Inside a longer mention: only an exact label of a kind the longer one lacks
-                    # ("director" in "film director": the property besides the class); no entity, and
-                    # nothing inside a name ("Star" in "Star Wars", "musical" in "musical work").
-                    parent_kinds = {
-                        c.kind for c in found if c.start <= words[i].start() and words[j - 1].end() <= c.end
-                    }
+                    # Inside a longer mention found by its whole label: only a property or class label of
+                    # a kind the longer one lacks ("director" in "film director": the property besides the
+                    # class), nothing inside a name ("Star" in "Star Wars"). Inside a partial or corrected
+                    # match, which may have taken words that were not its own: any whole label.
+                    inside = [c for c in found if c.start <= words[i].start() and words[j - 1].end() <= c.end]
+                    whole = {c.kind for c in inside if c.score >= _WHOLE_LABEL}
+                    if "entity" in whole:
+                        continue
                     hits = [
                         h
                         for h in hits
-                        if h.tier >= EXACT and h.kind != "entity" and h.kind not in parent_kinds
-                        and "entity" not in parent_kinds
-                    ]  # fmt: skip
+                        if h.tier >= EXACT and h.kind not in whole and not (whole and h.kind == "entity")
+                    ]
                 if not hits:
                     continue
                 start, end = words[i].start(), words[j - 1].end()
