@@ -67,6 +67,11 @@ def test_literals_as_query_tokens() -> None:
     }
     assert {"1990", '"Star Wars"', "2500.5", "1000", '"1999-12-31"^^xsd:date'} <= set(found)
     assert found["1990"].kind == "literal"
+    words = {
+        c.token
+        for c in literal_candidates("Which city starts with the letter M and has the word style in it?")
+    }
+    assert words == {'"m"', '"style"'}
 
 
 def test_literal_strings_from_the_bundled_phrasings(linker: Linker) -> None:
@@ -90,6 +95,6 @@ def test_word_forms_come_from_the_label() -> None:
     assert "films" in phrases("film", "class") and "filmed by" not in phrases("film", "class")
 
 
-def test_index_path_is_reported(tmp_path: Path) -> None:
+def test_an_empty_index_links_nothing(tmp_path: Path) -> None:
     index = KBIndex.build(tmp_path / "x" / "i.sqlite", [])
     assert len(index) == 0 and Linker(index).link("anything at all") == []
