@@ -7,9 +7,12 @@ available offline, the linker runs on each test question as written, and the scr
   kind found among the question's k best candidates of the kind (by score, then position);
 - candidates per question, and linking time per question.
 
-Indexes: bundled = the bundled KB + the train split's learned lexicon; lcquad1 = every KB element of
-the dataset's queries (local names) + entities.txt + predicates.txt + the train split's lexicon;
-lcquad2-sample = entity_labels.json + relation_labels.json (+ the train split's lexicon, a second row).
+Indexes: bundled = the bundled KB + the train split's lexicon (the question spans tag-within aligns
+with each element, and the words that co-occur with properties and classes); lcquad1 = every KB
+element of the dataset's queries (local names) + entities.txt + predicates.txt + the train lexicon;
+lcquad2-sample = entity_labels.json + relation_labels.json, with Wikidata properties as wdt:, p:, ps:
+and pq: elements (+ the train lexicon, a second row). With a train lexicon, the elements at least 20% of the training
+queries use are proposed for every question (Linker implicit=, sources.frequent_elements).
 
     python scripts/bench_linking.py --data-root ../shared/datasets --out benchmarks/linking.json
 """
@@ -32,8 +35,14 @@ from nmt_sparql.data.record import Example
 from nmt_sparql.data.splits import random_split
 from nmt_sparql.linking.build import BUNDLED, kb_entries
 from nmt_sparql.linking.index import Entry, KBIndex
-from nmt_sparql.linking.linker import Linker
-from nmt_sparql.linking.sources import element_kinds, entries_from_examples, entries_from_label_files
+from nmt_sparql.linking.linker import STOPWORDS, Linker
+from nmt_sparql.linking.sources import (
+    element_kinds,
+    entries_from_cooccurrence,
+    entries_from_examples,
+    entries_from_label_files,
+    frequent_elements,
+)
 from nmt_sparql.sparql.prefixes import prefix_map
 
 KS = (1, 3, 5, 10)
@@ -89,6 +98,11 @@ def measure(linker: Linker, examples: Sequence[Example], field: str = "question"
     }
 
 
+def train_lexicon(train: Sequence[Example]) -> list[Entry]:
+    """The training split's elements with the question spans aligned to them, and co-occurring words."""
+    return list(entries_from_examples(train)) + list(entries_from_cooccurrence(train, stopwords=STOPWORDS))
+
+
 def _share(positions: list[int | None], k: int | None) -> float:
     hits = sum(1 for p in positions if p is not None and (k is None or p <= k))
     return round(hits / max(1, len(positions)), 4)
@@ -103,10 +117,12 @@ def _index(entries: list[Entry], folder: Path, name: str) -> tuple[KBIndex, floa
 def bench_bundled(folder: Path) -> list[dict]:
     examples = list(read_dataset("bundled", Path(".")))
     splits = random_split(examples, ratios=(0.8, 0.1, 0.1), seed=42)
-    entries = kb_entries(BUNDLED, prefix_map("bundled")) + list(entries_from_examples(splits["train"]))
+    entries = kb_entries(BUNDLED, prefix_map("bundled")) + train_lexicon(splits["train"])
     index, build_s = _index(entries, folder, "bundled")
     row = {"dataset": "bundled", "index": "bundled KB + train lexicon", "elements": len(index)}
-    row |= {"build_s": round(build_s, 2), **measure(Linker(index), splits["test"])}
+    implicit = frequent_elements(splits["train"])
+    row |= {"build_s": round(build_s, 2), "implicit": implicit}
+    row |= measure(Linker(index, implicit=implicit), splits["test"])
     return [row]
 
 
@@ -114,14 +130,15 @@ def bench_lcquad1(root: Path, folder: Path) -> list[dict]:
     examples = list(read_dataset("lcquad1", root))
     splits = random_split(examples, sizes=(4000, 500, 500), seed=42)
     pm = prefix_map("dbpedia")
-    entries = list(entries_from_examples(splits["train"]))
+    entries = train_lexicon(splits["train"])
     entries += entries_from_examples(examples, lexicon=False)
     entries += entries_from_label_files(
         [root / "lcquad1" / "entities.txt", root / "lcquad1" / "predicates.txt"], pm
     )
     index, build_s = _index(entries, folder, "lcquad1")
-    linker = Linker(index)
-    base = {"dataset": "lcquad1", "elements": len(index), "build_s": round(build_s, 2)}
+    implicit = frequent_elements(splits["train"])
+    linker = Linker(index, implicit=implicit)
+    base = {"dataset": "lcquad1", "elements": len(index), "build_s": round(build_s, 2), "implicit": implicit}
     return [
         {**base, "index": "query elements + entities/predicates.txt + train lexicon", "text": "template question",
          **measure(linker, splits["test"])},
@@ -139,11 +156,13 @@ def bench_lcquad2(root: Path, folder: Path) -> list[dict]:
     labels = list(entries_from_label_files(files, pm))
     for prefix in ("p", "ps", "pq"):  # the statement forms of each property, beside wdt:
         labels += entries_from_label_files(files[1:], pm, property_prefix=prefix)
-    for name, entries in (
-        ("entity_labels + relation_labels", labels),
+    implicit = frequent_elements(splits["train"])
+    for name, entries, always in (
+        ("entity_labels + relation_labels", labels, []),
         (
             "entity_labels + relation_labels + train lexicon",
-            labels + list(entries_from_examples(splits["train"])),
+            labels + train_lexicon(splits["train"]),
+            implicit,
         ),
     ):
         index, build_s = _index(entries, folder, "lcquad2")
@@ -153,7 +172,7 @@ def bench_lcquad2(root: Path, folder: Path) -> list[dict]:
             "elements": len(index),
             "build_s": round(build_s, 2),
         }
-        rows.append({**base, **measure(Linker(index, per_mention=4), splits["test"])})
+        rows.append({**base, "implicit": always, **measure(Linker(index, implicit=always), splits["test"])})
         index.close()
     return rows
 

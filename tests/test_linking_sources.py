@@ -17,15 +17,17 @@ import pytest
 from nmt_sparql.data.generate import load_store
 from nmt_sparql.data.record import Example, RecordError
 from nmt_sparql.execution import EndpointKB
-from nmt_sparql.linking.index import KBIndex
+from nmt_sparql.linking.index import Entry, KBIndex
 from nmt_sparql.linking.linker import Linker
 from nmt_sparql.linking.sources import (
     element_kinds,
+    entries_from_cooccurrence,
     entries_from_endpoint,
     entries_from_examples,
     entries_from_label_files,
     entries_from_lexicon,
     entries_from_store,
+    frequent_elements,
 )
 from nmt_sparql.linking.wordforms import with_word_forms
 from nmt_sparql.sparql.prefixes import prefix_map, register_prefix_map
@@ -168,3 +170,29 @@ def test_index_from_a_live_endpoint(endpoint: str, tmp_path: Path, prefixes) -> 
     assert set(entries["ex:Kubrick"].labels) == {"Stanley Kubrick", "Kubrick"}
     index = KBIndex.build(tmp_path / "index.sqlite", entries.values())
     assert index.lookup("kubrik")[0].token == "ex:Kubrick"
+
+
+def test_cooccurring_words_become_forms_of_properties() -> None:
+    query = "SELECT ?x WHERE { dbr:%s dbo:spouse ?x }"
+    examples = [
+        Example(str(i), f"Who is {name} married to?", query % name.replace(" ", "_"), "dbpedia")
+        for i, name in enumerate(["Ada Lovelace", "Marie Curie", "Pierre Curie", "Kurt Weill"])
+    ]
+    examples.append(Example("9", "Who married Anne?", "SELECT ?x WHERE { dbr:Anne dbo:child ?x }", "dbpedia"))
+    [entry] = entries_from_cooccurrence(examples, stopwords={"who", "is", "to"}, min_count=3, min_share=0.5)
+    assert entry.token == "dbo:spouse" and entry.forms == ("married",)  # 4 of the 5 "married" questions
+    assert list(entries_from_cooccurrence(examples, stopwords={"who", "is", "to"}, min_count=5)) == []
+
+
+def test_frequent_elements_are_proposed_for_every_question(tmp_path: Path) -> None:
+    query = "SELECT ?x WHERE { ?x wdt:P31 wd:Q5 . ?x wdt:P%d wd:Q1 }"
+    examples = [Example(str(i), "q", query % (100 + i), "wikidata") for i in range(5)]
+    assert frequent_elements(examples, min_share=0.5) == ["wdt:P31"]
+    index = KBIndex.build(tmp_path / "i.sqlite", [Entry("wdt:P31", "property", ("instance of",))])
+    [candidate] = Linker(index, implicit=["wdt:P31", "wdt:P999"]).link("Who is it?")  # unknown tokens dropped
+    assert (candidate.token, candidate.kind, candidate.label, candidate.start) == (
+        "wdt:P31",
+        "property",
+        "instance of",
+        0,
+    )

@@ -11,7 +11,9 @@ from nmt_sparql.data.generate import bundled_kb_path, load_store
 from nmt_sparql.data.record import Example
 from nmt_sparql.execution.endpoint import EndpointKB
 from nmt_sparql.linking.index import Entry, KBIndex
+from nmt_sparql.linking.linker import STOPWORDS
 from nmt_sparql.linking.sources import (
+    entries_from_cooccurrence,
     entries_from_endpoint,
     entries_from_examples,
     entries_from_label_files,
@@ -48,13 +50,16 @@ def build_index(
     word_forms: bool = True,
 ) -> KBIndex:
     """Index the elements of `kb`, of the label files, and of the training `examples` (with the question
-    spans they align with each element), then the user `lexicon`'s phrases; written atomically to `out`."""
+    spans they align with each element, and the words that co-occur with properties and classes), then
+    the user `lexicon`'s phrases; written atomically to `out`."""
     entries: list[Entry] = []
     if kb:
         entries += kb_entries(kb, prefixes)
     if labels:
         entries += entries_from_label_files(labels, prefixes)
+    examples = list(examples)
     entries += entries_from_examples(examples)
+    entries += entries_from_cooccurrence(examples, stopwords=STOPWORDS)
     if lexicon:
         kinds = {}
         for entry in entries:

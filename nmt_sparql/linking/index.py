@@ -36,7 +36,8 @@ Kind = Literal["entity", "property", "class"]
 KINDS: tuple[Kind, ...] = get_args(Kind)
 FORMAT_VERSION = "1"
 _WORD = re.compile(r"\w+")
-# Tiers of a match; `Hit.score` is the tier plus up to 0.5 for how much of the label the query covers.
+# Tiers of a match; `Hit.score` is the tier, plus 0.4 when the phrase covers the whole label (0.2 when
+# not), plus 0.1 when a label (not a derived word form) matched.
 EXACT, KEYWORDS, PREFIX, FUZZY = 4.0, 3.0, 2.0, 1.0
 # A misspelt word of this many characters may be corrected; longer ones may be two edits off.
 _MIN_FUZZY_CHARS = 4
@@ -58,6 +59,9 @@ class Entry:
     kind: Kind
     labels: tuple[str, ...]
     popularity: float = 0.0
+    # Phrases derived from the labels (word forms: "directed" for "director"): matched like labels,
+    # ranked just below a label that matches as well.
+    forms: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -69,6 +73,9 @@ class Hit:
     label: str
     matched: str
     score: float
+    tier: float = 0.0  # EXACT, KEYWORDS, PREFIX or FUZZY
+    coverage: float = 0.0  # the share of the label's words the phrase matched (of the longer of the two)
+    derived: bool = False  # matched a derived word form, not a label
 
 
 def normalize(text: str) -> str:
@@ -82,14 +89,15 @@ _SCHEMA = """
 CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 CREATE TABLE elements (id INTEGER PRIMARY KEY, token TEXT NOT NULL UNIQUE, kind TEXT NOT NULL,
                        label TEXT NOT NULL, popularity REAL NOT NULL);
-CREATE TABLE staged (element INTEGER NOT NULL, text TEXT NOT NULL, norm TEXT NOT NULL, rank INTEGER NOT NULL);
+CREATE TABLE staged (element INTEGER NOT NULL, text TEXT NOT NULL, norm TEXT NOT NULL, rank INTEGER NOT NULL,
+                     derived INTEGER NOT NULL);
 CREATE TABLE labels (id INTEGER PRIMARY KEY, element INTEGER NOT NULL, text TEXT NOT NULL,
-                     norm TEXT NOT NULL, kind TEXT NOT NULL);
+                     norm TEXT NOT NULL, kind TEXT NOT NULL, derived INTEGER NOT NULL);
 """
 _INDEXES = """
 CREATE INDEX labels_norm ON labels (norm);
 CREATE VIRTUAL TABLE labels_fts USING fts5 (norm, kind, content='labels', content_rowid='id',
-                                            tokenize='unicode61 remove_diacritics 2');
+                                            tokenize='unicode61 remove_diacritics 2', prefix='2 3');
 INSERT INTO labels_fts (labels_fts) VALUES ('rebuild');
 CREATE VIRTUAL TABLE labels_vocab USING fts5vocab (labels_fts, 'col');
 CREATE TABLE words (id INTEGER PRIMARY KEY, word TEXT NOT NULL UNIQUE, n INTEGER NOT NULL);
@@ -105,7 +113,7 @@ def _write(path: Path, entries: Iterable[Entry]) -> None:
     try:
         db.executescript("PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF;" + _SCHEMA)
         ids: dict[str, int] = {}
-        staged: list[tuple[int, str, str, int]] = []
+        staged: list[tuple[int, str, str, int, int]] = []
         for entry in entries:
             if entry.kind not in KINDS:
                 raise ValueError(
@@ -128,14 +136,18 @@ def _write(path: Path, entries: Iterable[Entry]) -> None:
                     "UPDATE elements SET popularity = max(popularity, ?) WHERE id = ?",
                     (float(entry.popularity), element),
                 )
-            staged.extend((element, label, normalize(label), rank) for rank, label in enumerate(labels))
+            staged.extend((element, label, normalize(label), rank, 0) for rank, label in enumerate(labels))
+            staged.extend(
+                (element, form, normalize(form), len(labels), 1) for form in entry.forms if normalize(form)
+            )
             if len(staged) >= 50_000:
-                db.executemany("INSERT INTO staged VALUES (?, ?, ?, ?)", staged)
+                db.executemany("INSERT INTO staged VALUES (?, ?, ?, ?, ?)", staged)
                 staged.clear()
-        db.executemany("INSERT INTO staged VALUES (?, ?, ?, ?)", staged)
+        db.executemany("INSERT INTO staged VALUES (?, ?, ?, ?, ?)", staged)
         db.execute(
-            """INSERT INTO labels (element, text, norm, kind)
-               SELECT s.element, min(s.text), s.norm, e.kind FROM staged s JOIN elements e ON e.id = s.element
+            """INSERT INTO labels (element, text, norm, kind, derived)
+               SELECT s.element, min(s.text), s.norm, e.kind, min(s.derived)
+               FROM staged s JOIN elements e ON e.id = s.element
                GROUP BY s.element, s.norm ORDER BY e.popularity DESC, s.element, min(s.rank)"""
         )
         db.execute("DROP TABLE staged")
@@ -259,14 +271,27 @@ class KBIndex:
             return ()
         return tuple(self._corrections(word))
 
-    def _fts(self, match: str, kinds: Collection[Kind], limit: int) -> list[tuple[int, str, str, str]]:
+    def _fts(self, match: str, kinds: Collection[Kind], limit: int) -> list[tuple[int, str, str, int]]:
+        """Labels matching an FTS5 query, most popular first. A kind filter inside FTS5 pays off for the
+        rare kinds (properties, classes); entities are most labels, so they are filtered on the rows."""
+        select = (
+            "SELECT l.element, l.text, l.norm, l.derived FROM labels_fts f JOIN labels l ON l.id = f.rowid "
+            "WHERE labels_fts MATCH ?"
+        )
+        if len(kinds) == len(KINDS):
+            return self._db.execute(
+                f"{select} ORDER BY f.rowid LIMIT ?", (f"norm : ({match})", limit)
+            ).fetchall()
+        if "entity" in kinds:
+            marks = ",".join("?" * len(kinds))
+            return self._db.execute(
+                f"{select} AND l.kind IN ({marks}) ORDER BY f.rowid LIMIT ?",
+                (f"norm : ({match})", *kinds, limit),
+            ).fetchall()
         kind_filter = " OR ".join(f'"{k}"' for k in kinds)
-        rows = self._db.execute(
-            "SELECT l.element, l.text, l.norm, l.kind FROM labels_fts f JOIN labels l ON l.id = f.rowid "
-            "WHERE labels_fts MATCH ? ORDER BY f.rowid LIMIT ?",
-            (f"norm : ({match}) AND kind : ({kind_filter})", limit),
+        return self._db.execute(
+            f"{select} ORDER BY f.rowid LIMIT ?", (f"norm : ({match}) AND kind : ({kind_filter})", limit)
         ).fetchall()
-        return rows
 
     def lookup(self, phrase: str, kinds: Collection[Kind] | None = None, k: int = 10) -> list[Hit]:
         """The `k` best elements (of `kinds`, default all) whose labels match `phrase`, best first."""
@@ -276,18 +301,19 @@ class KBIndex:
             return []
         words = norm.split()
         limit = k * _FETCH_PER_K
-        found: list[tuple[float, int, str, str, str]] = []  # (tier, element, text, norm, kind)
+        found: list[tuple[float, int, str, str, int]] = []  # (tier, element, text, norm, derived)
         marks = ",".join("?" * len(kinds))
         exact = self._db.execute(
-            f"SELECT element, text, norm, kind FROM labels WHERE norm = ? AND kind IN ({marks}) ORDER BY id LIMIT ?",
+            f"SELECT element, text, norm, derived FROM labels WHERE norm = ? AND kind IN ({marks}) ORDER BY id LIMIT ?",
             (norm, *kinds, limit),
         ).fetchall()
         found += [(EXACT, *row) for row in exact]
         found += [(KEYWORDS, *row) for row in self._fts(" ".join(f'"{w}"' for w in words), kinds, limit)]
-        if len(words[-1]) >= (1 if len(words) > 1 else 2):
+        # A lower tier only ranks after these: it is not asked for once k elements are found.
+        if len({row[1] for row in found}) < k and len(words[-1]) >= (1 if len(words) > 1 else 2):
             prefix = " ".join(f'"{w}"' for w in words[:-1]) + f' "{words[-1]}"*'
             found += [(PREFIX, *row) for row in self._fts(prefix, kinds, limit)]
-        if not exact:
+        if not exact and len({row[1] for row in found}) < k:
             groups, corrected = [], False
             for w in words:
                 alternatives = list(self._alternatives(w))
@@ -297,14 +323,18 @@ class KBIndex:
                 found += [(FUZZY, *row) for row in self._fts(" AND ".join(groups), kinds, limit)]
         return self._rank(found, words, k)
 
-    def _rank(self, found: list[tuple[float, int, str, str, str]], words: list[str], k: int) -> list[Hit]:
-        best: dict[int, tuple[float, str]] = {}
+    def _rank(self, found: list[tuple[float, int, str, str, int]], words: list[str], k: int) -> list[Hit]:
+        """One hit per element, its best label deciding (GRASP); then score, popularity, token."""
+        best: dict[int, tuple[float, float, float, bool, str]] = {}  # element -> (score, tier, coverage, ...)
         n_query = len(words)
-        for tier, element, text, label_norm, _ in found:
+        for tier, element, text, label_norm, derived in found:
             n_label = label_norm.count(" ") + 1
-            score = tier + 0.5 * min(n_query, n_label) / max(n_query, n_label)
+            coverage = min(n_query, n_label) / max(n_query, n_label)
+            # A label the phrase covers whole ranks first; among partial matches popularity decides
+            # ("Mozart": the composer, not the label with fewer extra words).
+            score = tier + (0.4 if coverage == 1 else 0.2) + (0.0 if derived else 0.1)
             if element not in best or score > best[element][0]:
-                best[element] = (score, text)
+                best[element] = (score, tier, coverage, bool(derived), text)
         if not best:
             return []
         marks = ",".join("?" * len(best))
@@ -312,6 +342,8 @@ class KBIndex:
             f"SELECT id, token, kind, label, popularity FROM elements WHERE id IN ({marks})", list(best)
         ).fetchall()
         ranked = sorted(rows, key=lambda r: (-best[r[0]][0], -r[4], r[1]))[:k]
-        return [
-            Hit(token, kind, label, best[i][1], round(best[i][0], 6)) for i, token, kind, label, _ in ranked
-        ]
+        hits = []
+        for element, token, kind, label, _ in ranked:
+            score, tier, coverage, derived, text = best[element]
+            hits.append(Hit(token, kind, label, text, round(score, 6), tier, round(coverage, 6), derived))
+        return hits

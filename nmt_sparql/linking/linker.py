@@ -12,7 +12,9 @@ element become literal candidates, written as sparql/tokens.py writes literal to
 
 from __future__ import annotations
 
+import functools
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from nmt_sparql.linking.index import EXACT, FUZZY, KEYWORDS, KINDS, Hit, KBIndex
@@ -39,11 +41,15 @@ _TEXT_VALUE = (
     re.compile(
         r"\b(?:contains?|containing|includes?|including)\s+(?:the\s+(?:word|string|letter)\s+)?(\w+)", re.I
     ),
-    re.compile(r"\bthe\s+(?:word|string|letter)\s+(\w+)", re.I),
+    re.compile(r"\b(?:the\s+)?(?:word|string)\s+[\"'“]?(\w+)", re.I),
+    re.compile(r"\b(?:the\s+)?letter\s+[\"'“]?(\w)\b", re.I),
     re.compile(r"\b(\w+)\s+in\s+(?:its|their|the)\s+(?:name|label|title)s?\b", re.I),
 )
-# A keyword match must cover at least this share of the label's words ("Kubrick" of "Stanley Kubrick").
-_MIN_COVERAGE = 0.5
+# A keyword match must cover at least this share of the label's words ("Mozart" of "Wolfgang Amadeus Mozart").
+_MIN_COVERAGE = 0.33
+# At most this many elements of one label per mention.
+_SAME_LABEL = 4
+_IMPLICIT_SCORE = 0.05
 
 
 @dataclass(frozen=True)
@@ -83,7 +89,9 @@ def literal_candidates(question: str) -> list[Candidate]:
     for pattern in _TEXT_VALUE:
         for m in pattern.finditer(question):
             if not any(s <= m.start(1) < e for s, e in taken) and not m.group(1).isdigit():
-                found.append(Candidate(_quote(m.group(1)), "literal", m.group(1), m.start(1), m.end(1), 0.9))
+                # A letter is matched case-insensitively by the queries that ask for one: written lower-case.
+                value = m.group(1).lower() if len(m.group(1)) == 1 else m.group(1)
+                found.append(Candidate(_quote(value), "literal", value, m.start(1), m.end(1), 0.9))
                 taken.append(m.span(1))
     return found
 
@@ -95,14 +103,30 @@ def _capitalised(word: str) -> bool:
 class Linker:
     """Finds the KB elements and literals a question may mean (`link`), deterministically."""
 
-    def __init__(self, index: KBIndex, per_mention: int = 3, max_words: int = _MAX_WORDS, fuzzy: bool = True):
+    def __init__(
+        self,
+        index: KBIndex,
+        per_mention: int = 3,
+        max_words: int = _MAX_WORDS,
+        fuzzy: bool = True,
+        implicit: Sequence[str] = (),
+    ):
+        """`implicit`: elements proposed for every question, with an empty span at 0 (the elements most
+        queries use whatever the words, sources.frequent_elements)."""
         self.index = index
         self.per_mention = per_mention
         self.max_words = max(1, min(max_words, index.max_words or 1))
         self.fuzzy = fuzzy
+        # Questions of one dataset share most of their spans ("What is the", "population of").
+        self._cached_hits = functools.lru_cache(maxsize=200_000)(self._hits)
+        self.implicit = [
+            Candidate(token, kind, self.index.label(token) or token, 0, 0, _IMPLICIT_SCORE)
+            for token in implicit
+            if (kind := self.index.kind(token)) is not None
+        ]
 
-    def _hits(self, words: list[str], edge_stopword: bool) -> list[Hit]:
-        """The best hits of each kind for a span: those of the best tier that kind reaches.
+    def _hits(self, words: tuple[str, ...], edge_stopword: bool) -> list[Hit]:
+        """The best hits of each kind for a span: those of the best tier that kind reaches, best first.
 
         A partial or corrected match needs a span that looks like a name: a capitalised word after the
         first, or a word no English dictionary holds ("kubrick", "Ridly"); otherwise "city" would
@@ -114,21 +138,30 @@ class Linker:
             return []
         kept: list[Hit] = []
         for kind in KINDS:
-            hits = self.index.lookup(phrase, [kind], k=self.per_mention * 3)
+            hits = self.index.lookup(phrase, [kind], k=self.per_mention * _SAME_LABEL * 2)
             good = [h for h in hits if self._accept(h, edge_stopword, named)]
-            kept += [h for h in good if h.score == good[0].score][: self.per_mention]
+            # Elements that share a label take one place together (dbo:location and dbp:location;
+            # Wikidata's wdt:/p:/ps:/pq: forms of one property): a label cannot tell them apart.
+            places: dict[str, int] = {}
+            for h in good:
+                if h.tier != good[0].tier:
+                    break
+                label = h.label.casefold()
+                if label not in places and len(places) == self.per_mention:
+                    continue
+                if places.get(label, 0) < _SAME_LABEL:
+                    places[label] = places.get(label, 0) + 1
+                    kept.append(h)
         return kept
 
     def _accept(self, hit: Hit, edge_stopword: bool, named: bool) -> bool:
-        tier = int(hit.score)
-        coverage = (hit.score - tier) * 2
-        if tier >= EXACT:
+        if hit.tier >= EXACT:
             return True
-        if edge_stopword or not (named or coverage >= 1 - 1e-9):
+        if edge_stopword or not (named or hit.coverage >= 1 - 1e-9):
             return False
-        if tier == KEYWORDS:
-            return coverage >= _MIN_COVERAGE - 1e-9
-        return self.fuzzy and named and tier == FUZZY and coverage >= _MIN_COVERAGE - 1e-9
+        if hit.tier == KEYWORDS:
+            return hit.coverage >= _MIN_COVERAGE - 1e-9
+        return self.fuzzy and named and hit.tier == FUZZY and hit.coverage >= _MIN_COVERAGE - 1e-9
 
     def link(self, question: str) -> list[Candidate]:
         """Candidates sorted by start, then score (highest first), then token; one per token (its best)."""
@@ -139,21 +172,27 @@ class Linker:
         stop = [t.lower() in STOPWORDS and not (i > 0 and _capitalised(t)) for i, t in enumerate(texts)]
         in_literal = [any(s <= w.start() < e for s, e in literal_spans) for w in words]
         claimed = [False] * len(words)
-        found: list[Candidate] = list(literals)
+        found: list[Candidate] = [*literals, *self.implicit]
         for n in range(min(self.max_words, len(words)), 0, -1):
             for i in range(len(words) - n + 1):
                 j = i + n
                 if all(stop[i:j]) or all(in_literal[i:j]):
                     continue
                 edge = stop[i] or stop[j - 1]
-                hits = self._hits(texts[i:j], edge)
+                hits = self._cached_hits(tuple(texts[i:j]), edge)
                 if any(claimed[i:j]):
                     # Inside a longer mention: only an exact label of a kind the longer one lacks
-                    # ("director" in "film director": the property besides the class).
+                    # ("director" in "film director": the property besides the class); no entity, and
+                    # nothing inside a name ("Star" in "Star Wars", "musical" in "musical work").
                     parent_kinds = {
                         c.kind for c in found if c.start <= words[i].start() and words[j - 1].end() <= c.end
                     }
-                    hits = [h for h in hits if h.score >= EXACT and h.kind not in parent_kinds]
+                    hits = [
+                        h
+                        for h in hits
+                        if h.tier >= EXACT and h.kind != "entity" and h.kind not in parent_kinds
+                        and "entity" not in parent_kinds
+                    ]  # fmt: skip
                 if not hits:
                     continue
                 start, end = words[i].start(), words[j - 1].end()
@@ -164,7 +203,13 @@ class Linker:
                 claimed[i:j] = [True] * n
         for k, w in enumerate(words):
             # A capitalised word inside the question that names no element: a string value ("symbol is Xe").
-            if k > 0 and _capitalised(w.group()) and not claimed[k] and not in_literal[k]:
+            if (
+                k > 0
+                and _capitalised(w.group())
+                and not claimed[k]
+                and not in_literal[k]
+                and texts[k].lower() not in STOPWORDS
+            ):
                 found.append(Candidate(_quote(w.group()), "literal", w.group(), w.start(), w.end(), 0.5))
         best: dict[str, Candidate] = {}
         for c in found:

@@ -12,7 +12,7 @@ import json
 import logging
 import re
 from collections import Counter, defaultdict
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Collection, Iterable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -29,7 +29,7 @@ from nmt_sparql.annotation.labels import (
 )
 from nmt_sparql.data.record import Example, RecordError
 from nmt_sparql.execution.base import KnowledgeBase
-from nmt_sparql.linking.index import Entry, Kind
+from nmt_sparql.linking.index import Entry, Kind, normalize
 from nmt_sparql.sparql.prefixes import PrefixMap
 from nmt_sparql.sparql.tokens import SparqlSyntaxError, TokenType, token_types, tokenize
 
@@ -293,3 +293,52 @@ def entries_from_examples(
                 names.setdefault(spans[token], None)
     for token in sorted(labels):
         yield Entry(token, kinds[token], tuple(labels[token]), float(uses[token]))
+
+
+def entries_from_cooccurrence(
+    examples: Iterable[Example],
+    fields: Sequence[str] = ("question", "reformulated"),
+    min_count: int = 3,
+    min_share: float = 0.3,
+    stopwords: Collection[str] = (),
+) -> Iterator[Entry]:
+    """Words of human questions that name a property or a class in other words than its label
+    ("married" for spouse, "movies" for Film), learned from a training set by co-occurrence: a word
+    of the question texts in `fields` (lower-cased, not a stopword) becomes a phrase of an element
+    when they meet in at least
+    `min_count` examples and in at least `min_share` of the examples holding the word.
+    The phrases go to `Entry.forms`, ranked below labels."""
+    with_word: Counter[str] = Counter()
+    together: Counter[tuple[str, str]] = Counter()
+    kinds: dict[str, Kind] = {}
+    for example in examples:
+        text = " ".join(getattr(example, field, None) or "" for field in fields)
+        words = {w for w in normalize(text).split() if w not in stopwords and not w.isdigit()}
+        try:
+            found = element_kinds(example)
+        except SparqlSyntaxError:
+            continue
+        schema = {token: kind for token, kind in found.items() if kind != "entity"}
+        kinds.update(schema)
+        with_word.update(words)
+        together.update((w, token) for w in words for token in schema)
+    forms: dict[str, list[str]] = defaultdict(list)
+    for (word, token), n in sorted(together.items()):
+        if n >= min_count and n / with_word[word] >= min_share:
+            forms[token].append(word)
+    for token in sorted(forms):
+        yield Entry(token, kinds[token], (local_name_label(token),), forms=tuple(forms[token]))
+
+
+def frequent_elements(examples: Iterable[Example], min_share: float = 0.2) -> list[str]:
+    """Properties and classes that at least `min_share` of the examples' queries use (Wikidata's
+    `wdt:P31`, instance of): a question seldom names them, so a linker proposes them every time."""
+    uses: Counter[str] = Counter()
+    n = 0
+    for example in examples:
+        n += 1
+        try:
+            uses.update(token for token, kind in element_kinds(example).items() if kind != "entity")
+        except SparqlSyntaxError:
+            continue
+    return sorted(token for token, count in uses.items() if count >= min_share * n)

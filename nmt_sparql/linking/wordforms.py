@@ -83,7 +83,9 @@ def phrases(label: str, kind: str = "property") -> list[str]:
     for i, word in enumerate(words):
         # The head (last word) takes plurals and verb forms; a word before it only its verb forms.
         head = i == len(words) - 1
-        for form in inflections(word, ("NOUN", "VERB") if head else ("VERB",)):
+        # A class is a noun ("films"; not "painted" for painting); a property may be either.
+        upos = ("NOUN",) if kind == "class" else ("NOUN", "VERB") if head else ("VERB",)
+        for form in inflections(word, upos):
             out[" ".join([*words[:i], form, *words[i + 1 :]])] = None
         if kind != "property":
             continue
@@ -99,12 +101,15 @@ def phrases(label: str, kind: str = "property") -> list[str]:
 
 
 def with_word_forms(entries: Iterable[Entry]) -> Iterator[Entry]:
-    """Entries whose properties and classes also carry the phrases of their labels (entities unchanged)."""
+    """Entries whose properties and classes also carry the phrases of their labels as `forms`
+    (entities unchanged)."""
     for entry in entries:
         if entry.kind == "entity":
             yield entry
             continue
-        labels = dict.fromkeys(entry.labels)
+        forms = dict.fromkeys(entry.forms)
         for label in entry.labels:
-            labels.update(dict.fromkeys(phrases(label, entry.kind)))
-        yield replace(entry, labels=tuple(labels))
+            forms.update(dict.fromkeys(phrases(label, entry.kind)))
+        for label in entry.labels:
+            forms.pop(label, None)
+        yield replace(entry, forms=tuple(forms))
