@@ -103,7 +103,9 @@ def test_raw_questions_for_tag_within_and_tag_end_models_go_through_the_linker(t
         == "Who is the «ont:director» of «res:Alien» ?"
     )
     tail = Annotator.open("tag_end", tiny_index).question(question)
-    assert tail == "Who is the director of Alien? <sep> «ont:director» director <sep> «res:Alien» Alien"  # no kinds
+    assert (
+        tail == "Who is the director of Alien? <sep> «ont:director» director <sep> «res:Alien» Alien"
+    )  # no kinds
     given = "Who is the «ont:director» of «res:Alien» ?"
     for scheme in ("tag_within", "tag_end", "linked"):
         assert Annotator.open(scheme, tiny_index).question(given) == given

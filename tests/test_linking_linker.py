@@ -67,7 +67,10 @@ def test_literals_as_query_tokens() -> None:
     }
     assert {"1990", '"Star Wars"', "2500.5", "1000", '"1999-12-31"^^xsd:date'} <= set(found)
     assert found["1990"].kind == "literal"
-    words = {c.token for c in literal_candidates("Which city starts with the letter M and has the word style in it?")}
+    words = {
+        c.token
+        for c in literal_candidates("Which city starts with the letter M and has the word style in it?")
+    }
     assert words == {'"m"', '"style"'}
 
 
