@@ -22,7 +22,7 @@ from omegaconf import DictConfig, OmegaConf
 from nmt_sparql.annotation.labels import LabelResolver
 from nmt_sparql.data.record import Example
 from nmt_sparql.linking.build import kb_entries
-from nmt_sparql.linking.index import KBIndex
+from nmt_sparql.linking.index import FORMAT_VERSION, KBIndex
 from nmt_sparql.linking.sources import entries_from_examples, entries_from_label_files
 from nmt_sparql.sparql.prefixes import prefix_map
 
@@ -41,6 +41,7 @@ def index_path(cfg: DictConfig, train: list[Example]) -> Path:
             "dataset": OmegaConf.to_container(cfg.dataset, resolve=True),
             "seed": int(cfg.seed),
             "train": sorted(ex.id for ex in train),
+            "format": FORMAT_VERSION,  # a new index format builds a new file, never reads an old one
         },
         sort_keys=True,
     )

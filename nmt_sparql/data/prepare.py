@@ -22,6 +22,7 @@ from nmt_sparql.data.linking_index import dataset_index
 from nmt_sparql.data.readers import ReadResult, read_dataset
 from nmt_sparql.data.record import SPLITS, Example, read_jsonl, write_jsonl
 from nmt_sparql.data.splits import official_split, random_split, unseen_kb_split, unseen_templates_split
+from nmt_sparql.linking.index import FORMAT_VERSION
 
 log = logging.getLogger(__name__)
 
@@ -116,7 +117,11 @@ def _manifest(cfg: DictConfig, splits: dict[str, list[Example]], skipped: int = 
         "annotation": cfg.annotation,
         "seed": int(cfg.seed),
         "skip_invalid": config_bool(cfg.data.get("skip_invalid", False), "data.skip_invalid"),
-        "linked": OmegaConf.to_container(linked, resolve=True) if linked is not None else None,
+        "linked": (
+            {**OmegaConf.to_container(linked, resolve=True), "index_format": FORMAT_VERSION}
+            if linked is not None
+            else None
+        ),
         "sizes": {name: len(examples) for name, examples in splits.items()},
         "skipped": skipped,
     }
