@@ -19,7 +19,7 @@ from nmt_sparql.data.prepare import (
 )
 from nmt_sparql.data.record import write_jsonl
 from nmt_sparql.data.stats import dataset_stats, format_stats
-from nmt_sparql.data.synthesize import open_kb_store, synthesize
+from nmt_sparql.data.synthesize import open_kb_source, synthesize
 from nmt_sparql.sparql.prefixes import prefix_map
 
 
@@ -27,12 +27,13 @@ def generate_command(cfg: DictConfig) -> None:
     """`data generate kb=FILE|URL|embedded:bundled out=DIR`: synthesized JSONL the `jsonl` reader reads."""
     if not cfg.get("kb") or not cfg.get("out"):
         raise SystemExit("nmt-sparql data generate: needs kb=FILE|URL|embedded:bundled and out=DIR")
-    store, kb_name = open_kb_store(str(cfg.kb))
+    source = open_kb_source(str(cfg.kb))
+    kb_name = source.kb_name
     if cfg.get("lexicon"):
-        lexicon = load_lexicon(cfg.lexicon, prefix_map(kb_name))
+        lexicon = load_lexicon(cfg.lexicon, prefix_map(kb_name, extra=source.declared))
     else:
         lexicon = bundled_lexicon() if kb_name == "bundled" else None
-    result = synthesize(store, kb_name, n=int(cfg.n), seed=int(cfg.seed), lexicon=lexicon)
+    result = synthesize(source.store, kb_name, n=int(cfg.n), seed=int(cfg.seed), lexicon=lexicon)
     out = Path(cfg.out)
     write_jsonl(out / "synthetic.jsonl", result.examples)
     atomic_write_json(out / "report.json", result.report)

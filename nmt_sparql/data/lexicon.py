@@ -14,8 +14,9 @@ its full IRI, each kind a list of phrasings:
 Kinds: `noun` (a noun for the property or class), `plural` (its plural, when not regular),
 `active` / `passive` (a clause with both slots: `{s}` the triple's subject, `{o}` its object; the
 clause starts with one slot, e.g. "{o} directed {s}", "{s} was born in {o}"), `question` (a whole
-question about `{s}`'s value, e.g. "How many people live in {s}?") and `measure` (the adjective of a
-numeric property: "how high", "the highest").
+question about `{s}`'s value, e.g. "How many people live in {s}?"), `measure` (the adjective of a
+numeric property: "how high", "the highest") and `unit` (what its numbers count: "more than 1000
+inhabitants", "higher than 8000 metres").
 """
 
 from __future__ import annotations
@@ -29,7 +30,7 @@ import yaml
 
 from nmt_sparql.sparql.prefixes import PrefixMap, prefix_map
 
-KINDS = ("noun", "plural", "active", "passive", "question", "measure")
+KINDS = ("noun", "plural", "active", "passive", "question", "measure", "unit")
 SLOTS = {"active": ("{s}", "{o}"), "passive": ("{s}", "{o}"), "question": ("{s}",)}
 
 

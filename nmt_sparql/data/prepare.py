@@ -17,9 +17,11 @@ from omegaconf import DictConfig, OmegaConf
 from nmt_sparql.annotation.annotate import annotate
 from nmt_sparql.annotation.labels import LabelResolver
 from nmt_sparql.atomic import atomic_write_json
+from nmt_sparql.data.lexicon import bundled_lexicon
 from nmt_sparql.data.readers import ReadResult, read_dataset
 from nmt_sparql.data.record import SPLITS, Example, read_jsonl, write_jsonl
 from nmt_sparql.data.splits import official_split, random_split, unseen_kb_split, unseen_templates_split
+from nmt_sparql.data.synthesize import open_kb_source, synthesize
 
 log = logging.getLogger(__name__)
 
@@ -89,14 +91,32 @@ def _manifest(cfg: DictConfig, splits: dict[str, list[Example]]) -> dict[str, An
         "dataset": OmegaConf.to_container(cfg.dataset, resolve=True),
         "annotation": cfg.annotation,
         "seed": int(cfg.seed),
+        "augment": [cfg.data.get("augment"), cfg.data.get("augment_n")],
         "sizes": {name: len(examples) for name, examples in splits.items()},
     }
+
+
+def augment_training_split(splits: dict[str, list[Example]], cfg: DictConfig) -> None:
+    """`data.augment=KB`: add `data.augment_n` pairs synthesized from KB to the training split, queries
+    written with the dataset's prefix map; validation and test stay the dataset's own."""
+    spec = cfg.data.get("augment")
+    if not spec:
+        return
+    source = open_kb_source(str(spec))
+    lexicon = bundled_lexicon() if source.kb_name == "bundled" else None
+    n = int(cfg.data.get("augment_n") or 3000)
+    synthetic = synthesize(source.store, cfg.dataset.kb, n=n, seed=int(cfg.seed), lexicon=lexicon).examples
+    for example in synthetic:
+        example.id, example.split = f"augment-{example.id}", "train"
+    splits["train"] = list(splits.get("train", [])) + synthetic
+    log.info("data.augment: %d synthesized training pairs from %s", len(synthetic), spec)
 
 
 def prepare(cfg: DictConfig) -> dict[str, list[Example]]:
     """Read, split, label and annotate a dataset, and write the splits and their manifest."""
     examples = read_examples(cfg)
     splits = make_splits(list(examples), cfg)
+    augment_training_split(splits, cfg)
     annotate_splits(splits, cfg.annotation, int(cfg.seed), label_resolver(cfg))
     out = prepared_dir(cfg)
     for name in SPLITS:
@@ -113,6 +133,6 @@ def load_splits(cfg: DictConfig) -> dict[str, list[Example]]:
     if manifest.is_file():
         saved = json.loads(manifest.read_text(encoding="utf-8"))
         wanted = _manifest(cfg, {})
-        if all(saved.get(k) == wanted[k] for k in ("dataset", "annotation", "seed")):
+        if all(saved.get(k) == wanted[k] for k in ("dataset", "annotation", "seed", "augment")):
             return {name: list(read_jsonl(out / f"{name}.jsonl")) for name in SPLITS}
     return prepare(cfg)

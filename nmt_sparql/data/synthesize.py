@@ -414,11 +414,26 @@ class Synthesis:
     report: dict[str, Any]
 
 
-def open_kb_store(spec: str, limit: int = 500_000) -> tuple[ox.Store, str]:
-    """(store, prefix map name) of `kb=`: `embedded:bundled`, RDF file(s) (comma-separated, optionally
-    after `embedded:`), or a SPARQL endpoint URL whose first `limit` triples are copied locally."""
+@dataclass
+class KBSource:
+    """A KB opened for synthesis: its store, the prefix map its queries use, the prefixes it declares."""
+
+    store: ox.Store
+    kb_name: str
+    declared: dict[str, str] = field(default_factory=dict)
+
+
+_PREFIX_LINE = re.compile(
+    r"^\s*(?:@prefix|PREFIX)\s+([A-Za-z][\w.-]*)?:\s*<([^>]*)>", re.MULTILINE | re.IGNORECASE
+)
+
+
+def open_kb_source(spec: str, limit: int = 500_000) -> KBSource:
+    """`kb=`: `embedded:bundled`, RDF file(s) (comma-separated, optionally after `embedded:`), or a
+    SPARQL endpoint URL whose first `limit` triples are copied locally. Files' own prefixes are kept
+    so a lexicon may use them; queries of a KB other than the bundled one are written with full IRIs."""
     if spec in ("embedded:bundled", BUNDLED_KB):
-        return load_store(bundled_kb_path()), BUNDLED_KB
+        return KBSource(load_store(bundled_kb_path()), BUNDLED_KB)
     if spec.startswith(("http://", "https://")):
         from nmt_sparql.execution.endpoint import EndpointKB
 
@@ -427,9 +442,15 @@ def open_kb_store(spec: str, limit: int = 500_000) -> tuple[ox.Store, str]:
         )
         store = ox.Store()
         store.load(body, format=ox.RdfFormat.TURTLE)
-        return store, "generic"
+        return KBSource(store, "generic")
     files = [f for f in spec.removeprefix("embedded:").split(",") if f]
-    return load_store(files), "generic"
+    store = load_store(files)
+    declared: dict[str, str] = {}
+    for f in files:
+        with open(f, encoding="utf-8", errors="replace") as fh:
+            head = fh.read(1_000_000)
+        declared.update({m.group(1) or "": m.group(2) for m in _PREFIX_LINE.finditer(head)})
+    return KBSource(store, "generic", declared)
 
 
 def _iri_of_token(token: str, pm: Any) -> str:

@@ -368,7 +368,13 @@ class Wording:
         """Relative clauses restricting the answer to `path` ("that <X> directed", "whose ... is")."""
         step, rest = path.steps[0], Path(path.steps[1:], path.anchor)
         inner = self.np(rest, rng)
-        out = [f"that {v}" for v in self.predicates(path, many, rng)]
+        preds = self.predicates(path, many, rng)
+        out = [f"that {v}" for v in preds]
+        # Reduced relatives: "cities in <Japan>", "films directed by <X>", "people born in <Y>".
+        for v in preds:
+            words = v.split()
+            if len(words) > 2 and words[0] in AUX and (words[1] in PREPOSITIONS or _is_form(words[1], "VBN")):
+                out.append(" ".join(words[1:]))
         if step.forward:
             out += [f"whose {n} is {inner}" for n in self.prop_nouns(step.prop)]
         gap = "s" if step.forward else "o"
@@ -528,11 +534,15 @@ class Wording:
             ]
         if time:
             out += [f"Which {things}{rel} {v} {cmp} {n}?" for v in self._time_predicates(p, True)]
+        units = self.lexicon.get(p, "unit")
+        if not time:
+            out += [f"Which {things}{rel} have {cmp} {n} {unit}?" for unit in units]
         adjective = self.measure(p)
         if adjective and not time:
             word = adjective if graph.op == ">" else OPPOSITES.get(adjective)
             if word:
-                out.append(f"Which {things}{rel} are {_degree(word, 'JJR')} than {n}?")
+                unit = f" {rng.choice(units)}" if units else ""
+                out.append(f"Which {things}{rel} are {_degree(word, 'JJR')} than {n}{unit}?")
         return out
 
     def _superlative(self, graph: QueryGraph, answers: frozenset[str], rng: random.Random) -> list[str]:
@@ -553,6 +563,15 @@ class Wording:
         if time:
             when = "first" if graph.op == "ASC" else rng.choice(("last", "most recently"))
             out += [f"Which {thing}{rel} {v} {when}?" for v in self._time_predicates(p, False)]
+            person = self.answer_type(answers) == "person"
+            age = (
+                "oldest"
+                if graph.op == "ASC"
+                else "youngest"
+                if person
+                else rng.choice(("newest", "most recent"))
+            )
+            out += [f"What is the {age} {thing}{rel}?", f"Who is the {age} {thing}{rel}?" if person else ""]
         adjective = self.measure(p)
         if adjective and not time:
             word = adjective if graph.op == "DESC" else OPPOSITES.get(adjective)
@@ -590,6 +609,7 @@ class Wording:
             options = self._contains(graph, rng)
         else:
             options = self._select(graph, answers, rng)
+        options = [o for o in options if o]
         if not options:
             options = [f"What is {self.np(graph.paths[0], rng)}?"] if graph.paths else ["What is it?"]
         return surface(rng.choice(options), rng)
