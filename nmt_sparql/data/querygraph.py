@@ -55,7 +55,8 @@ class QueryGraph:
 
     @property
     def hops(self) -> int:
-        return max((len(p.steps) for p in self.paths), default=0) + (1 if self.value_prop else 0)
+        longest = max((len(p.steps) for p in self.paths), default=0)
+        return max(longest, 1 if self.value_prop or self.form == "contains" else 0)
 
     @property
     def edges(self) -> int:

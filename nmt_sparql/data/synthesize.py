@@ -251,7 +251,7 @@ class Synthesizer:
         if not self.classes:
             return None
         a = rng.choice(self.g.members[rng.choice(self.classes)])
-        first = self._outward(rng, a, 1)
+        first = self._outward(rng, a, rng.choice((1, 1, 1, 2)))
         second = self._outward(rng, a, rng.choice((1, 1, 2)))
         if first is None or second is None or first == second:
             return None

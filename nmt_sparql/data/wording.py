@@ -81,9 +81,12 @@ def _first(forms: tuple[str, ...], fallback: str) -> str:
 
 def plural(noun: str) -> str:
     """The plural of a noun phrase: its last word inflected ("film director" -> "film directors")."""
-    head, _, last = noun.rpartition(" ")
-    word = "people" if last.lower() == "person" else _first(getInflection(last, "NNS"), last + "s")
-    return f"{head} {word}".strip()
+    words = noun.split()
+    # The head is the word before a prepositional phrase ("position from the Sun"), else the last.
+    at = next((i - 1 for i, w in enumerate(words) if i > 0 and w.lower() in PREPOSITIONS), len(words) - 1)
+    last = words[at]
+    words[at] = "people" if last.lower() == "person" else _first(getInflection(last, "NNS"), last + "s")
+    return " ".join(words)
 
 
 @lru_cache(maxsize=4096)
@@ -283,8 +286,9 @@ class Wording:
     def term(self, term: ox.NamedNode | ox.Literal) -> str:
         return _mark(self._label(term.value) if isinstance(term, ox.NamedNode) else term.value)
 
-    def class_noun(self, c: str, many: bool, rng: random.Random) -> str:
-        """A class's noun, singular or plural, marked when it is the class label (or its plural)."""
+    def class_noun(self, c: str, many: bool, rng: random.Random, in_query: bool = True) -> str:
+        """A class's noun, singular or plural, marked when it is the class label (or its plural) and
+        the query names the class (an unmarked noun otherwise: a mark must align to a query element)."""
         label = self._label(c)
         nouns = list(self.lexicon.get(c, "noun")) or [
             label.lower() if label[:1].isupper() and " " not in label else label
@@ -293,7 +297,7 @@ class Wording:
         if many:
             plurals = self.lexicon.get(c, "plural")
             noun = rng.choice(plurals) if plurals and noun == nouns[0] else plural(noun)
-        return _mark(noun) if noun.lower() in (label.lower(), plural(label).lower()) else noun
+        return _mark(noun) if in_query and noun.lower() in (label.lower(), plural(label).lower()) else noun
 
     def prop_nouns(self, p: str, many: bool = False) -> list[str]:
         label = self._label(p)
@@ -337,9 +341,10 @@ class Wording:
             options += [f"the {n} of {inner}" for n in nouns]
             if not rest.steps:
                 options += [f"{inner}'s {n}" for n in nouns]
-            options += [
-                f"the one {r}" for c in self.clauses(step.prop) if (r := _relative_object(c, "o", inner))
-            ]
+            if not rest.steps:  # an object relative around a relative is unreadable
+                options += [
+                    f"the one {r}" for c in self.clauses(step.prop) if (r := _relative_object(c, "o", inner))
+                ]
         else:
             options += [f"the one whose {n} is {inner}" for n in nouns]
             options += [
@@ -357,7 +362,9 @@ class Wording:
         have, be = ("have", "are") if many else ("has", "is")
         for n in self.prop_nouns(step.prop):
             if step.forward:
-                out += [f"{have} {inner} as {'their' if many else 'its'} {n}", f"{have} the {n} {inner}"]
+                out.append(f"{have} {inner} as {'their' if many else 'its'} {n}")
+                if not rest.steps:
+                    out.append(f"{have} the {n} {inner}")
             else:
                 out.append(f"{be} the {plural(n) if many and n[:1] != '<' else n} of {inner}")
         gap = "s" if step.forward else "o"
@@ -377,17 +384,20 @@ class Wording:
                 out.append(" ".join(words[1:]))
         if step.forward:
             out += [f"whose {n} is {inner}" for n in self.prop_nouns(step.prop)]
-        gap = "s" if step.forward else "o"
-        out += [r for c in self.clauses(step.prop) if (r := _relative_object(c, gap, inner))]
+        if not rest.steps:
+            gap = "s" if step.forward else "o"
+            out += [r for c in self.clauses(step.prop) if (r := _relative_object(c, gap, inner))]
         return out
 
     # -- questions --------------------------------------------------------------------------------
 
     def _thing(self, graph: QueryGraph, answers: frozenset[str], many: bool, rng: random.Random) -> str:
         """The answer's noun: its class when constrained, else the class all answers share, else a word."""
-        c = graph.answer_class or (self.common_class(answers) if rng.random() < 0.5 else None)
-        if c is not None:
-            return self.class_noun(c, many, rng)
+        if graph.answer_class:
+            return self.class_noun(graph.answer_class, many, rng)
+        shared = self.common_class(answers) if rng.random() < 0.5 else None
+        if shared is not None:
+            return self.class_noun(shared, many, rng, in_query=False)
         kind = self.answer_type(answers)
         if kind == "person":
             return "people" if many else "person"
