@@ -151,3 +151,20 @@ def test_data_generate_uses_a_lexicon_with_the_kb_files_own_prefixes(kb_file: Pa
     main(["data", "generate", f"kb={kb_file}", f"out={out}", "n=60", "seed=2", f"lexicon={lexicon}"])
     questions = [e.question.lower() for e in read_dataset("jsonl", out / "synthetic.jsonl")]
     assert any("penned" in q or "pen " in q for q in questions)
+
+
+def test_augment_adds_synthesized_pairs_to_the_training_split_only(kb_file: Path) -> None:
+    from omegaconf import OmegaConf
+
+    from nmt_sparql.data.prepare import augment_training_split
+    from nmt_sparql.data.record import Example
+
+    own = Example(id="q1", question="Who wrote The Sea Book?", query="ASK { ?s ?p ?o }", kb="generic")
+    splits = {"train": [own], "validation": [own], "test": [own]}
+    cfg = OmegaConf.create(
+        {"seed": 1, "dataset": {"kb": "generic"}, "data": {"augment": str(kb_file), "augment_n": 20}}
+    )
+    augment_training_split(splits, cfg)
+    assert len(splits["validation"]) == len(splits["test"]) == 1
+    added = splits["train"][1:]
+    assert 10 <= len(added) <= 20 and all(e.split == "train" and e.id.startswith("augment-") for e in added)
