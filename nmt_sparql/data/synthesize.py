@@ -39,6 +39,7 @@ from nmt_sparql.data.generate import (
     STRING_TYPES,
     GenerationError,
     KBGraph,
+    _iri_of_token,
     _round_number,
     _usable_label,
     bundled_kb_path,
@@ -49,7 +50,8 @@ from nmt_sparql.data.querygraph import Path, QueryGraph, Step
 from nmt_sparql.data.record import Example, KBElement
 from nmt_sparql.data.splits import DEFAULT_SEED
 from nmt_sparql.data.wording import Wording
-from nmt_sparql.sparql.prefixes import prefix_map
+from nmt_sparql.execution.endpoint import EndpointKB
+from nmt_sparql.sparql.prefixes import PrefixMap, prefix_map
 from nmt_sparql.sparql.tokens import TokenType, detokenize, kb_tokens, literal_value, token_types, tokenize
 
 MAX_ANSWERS = 20
@@ -123,7 +125,7 @@ def _anchorable(g: KBGraph, term: ox.NamedNode | ox.Literal) -> bool:
 
 
 class Synthesizer:
-    """Draws query graphs of each family from one KB; `draw(family, rng)` makes one attempt."""
+    """Draws query graphs of each family from one KB; `draws[family](rng)` makes one attempt (or None)."""
 
     def __init__(self, store: ox.Store, g: KBGraph):
         self.store, self.g, self.index = store, g, _Index.build(g)
@@ -435,8 +437,6 @@ def open_kb_source(spec: str, limit: int = 500_000) -> KBSource:
     if spec in ("embedded:bundled", BUNDLED_KB):
         return KBSource(load_store(bundled_kb_path()), BUNDLED_KB)
     if spec.startswith(("http://", "https://")):
-        from nmt_sparql.execution.endpoint import EndpointKB
-
         body = EndpointKB(spec)._fetch(
             f"CONSTRUCT {{ ?s ?p ?o }} WHERE {{ ?s ?p ?o }} LIMIT {int(limit)}", TURTLE
         )
@@ -453,14 +453,7 @@ def open_kb_source(spec: str, limit: int = 500_000) -> KBSource:
     return KBSource(store, "generic", declared)
 
 
-def _iri_of_token(token: str, pm: Any) -> str:
-    if token.startswith("<"):
-        return token[1:-1]
-    prefix, local = token.split(":", 1)
-    return pm.prefixes[prefix] + local
-
-
-def _example(graph: QueryGraph, marked: str, g: KBGraph, pm: Any, kb_name: str, ex_id: str) -> Example:
+def _example(graph: QueryGraph, marked: str, g: KBGraph, pm: PrefixMap, kb_name: str, ex_id: str) -> Example:
     tokens = tokenize(graph.sparql(), pm)
     kinds = dict(zip(tokens, token_types(tokens, pm)))
     elements = [
@@ -481,7 +474,7 @@ def _example(graph: QueryGraph, marked: str, g: KBGraph, pm: Any, kb_name: str, 
     )
 
 
-def _answer_kind(graph: QueryGraph, answer: Answer, g: KBGraph, wording: Wording) -> str:
+def _answer_kind(graph: QueryGraph, answer: Answer, wording: Wording) -> str:
     if graph.form == "ask":
         return "boolean"
     if graph.form == "count":
@@ -548,7 +541,7 @@ def synthesize(
             kept += 1
             for name, value in (
                 ("family", family), ("form", graph.form), ("shape", graph.shape), ("hops", graph.hops),
-                ("edges", graph.edges), ("answer", _answer_kind(graph, answer, g, wording)),
+                ("edges", graph.edges), ("answer", _answer_kind(graph, answer, wording)),
             ):  # fmt: skip
                 stats[name][str(value)] += 1
             props.update({s.prop for p in graph.paths for s in p.steps} | ({graph.value_prop} - {None}))
@@ -561,6 +554,6 @@ def synthesize(
     return Synthesis(examples, report)
 
 
-def pm_token(iri: str, pm: Any) -> str:
+def pm_token(iri: str, pm: PrefixMap) -> str:
     compact = pm.compact(iri)
     return f"{compact[0]}:{compact[1]}" if compact else f"<{iri}>"
