@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from collections import Counter
 from pathlib import Path
 
@@ -168,3 +169,21 @@ def test_augment_adds_synthesized_pairs_to_the_training_split_only(kb_file: Path
     assert len(splits["validation"]) == len(splits["test"]) == 1
     added = splits["train"][1:]
     assert 10 <= len(added) <= 20 and all(e.split == "train" and e.id.startswith("augment-") for e in added)
+
+
+def test_element_labels_are_the_marked_words_of_the_question(synthesis) -> None:
+    """Tag-within annotation aligns each mark to the element whose label it is: verbs included."""
+    marked_labels = 0
+    for example in synthesis.examples:
+        marks = {m.lower() for m in re.findall(r"<([^<>]*)>", example.marked_question)}
+        for element in example.kb_elements:
+            if element.kind == "uri" and element.label and element.label.lower() in marks:
+                marked_labels += 1
+    assert marked_labels >= len(synthesis.examples)  # at least one per example on average
+    assert any(
+        e.label
+        and e.label.lower() not in ("author", "birth place", "located in", "height", "code")
+        and e.token.endswith(("author>", "birthPlace>", "locatedIn>"))
+        for ex in synthesis.examples
+        for e in ex.kb_elements
+    )  # a property named by other words than its label ("was born in", "wrote"...) keeps those words

@@ -453,11 +453,15 @@ def open_kb_source(spec: str, limit: int = 500_000) -> KBSource:
     return KBSource(store, "generic", declared)
 
 
-def _example(graph: QueryGraph, marked: str, g: KBGraph, pm: PrefixMap, kb_name: str, ex_id: str) -> Example:
+def _example(
+    graph: QueryGraph, marked: str, words: dict[str, str], g: KBGraph, pm: PrefixMap, kb_name: str, ex_id: str
+) -> Example:
+    """The canonical Example; each element's label is the words the question names it with (else its
+    KB label), so tag-within annotation finds every element where the question names it."""
     tokens = tokenize(graph.sparql(), pm)
     kinds = dict(zip(tokens, token_types(tokens, pm)))
     elements = [
-        KBElement(t, "uri", g.labels.get(_iri_of_token(t, pm)))
+        KBElement(t, "uri", words.get(iri := _iri_of_token(t, pm)) or g.labels.get(iri))
         if kinds[t] is TokenType.URI
         else KBElement(t, "literal", literal_value(t))
         for t in kb_tokens(tokens, pm)
@@ -531,8 +535,8 @@ def synthesize(
             answer = synth.execute(graph)
             if not synth.keep(graph, answer):
                 continue
-            marked = wording.question(graph, answer, rng)
-            example = _example(graph, marked, g, pm, kb_name, f"{kb_name}-{family}-{kept:05d}")
+            marked, words = wording.worded(graph, answer, rng)
+            example = _example(graph, marked, words, g, pm, kb_name, f"{kb_name}-{family}-{kept:05d}")
             if example.question.lower() in seen_questions:
                 continue
             seen_queries.add(query)

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import random
 import re
+from collections.abc import Callable
 from functools import lru_cache
 
 import pyoxigraph as ox
@@ -161,6 +162,9 @@ def _article(noun: str) -> str:
 # Clauses: "{o} directed {s}", "{s} was born in {o}"
 
 
+Mark = Callable[[str], str]
+
+
 def _parts(template: str) -> tuple[str, list[str], str | None]:
     """(lead slot, words between, tail slot or None) of a clause template."""
     lead = template[1]
@@ -172,20 +176,26 @@ def _parts(template: str) -> tuple[str, list[str], str | None]:
     return lead, rest, tail
 
 
-def _fill(template: str, s: str, o: str) -> str:
-    return template.replace("{s}", s).replace("{o}", o)
+def _plain(text: str) -> str:
+    return text
 
 
-def _subject_gap(template: str, gap: str, other: str, many: bool) -> str | None:
+def _declarative(template: str, s: str, o: str, mark: Mark = _plain) -> str:
+    """The clause with both slots filled, its relation words marked: "<X> <was directed by> <Y>"."""
+    lead, middle, tail = _parts(template)
+    first, second = (s, o) if lead == "s" else (o, s)
+    return " ".join([first, mark(" ".join(middle)), *([second] if tail else [])])
+
+
+def _subject_gap(template: str, gap: str, other: str, many: bool, mark: Mark = _plain) -> str | None:
     """The predicate of the clause with `gap` as its subject ("was directed by <X>"), or None."""
     lead, middle, tail = _parts(template)
-    if lead != gap or tail == gap:
+    if lead != gap or tail is None or tail == gap or not middle:
         return None
-    text = " ".join(_agree(middle, many))
-    return f"{text} {other}" if tail else _fill(text, other, other)
+    return f"{mark(' '.join(_agree(middle, many)))} {other}"
 
 
-def _object_gap(template: str, gap: str, other: str, wh: str) -> str | None:
+def _object_gap(template: str, gap: str, other: str, wh: str, mark: Mark = _plain) -> str | None:
     """The clause questioned on its last slot: "what did <X> direct", "when was <X> born"."""
     lead, middle, tail = _parts(template)
     if tail != gap or lead == gap or not middle:
@@ -194,23 +204,23 @@ def _object_gap(template: str, gap: str, other: str, wh: str) -> str | None:
     if wh.lower() in ("when", "where") and rest and rest[-1] in ("in", "on", "at"):
         rest = rest[:-1]
     if head in AUX or head == "has" and rest:
-        return " ".join([wh, head, other, *rest])
+        return " ".join([wh, head, other, mark(" ".join(rest))]) if rest else None
     lemma = _verb_lemma(head)
     if lemma is None:
         return None
     aux = "did" if _is_form(head, "VBD") else "does" if _is_form(head, "VBZ") else "do"
-    return " ".join([wh, aux, other, lemma, *rest])
+    return " ".join([wh, aux, other, mark(" ".join([lemma, *rest]))])
 
 
-def _relative_object(template: str, gap: str, other: str) -> str | None:
+def _relative_object(template: str, gap: str, other: str, mark: Mark = _plain) -> str | None:
     """A relative clause on the last slot: "that <X> directed"."""
     lead, middle, tail = _parts(template)
-    if tail != gap or lead == gap:
+    if tail != gap or lead == gap or not middle:
         return None
-    return " ".join(["that", other, *middle])
+    return " ".join(["that", other, mark(" ".join(middle))])
 
 
-def _yes_no(template: str, s: str, o: str) -> str | None:
+def _yes_no(template: str, s: str, o: str, mark: Mark = _plain) -> str | None:
     """The clause as a yes/no question: "was <X> directed by <Y>", "did <Y> direct <X>"."""
     lead, middle, tail = _parts(template)
     first, second = (s, o) if lead == "s" else (o, s)
@@ -219,19 +229,18 @@ def _yes_no(template: str, s: str, o: str) -> str | None:
     head, rest = middle[0], middle[1:]
     end = [second] if tail else []
     if head in AUX:
-        return " ".join([head.capitalize(), first, *rest, *end])
+        return " ".join([head.capitalize(), first, *([mark(" ".join(rest))] if rest else []), *end])
     lemma = _verb_lemma(head)
     if lemma is None:
         return None
     aux = "Did" if _is_form(head, "VBD") else "Does"
-    return " ".join([aux, first, lemma, *rest, *end])
+    return " ".join([aux, first, mark(" ".join([lemma, *rest])), *end])
 
 
 # ---------------------------------------------------------------------------------------------------
 
-
-def _mark(text: str) -> str:
-    return f"<{text}>"
+TAG = "\ue000"  # separates a mark's words from the index of the element it names, until `worded` returns
+_TAGGED = re.compile(r"<([^<>\ue000]*)\ue000(\d+)>")
 
 
 class Wording:
@@ -240,6 +249,17 @@ class Wording:
     def __init__(self, g: KBGraph, superclasses: dict[str, set[str]], lexicon: Lexicon):
         self.g, self.supers, self.lexicon = g, superclasses, lexicon
         self._kinds: dict[str, str] = {}
+        self._tags: list[str] = []  # the IRI each tagged mark of the question being worded names
+
+    def _m(self, text: str, iri: str | None = None) -> str:
+        """A mark; tagged with the element it names, so the element's label can be the words used."""
+        if iri is None:
+            return f"<{text}>"
+        self._tags.append(iri)
+        return f"<{text}{TAG}{len(self._tags) - 1}>"
+
+    def marker(self, iri: str) -> Mark:
+        return lambda text: self._m(text, iri)
 
     # -- kinds and ranges -------------------------------------------------------------------------
 
@@ -284,7 +304,9 @@ class Wording:
         return self.g.labels.get(iri) or re.split(r"[/#]", iri)[-1]
 
     def term(self, term: ox.NamedNode | ox.Literal) -> str:
-        return _mark(self._label(term.value) if isinstance(term, ox.NamedNode) else term.value)
+        if isinstance(term, ox.NamedNode):
+            return self._m(self._label(term.value), term.value)
+        return self._m(term.value)
 
     def class_noun(self, c: str, many: bool, rng: random.Random, in_query: bool = True) -> str:
         """A class's noun, singular or plural, marked when it is the class label (or its plural) and
@@ -297,7 +319,7 @@ class Wording:
         if many:
             plurals = self.lexicon.get(c, "plural")
             noun = rng.choice(plurals) if plurals and noun == nouns[0] else plural(noun)
-        return _mark(noun) if in_query and noun.lower() in (label.lower(), plural(label).lower()) else noun
+        return self._m(noun, c) if in_query else noun
 
     def prop_nouns(self, p: str, many: bool = False) -> list[str]:
         label = self._label(p)
@@ -309,7 +331,7 @@ class Wording:
         out = []
         for noun in nouns:
             form = plural(noun) if many else noun
-            out.append(_mark(form) if noun.lower() == label.lower() else form)
+            out.append(self._m(form, p))
         return out
 
     def clauses(self, p: str) -> list[str]:
@@ -343,14 +365,16 @@ class Wording:
                 options += [f"{inner}'s {n}" for n in nouns]
             if not rest.steps:  # an object relative around a relative is unreadable
                 options += [
-                    f"the one {r}" for c in self.clauses(step.prop) if (r := _relative_object(c, "o", inner))
+                    f"the one {r}"
+                    for c in self.clauses(step.prop)
+                    if (r := _relative_object(c, "o", inner, self.marker(step.prop)))
                 ]
         else:
             options += [f"the one whose {n} is {inner}" for n in nouns]
             options += [
                 f"the one that {v}"
                 for c in self.clauses(step.prop)
-                if (v := _subject_gap(c, "s", inner, False))
+                if (v := _subject_gap(c, "s", inner, False, self.marker(step.prop)))
             ]
         return rng.choice(options) if options else f"the {self._label(step.prop)} of {inner}"
 
@@ -368,7 +392,8 @@ class Wording:
             else:
                 out.append(f"{be} the {plural(n) if many and n[:1] != '<' else n} of {inner}")
         gap = "s" if step.forward else "o"
-        out += [v for c in self.clauses(step.prop) if (v := _subject_gap(c, gap, inner, many))]
+        mark = self.marker(step.prop)
+        out += [v for c in self.clauses(step.prop) if (v := _subject_gap(c, gap, inner, many, mark))]
         return out
 
     def relatives(self, path: Path, many: bool, rng: random.Random) -> list[str]:
@@ -386,7 +411,8 @@ class Wording:
             out += [f"whose {n} is {inner}" for n in self.prop_nouns(step.prop)]
         if not rest.steps:
             gap = "s" if step.forward else "o"
-            out += [r for c in self.clauses(step.prop) if (r := _relative_object(c, gap, inner))]
+            mark = self.marker(step.prop)
+            out += [r for c in self.clauses(step.prop) if (r := _relative_object(c, gap, inner, mark))]
         return out
 
     # -- questions --------------------------------------------------------------------------------
@@ -447,7 +473,8 @@ class Wording:
         step, rest = path.steps[0], Path(path.steps[1:], path.anchor)
         inner = self.np(rest, rng)
         gap = "s" if step.forward else "o"
-        return [f"{q}?" for c in self.clauses(step.prop) if (q := _object_gap(c, gap, inner, wh))]
+        mark = self.marker(step.prop)
+        return [f"{q}?" for c in self.clauses(step.prop) if (q := _object_gap(c, gap, inner, wh, mark))]
 
     def _one_path(self, path: Path, answers: frozenset[str], many: bool, rng: random.Random) -> list[str]:
         """Questions that name the property as the answer's role: "what is the capital of <X>?"."""
@@ -477,7 +504,7 @@ class Wording:
         elif kind == "number":
             adjective = self.measure(step.prop)
             if adjective:
-                out.append(f"How {adjective} is {inner}?")
+                out.append(f"How {self._m(adjective, step.prop)} is {inner}?")
         elif kind == "place":
             out += self._object_questions(path, "Where", rng)
         else:
@@ -512,8 +539,9 @@ class Wording:
         s, o = (target, inner) if step.forward else (inner, target)
         out = [f"Is {o} the {n} of {s}?" for n in self.prop_nouns(step.prop)]
         out += [f"Does {s} have {o} as its {n}?" for n in self.prop_nouns(step.prop)]
-        out += [f"{q}?" for c in self.clauses(step.prop) if (q := _yes_no(c, s, o))]
-        out += [f"Is it true that {_fill(c, s, o)}?" for c in self.clauses(step.prop)]
+        mark = self.marker(step.prop)
+        out += [f"{q}?" for c in self.clauses(step.prop) if (q := _yes_no(c, s, o, mark))]
+        out += [f"Is it true that {_declarative(c, s, o, mark)}?" for c in self.clauses(step.prop)]
         return out
 
     def _time_predicates(self, p: str, many: bool) -> list[str]:
@@ -522,7 +550,7 @@ class Wording:
         for c in self.clauses(p):
             lead, middle, tail = _parts(c)
             if lead == "s" and tail == "o" and len(middle) >= 2 and middle[-1] in ("in", "on", "at"):
-                out.append(" ".join(_agree(middle[:-1], many)))
+                out.append(self._m(" ".join(_agree(middle[:-1], many)), p))
         return out
 
     def _compare(self, graph: QueryGraph, answers: frozenset[str], rng: random.Random) -> list[str]:
@@ -531,7 +559,7 @@ class Wording:
         things = self._thing(graph, answers, True, rng)
         rel = self._restricted(graph, True, rng)
         rel = f" {rel}" if rel else ""
-        n = _mark(graph.threshold or "")
+        n = self._m(graph.threshold or "")
         time = self._is_time(p)
         cmp = rng.choice(LATER[graph.op] if time else MORE[graph.op])
         out: list[str] = []
@@ -552,7 +580,7 @@ class Wording:
             word = adjective if graph.op == ">" else OPPOSITES.get(adjective)
             if word:
                 unit = f" {rng.choice(units)}" if units else ""
-                out.append(f"Which {things}{rel} are {_degree(word, 'JJR')} than {n}{unit}?")
+                out.append(f"Which {things}{rel} are {self._m(_degree(word, 'JJR'), p)} than {n}{unit}?")
         return out
 
     def _superlative(self, graph: QueryGraph, answers: frozenset[str], rng: random.Random) -> list[str]:
@@ -581,12 +609,13 @@ class Wording:
                 if person
                 else rng.choice(("newest", "most recent"))
             )
+            age = self._m(age, p)
             out += [f"What is the {age} {thing}{rel}?", f"Who is the {age} {thing}{rel}?" if person else ""]
         adjective = self.measure(p)
         if adjective and not time:
             word = adjective if graph.op == "DESC" else OPPOSITES.get(adjective)
             if word:
-                best = _degree(word, "JJS")
+                best = self._m(_degree(word, "JJS"), p)
                 out += [f"What is the {best} {thing}{rel}?", f"Which is the {best} {thing}{rel}?"]
         return out
 
@@ -595,7 +624,7 @@ class Wording:
         one, many, w = (
             self.class_noun(graph.answer_class, False, rng),
             self.class_noun(graph.answer_class, True, rng),
-            _mark(graph.threshold),
+            self._m(graph.threshold),
         )
         return [
             f"Which {one} has a name containing {w}?",
@@ -606,6 +635,14 @@ class Wording:
 
     def question(self, graph: QueryGraph, answer: frozenset[str] | int | bool, rng: random.Random) -> str:
         """One marked question for `graph` (whose executed answer is `answer`), noise included."""
+        return self.worded(graph, answer, rng)[0]
+
+    def worded(
+        self, graph: QueryGraph, answer: frozenset[str] | int | bool, rng: random.Random
+    ) -> tuple[str, dict[str, str]]:
+        """(marked question, IRI -> the words that name it there): every element the wording names
+        is marked, its words kept as its label so that annotation aligns each mark exactly."""
+        self._tags = []
         answers = answer if isinstance(answer, frozenset) else frozenset()
         if graph.form == "ask":
             options = self._ask(graph, rng)
@@ -622,7 +659,13 @@ class Wording:
         options = [o for o in options if o]
         if not options:
             options = [f"What is {self.np(graph.paths[0], rng)}?"] if graph.paths else ["What is it?"]
-        return surface(rng.choice(options), rng)
+        labels: dict[str, str] = {}
+
+        def untag(match: re.Match[str]) -> str:
+            labels.setdefault(self._tags[int(match.group(2))], match.group(1))
+            return f"<{match.group(1)}>"
+
+        return _TAGGED.sub(untag, surface(rng.choice(options), rng)), labels
 
     def _count_answers(self, graph: QueryGraph) -> frozenset[str]:
         """The counted entities' classes decide the noun of "how many ..."; the class alone when given."""
