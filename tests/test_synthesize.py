@@ -187,3 +187,12 @@ def test_element_labels_are_the_marked_words_of_the_question(synthesis) -> None:
         for ex in synthesis.examples
         for e in ex.kb_elements
     )  # a property named by other words than its label ("was born in", "wrote"...) keeps those words
+
+
+def test_data_generate_names_a_missing_kb_or_a_bad_lexicon(kb_file: Path, tmp_path: Path) -> None:
+    with pytest.raises(SystemExit, match="RDF file not found"):
+        main(["data", "generate", f"kb={tmp_path / 'none.ttl'}", f"out={tmp_path}"])
+    lexicon = tmp_path / "lex.json"
+    lexicon.write_text('{"v:author": {"active": ["{o} wrote it"]}}')
+    with pytest.raises(SystemExit, match=r"lex.json: key 'v:author.active'"):
+        main(["data", "generate", f"kb={kb_file}", f"out={tmp_path}", f"lexicon={lexicon}"])

@@ -8,7 +8,8 @@ from omegaconf import DictConfig
 
 from nmt_sparql.atomic import atomic_write_json
 from nmt_sparql.data.download import download
-from nmt_sparql.data.lexicon import bundled_lexicon, load_lexicon
+from nmt_sparql.data.generate import GenerationError
+from nmt_sparql.data.lexicon import LexiconError, bundled_lexicon, load_lexicon
 from nmt_sparql.data.prepare import (
     annotate_splits,
     label_resolver,
@@ -27,13 +28,16 @@ def generate_command(cfg: DictConfig) -> None:
     """`data generate kb=FILE|URL|embedded:bundled out=DIR`: synthesized JSONL the `jsonl` reader reads."""
     if not cfg.get("kb") or not cfg.get("out"):
         raise SystemExit("nmt-sparql data generate: needs kb=FILE|URL|embedded:bundled and out=DIR")
-    source = open_kb_source(str(cfg.kb))
-    kb_name = source.kb_name
-    if cfg.get("lexicon"):
-        lexicon = load_lexicon(cfg.lexicon, prefix_map(kb_name, extra=source.declared))
-    else:
-        lexicon = bundled_lexicon() if kb_name == "bundled" else None
-    result = synthesize(source.store, kb_name, n=int(cfg.n), seed=int(cfg.seed), lexicon=lexicon)
+    try:
+        source = open_kb_source(str(cfg.kb))
+        kb_name = source.kb_name
+        if cfg.get("lexicon"):
+            lexicon = load_lexicon(cfg.lexicon, prefix_map(kb_name, extra=source.declared))
+        else:
+            lexicon = bundled_lexicon() if kb_name == "bundled" else None
+        result = synthesize(source.store, kb_name, n=int(cfg.n), seed=int(cfg.seed), lexicon=lexicon)
+    except (FileNotFoundError, GenerationError, LexiconError) as err:
+        raise SystemExit(f"nmt-sparql data generate: {err}") from None
     out = Path(cfg.out)
     write_jsonl(out / "synthetic.jsonl", result.examples)
     atomic_write_json(out / "report.json", result.report)
