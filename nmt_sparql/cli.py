@@ -10,7 +10,7 @@ import importlib
 import sys
 
 COMMANDS = {
-    "data": "download, prepare or describe a dataset: `data download NAME`, `data prepare`, `data stats`",
+    "data": "download, prepare, describe or synthesize a dataset: `data download NAME`, `data prepare`, `data stats`, `data generate kb=FILE out=DIR`",
     "train": "train a model (no arguments: a small copy Transformer on the bundled KB, then evaluate it)",
     "evaluate": "decode a test split with a checkpoint and score BLEU, exact match and answers",
     "translate": "questions -> SPARQL (and answers) with an exported model",
@@ -18,7 +18,7 @@ COMMANDS = {
     "serve": "an HTTP JSON API over an exported model",
     "index": "build the KB index that links question words to KB elements: `index build kb=... out=DIR`",
 }
-DATA_ACTIONS = ("download", "prepare", "stats")
+DATA_ACTIONS = ("download", "prepare", "stats", "generate")
 
 
 def _usage() -> str:

@@ -146,7 +146,7 @@ def _usable_label(label: str) -> bool:
 
 
 @dataclass
-class _Graph:
+class KBGraph:
     """Facts, types and labels of a store, read once with SPARQL, sorted for determinism."""
 
     facts: dict[str, list[tuple[str, ox.NamedNode | ox.Literal]]] = field(default_factory=dict)
@@ -158,7 +158,7 @@ class _Graph:
     into: dict[str, list[tuple[str, str]]] = field(default_factory=dict)  # o -> (s, p)
 
     @classmethod
-    def read(cls, store: ox.Store) -> _Graph:
+    def read(cls, store: ox.Store) -> KBGraph:
         g = cls()
         candidates: dict[str, list[tuple[int, str]]] = defaultdict(list)
         for row in store.query(
@@ -253,7 +253,7 @@ def _sparql_term(term: ox.NamedNode | ox.Literal | str) -> str:
     return str(term)  # N-Triples form is valid SPARQL: "v", "v"@en, "v"^^<dt>
 
 
-def _label_of(g: _Graph, term: ox.NamedNode | ox.Literal | str) -> str:
+def _label_of(g: KBGraph, term: ox.NamedNode | ox.Literal | str) -> str:
     if isinstance(term, ox.Literal):
         return term.value
     return g.labels[term if isinstance(term, str) else term.value]
@@ -284,7 +284,7 @@ def _interleave(groups: dict, rng: random.Random) -> Iterator:
                 queues.remove(queue)
 
 
-def _one_hop(g: _Graph, rng: random.Random, literal: bool) -> Iterator[_Draft]:
+def _one_hop(g: KBGraph, rng: random.Random, literal: bool) -> Iterator[_Draft]:
     props = g.literal_props() if literal else g.object_props()
     groups = {p: [(s, p) for s in sorted({s for s, _ in g.facts[p] if g.named(s)})] for p in props}
     tid = "one_hop_literal" if literal else "one_hop_object"
@@ -293,7 +293,7 @@ def _one_hop(g: _Graph, rng: random.Random, literal: bool) -> Iterator[_Draft]:
         yield _Draft(q, rng.choice(PHRASES["one_hop"]), {"s": s, "p": p}, tid)
 
 
-def _subject(g: _Graph, rng: random.Random, typed: bool) -> Iterator[_Draft]:
+def _subject(g: KBGraph, rng: random.Random, typed: bool) -> Iterator[_Draft]:
     groups: dict[tuple[str, str], list] = defaultdict(list)
     for p, pairs in g.facts.items():
         for s, o in pairs:
@@ -315,7 +315,7 @@ def _subject(g: _Graph, rng: random.Random, typed: bool) -> Iterator[_Draft]:
             yield _Draft(q, rng.choice(PHRASES["one_hop_subject"]), {"p": p, "o": o}, "one_hop_subject")
 
 
-def _two_hop(g: _Graph, rng: random.Random) -> Iterator[_Draft]:
+def _two_hop(g: KBGraph, rng: random.Random) -> Iterator[_Draft]:
     groups: dict[tuple[str, str], list] = defaultdict(list)
     for p1 in g.object_props():
         for s, y in g.facts[p1]:
@@ -331,7 +331,7 @@ def _two_hop(g: _Graph, rng: random.Random) -> Iterator[_Draft]:
             yield _Draft(q, rng.choice(PHRASES["two_hop"]), {"s": s, "p1": p1, "p2": p2}, "two_hop")
 
 
-def _two_hop_subject(g: _Graph, rng: random.Random) -> Iterator[_Draft]:
+def _two_hop_subject(g: KBGraph, rng: random.Random) -> Iterator[_Draft]:
     groups: dict[tuple[str, str], list] = defaultdict(list)
     for p2 in g.object_props():
         for y, o in g.facts[p2]:
@@ -348,7 +348,7 @@ def _two_hop_subject(g: _Graph, rng: random.Random) -> Iterator[_Draft]:
             )
 
 
-def _count(g: _Graph, rng: random.Random, typed: bool) -> Iterator[_Draft]:
+def _count(g: KBGraph, rng: random.Random, typed: bool) -> Iterator[_Draft]:
     """COUNT over a class's members with a property value, or over an entity's values of a property
     that has several values for some subject (counting a single-valued property says nothing)."""
     groups: dict[tuple[str, str], list] = defaultdict(list)
@@ -376,7 +376,7 @@ def _count(g: _Graph, rng: random.Random, typed: bool) -> Iterator[_Draft]:
             yield _Draft(q, rng.choice(PHRASES["count_object"]), {"s": e, "p": p}, "count_object")
 
 
-def _ask(g: _Graph, rng: random.Random) -> Iterator[_Draft]:
+def _ask(g: KBGraph, rng: random.Random) -> Iterator[_Draft]:
     """True and false ASKs in turn: a false one swaps the object for another object of the same property."""
     groups: dict[str, list] = defaultdict(list)
     for p in g.object_props():
@@ -399,7 +399,7 @@ def _ask(g: _Graph, rng: random.Random) -> Iterator[_Draft]:
         truth = not truth
 
 
-def _class_props(g: _Graph, props: Iterable[str]) -> dict[tuple[str, str], list[ox.Literal]]:
+def _class_props(g: KBGraph, props: Iterable[str]) -> dict[tuple[str, str], list[ox.Literal]]:
     """(class, property) -> the property's values over the class's members."""
     values: dict[tuple[str, str], list[ox.Literal]] = defaultdict(list)
     for p in props:
@@ -409,7 +409,7 @@ def _class_props(g: _Graph, props: Iterable[str]) -> dict[tuple[str, str], list[
     return values
 
 
-def _filter_number(g: _Graph, rng: random.Random) -> Iterator[_Draft]:
+def _filter_number(g: KBGraph, rng: random.Random) -> Iterator[_Draft]:
     numeric = set(g.literal_props(NUMERIC_TYPES))
     dates = set(g.literal_props(DATE_TYPES))
     groups: dict[tuple[str, str], list] = defaultdict(list)
@@ -435,7 +435,7 @@ def _filter_number(g: _Graph, rng: random.Random) -> Iterator[_Draft]:
         yield _Draft(q, rng.choice(PHRASES[key]), {"c": c, "p": p, "n": str(n)}, "filter_number")
 
 
-def _filter_contains(g: _Graph, rng: random.Random) -> Iterator[_Draft]:
+def _filter_contains(g: KBGraph, rng: random.Random) -> Iterator[_Draft]:
     groups: dict[str, list] = defaultdict(list)
     for c, entities in g.members.items():
         words = {w for e in entities if e in g.unique for w in re.findall(r"[A-Za-z]{4,}", g.labels[e])}
@@ -445,7 +445,7 @@ def _filter_contains(g: _Graph, rng: random.Random) -> Iterator[_Draft]:
         yield _Draft(q, rng.choice(PHRASES["filter_contains"]), {"c": c, "w": w}, "filter_contains")
 
 
-def _superlative(g: _Graph, rng: random.Random) -> Iterator[_Draft]:
+def _superlative(g: KBGraph, rng: random.Random) -> Iterator[_Draft]:
     """Highest/lowest value of a numeric property within a class, only when the extreme is unique."""
     groups: dict[tuple[str, str], list] = defaultdict(list)
     for (c, p), values in _class_props(g, g.literal_props(NUMERIC_TYPES)).items():
@@ -462,7 +462,7 @@ def _superlative(g: _Graph, rng: random.Random) -> Iterator[_Draft]:
         yield _Draft(q, rng.choice(phrases), {"c": c, "p": p}, "superlative")
 
 
-TEMPLATES: dict[str, Callable[[_Graph, random.Random], Iterator[_Draft]]] = {
+TEMPLATES: dict[str, Callable[[KBGraph, random.Random], Iterator[_Draft]]] = {
     "one_hop_object": lambda g, r: _one_hop(g, r, literal=False),
     "one_hop_literal": lambda g, r: _one_hop(g, r, literal=True),
     "one_hop_subject": lambda g, r: _subject(g, r, typed=False),
@@ -497,7 +497,7 @@ def _answered(store: ox.Store, query: str, draft: _Draft) -> bool:
     return True
 
 
-def _fill(draft: _Draft, g: _Graph) -> str:
+def _fill(draft: _Draft, g: KBGraph) -> str:
     """The marked question: each slot replaced by `<label>` of its KB element."""
     marks = {k: f"<{v if k in ('n', 'w') else _label_of(g, v)}>" for k, v in draft.slots.items()}
     return draft.phrase.format(**marks)
@@ -514,7 +514,7 @@ def _iri_of_token(token: str, pm: PrefixMap) -> str:
     return pm.prefixes[prefix] + local
 
 
-def _example(draft: _Draft, g: _Graph, pm: PrefixMap, kb_name: str, ex_id: str) -> tuple[Example, str]:
+def _example(draft: _Draft, g: KBGraph, pm: PrefixMap, kb_name: str, ex_id: str) -> tuple[Example, str]:
     """The canonical Example of a draft (KB elements labelled as in its question) and its query text."""
     tokens = tokenize(draft.query, pm)
     kinds = dict(zip(tokens, token_types(tokens, pm)))
@@ -554,7 +554,7 @@ def generate(
     unknown = [t for t in templates if t not in TEMPLATES]
     if unknown:
         raise GenerationError(f"unknown template(s) {', '.join(unknown)}; known: {', '.join(TEMPLATE_IDS)}")
-    g = _Graph.read(store)
+    g = KBGraph.read(store)
     if not g.facts:
         raise GenerationError(
             f"KB '{kb_name}': the store holds no facts outside the RDF/RDFS/OWL vocabularies"

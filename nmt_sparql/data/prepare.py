@@ -18,10 +18,12 @@ from nmt_sparql.annotation.annotator import Annotator
 from nmt_sparql.annotation.labels import LabelResolver
 from nmt_sparql.atomic import atomic_write_json
 from nmt_sparql.config_values import config_bool
+from nmt_sparql.data.lexicon import bundled_lexicon
 from nmt_sparql.data.linking_index import dataset_index
 from nmt_sparql.data.readers import ReadResult, read_dataset
 from nmt_sparql.data.record import SPLITS, Example, read_jsonl, write_jsonl
 from nmt_sparql.data.splits import official_split, random_split, unseen_kb_split, unseen_templates_split
+from nmt_sparql.data.synthesize import open_kb_source, synthesize
 from nmt_sparql.linking.index import FORMAT_VERSION
 
 log = logging.getLogger(__name__)
@@ -122,15 +124,33 @@ def _manifest(cfg: DictConfig, splits: dict[str, list[Example]], skipped: int = 
             if linked is not None
             else None
         ),
+        "augment": [cfg.data.get("augment"), cfg.data.get("augment_n")],
         "sizes": {name: len(examples) for name, examples in splits.items()},
         "skipped": skipped,
     }
+
+
+def augment_training_split(splits: dict[str, list[Example]], cfg: DictConfig) -> None:
+    """`data.augment=KB`: add `data.augment_n` pairs synthesized from KB to the training split, queries
+    written with the dataset's prefix map; validation and test stay the dataset's own."""
+    spec = cfg.data.get("augment")
+    if not spec:
+        return
+    source = open_kb_source(str(spec))
+    lexicon = bundled_lexicon() if source.kb_name == "bundled" else None
+    n = int(cfg.data.get("augment_n") or 3000)
+    synthetic = synthesize(source.store, cfg.dataset.kb, n=n, seed=int(cfg.seed), lexicon=lexicon).examples
+    for example in synthetic:
+        example.id, example.split = f"augment-{example.id}", "train"
+    splits["train"] = list(splits.get("train", [])) + synthetic
+    log.info("data.augment: %d synthesized training pairs from %s", len(synthetic), spec)
 
 
 def prepare(cfg: DictConfig) -> dict[str, list[Example]]:
     """Read, split, label and annotate a dataset, and write the splits and their manifest."""
     examples = read_examples(cfg)
     splits = make_splits(list(examples), cfg)
+    augment_training_split(splits, cfg)
     annotation = annotator(cfg, splits)
     try:
         coverage = annotate_splits(splits, annotation)
@@ -160,6 +180,7 @@ def load_splits(cfg: DictConfig) -> dict[str, list[Example]]:
         if (
             all(saved.get(k, False) == wanted[k] for k in ("dataset", "annotation", "seed", "skip_invalid"))
             and saved.get("linked") == wanted["linked"]
+            and saved.get("augment") == wanted["augment"]
         ):
             return {name: list(read_jsonl(out / f"{name}.jsonl")) for name in SPLITS}
     return prepare(cfg)

@@ -12,8 +12,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from nmt_sparql.data.generate import bundled_kb_path, generate, load_store
 from nmt_sparql.data.readers.base import ReadResult, SkippedRecord
+from nmt_sparql.data.readers.bundled import read_bundled
 from nmt_sparql.data.readers.jsonl import read_jsonl_data
 from nmt_sparql.data.readers.lcquad1 import read_lcquad1
 from nmt_sparql.data.readers.lcquad2 import read_lcquad2, read_lcquad2_sample
@@ -42,16 +42,14 @@ READERS: dict[str, Reader] = {
     # The user's own data: `root` is the .jsonl file or folder itself.
     "jsonl": read_jsonl_data,
     # Generated from the KB shipped in the package: needs no download.
-    "bundled": lambda root, n_per_template=300, skip_invalid=False: ReadResult(
-        generate(load_store(bundled_kb_path()), "bundled", n_per_template=n_per_template)
-    ),
+    "bundled": read_bundled,
 }
 
 
 def read_dataset(name: str, root: Path | str, **options: Any) -> ReadResult:
     """Read dataset `name` under `root` (for `jsonl`, `root` is the file or folder of *.jsonl).
 
-    `options` go to readers that take them (`bundled`: n_per_template; all: skip_invalid).
+    `options` go to readers that take them (`bundled`: generator, n, n_per_template, seed; all: skip_invalid).
     """
     if name not in READERS:
         raise KeyError(f"unknown dataset '{name}'; known: {', '.join(sorted(READERS))}")

@@ -1,0 +1,716 @@
+"""A question grammar for query graphs: words any KB from its labels, and more with a lexicon.
+
+The grammar knows each element's kind and range. The wh-word comes from the answer's type (who for
+persons, where for places, when for dates and years, how many for counts, how high/long/... for
+measures); a property is worded as a noun ("the director of X", "X's director", "whose director
+is X") and, when its label allows, as a verb in the active and the passive ("who directed X?",
+"which films were directed by X?", "what did X direct?"), derived with lemminflect from labels such
+as "director" (an agent noun: direct), "flows through" (a verb) or "located in" (a participle). A
+lexicon file (`nmt_sparql.data.lexicon`) adds phrasings the labels cannot give. Classes are worded
+singular and plural, questions as questions or requests, and a share of them lower-cased, without
+final punctuation or with one typo (never inside a KB element's name).
+
+Each KB element whose label the wording contains is marked `<...>` (LC-QuAD 1.0 style), so
+tag-within annotation aligns it exactly; `question` returns the marked text.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+from collections.abc import Callable
+from functools import lru_cache
+
+import pyoxigraph as ox
+from lemminflect import getAllInflections, getInflection, getLemma
+
+from nmt_sparql.data.generate import DATE_TYPES, NUMERIC_TYPES, KBGraph
+from nmt_sparql.data.lexicon import Lexicon
+from nmt_sparql.data.querygraph import Path, QueryGraph
+
+PERSON_WORDS = {"person", "people", "human", "individual"}
+PLACE_WORDS = {
+    "place", "location", "city", "country", "continent", "region", "state", "town", "village", "settlement",
+    "province", "county", "island", "municipality", "territory", "district",
+}  # fmt: skip
+PREPOSITIONS = {
+    "in",
+    "on",
+    "at",
+    "of",
+    "by",
+    "through",
+    "after",
+    "from",
+    "to",
+    "for",
+    "with",
+    "into",
+    "about",
+}
+AUX = {"is": "are", "was": "were", "are": "are", "were": "were"}
+# Adjectives of measure nouns (generic English), and their opposites, for "how high", "the longest".
+MEASURES = {
+    "elevation": "high", "height": "tall", "altitude": "high", "length": "long", "area": "large",
+    "depth": "deep", "width": "wide", "weight": "heavy", "mass": "heavy", "age": "old", "size": "big",
+    "distance": "far", "duration": "long",
+}  # fmt: skip
+OPPOSITES = {
+    "high": "low", "tall": "short", "long": "short", "large": "small", "big": "small", "deep": "shallow",
+    "wide": "narrow", "heavy": "light", "old": "young", "far": "near",
+}  # fmt: skip
+NOT_AGENTS = {"number", "order", "member", "letter", "water", "minister", "master", "mother", "father"}
+MORE = {
+    ">": ("greater than", "more than", "above", "over"),
+    "<": ("less than", "below", "under", "fewer than"),
+}
+LATER = {">": ("after", "later than"), "<": ("before", "earlier than")}
+MOST = {"DESC": ("highest", "largest", "greatest"), "ASC": ("lowest", "smallest", "least")}
+LATEST = {"DESC": ("latest", "most recent"), "ASC": ("earliest",)}
+LOWERCASE_RATE = 0.12
+NO_PUNCTUATION_RATE = 0.15
+TYPO_RATE = 0.04
+
+
+# ---------------------------------------------------------------------------------------------------
+# Morphology (lemminflect)
+
+
+def _first(forms: tuple[str, ...], fallback: str) -> str:
+    return forms[0] if forms else fallback
+
+
+def plural(noun: str) -> str:
+    """The plural of a noun phrase: its last word inflected ("film director" -> "film directors")."""
+    words = noun.split()
+    # The head is the word before a prepositional phrase ("position from the Sun"), else the last.
+    at = next((i - 1 for i, w in enumerate(words) if i > 0 and w.lower() in PREPOSITIONS), len(words) - 1)
+    last = words[at]
+    words[at] = "people" if last.lower() == "person" else _first(getInflection(last, "NNS"), last + "s")
+    return " ".join(words)
+
+
+@lru_cache(maxsize=4096)
+def _verb_lemma(word: str) -> str | None:
+    """The verb `word` inflects, when lemminflect knows it as a verb."""
+    lemma = _first(getLemma(word, "VERB"), word)
+    return lemma if getAllInflections(lemma, upos="VERB") else None
+
+
+def _is_form(word: str, tag: str) -> bool:
+    lemma = _verb_lemma(word)
+    return lemma is not None and lemma != word and word in getInflection(lemma, tag)
+
+
+def _agent_verb(noun: str) -> str | None:
+    """The verb of an agent noun ("director" -> direct, "composer" -> compose), if there is one."""
+    if noun in NOT_AGENTS or not noun.endswith(("er", "or")):
+        return None
+    for stem in (noun[:-2], noun[:-2] + "e", noun[:-1]):
+        if len(stem) >= 3 and getAllInflections(stem, upos="VERB"):
+            return stem
+    return None
+
+
+def derived_clauses(label: str) -> list[str]:
+    """Active/passive clauses a property's label implies, with `{s}`/`{o}` slots; [] for plain nouns."""
+    words = label.lower().split()
+    if not words:
+        return []
+    head = words[0]
+    text = " ".join(words)
+    if len(words) >= 2 and words[-1] in PREPOSITIONS:
+        if _is_form(head, "VBZ"):
+            return [f"{{s}} {text} {{o}}"]  # "flows through"
+        return [f"{{s}} is {text} {{o}}"]  # "located in", "based on", "part of"
+    if len(words) == 1 and _is_form(head, "VBZ"):
+        vbn = _first(getInflection(_verb_lemma(head) or head, "VBN"), head)
+        return [f"{{s}} {head} {{o}}", f"{{o}} is {vbn} by {{s}}"]  # "orbits"
+    verb = _agent_verb(head) if len(words) == 1 else None
+    if verb:
+        vbd, vbn = _first(getInflection(verb, "VBD"), verb), _first(getInflection(verb, "VBN"), verb)
+        return [f"{{o}} {vbd} {{s}}", f"{{s}} was {vbn} by {{o}}"]
+    return []
+
+
+def _agree(words: list[str], many: bool) -> list[str]:
+    """The clause's first verb made plural when the subject is."""
+    if not many or not words:
+        return words
+    head = words[0]
+    if head in AUX:
+        return [AUX[head], *words[1:]]
+    if head == "has":
+        return ["have", *words[1:]]
+    if _is_form(head, "VBZ"):
+        return [_verb_lemma(head) or head, *words[1:]]
+    return words
+
+
+def _degree(adjective: str, tag: str) -> str:
+    if len(adjective) > 6:
+        return ("more " if tag == "JJR" else "most ") + adjective
+    return _first(getInflection(adjective, tag), adjective)
+
+
+def _article(noun: str) -> str:
+    bare = noun.lstrip("<").lower()
+    return "an" if bare[:1] in "aeiou" else "a"
+
+
+# ---------------------------------------------------------------------------------------------------
+# Clauses: "{o} directed {s}", "{s} was born in {o}"
+
+
+Mark = Callable[[str], str]
+
+
+def _parts(template: str) -> tuple[str, list[str], str | None]:
+    """(lead slot, words between, tail slot or None) of a clause template."""
+    lead = template[1]
+    rest = template[3:].split()
+    tail = None
+    if rest and rest[-1] in ("{s}", "{o}"):
+        tail = rest[-1][1]
+        rest = rest[:-1]
+    return lead, rest, tail
+
+
+def _plain(text: str) -> str:
+    return text
+
+
+def _declarative(template: str, s: str, o: str, mark: Mark = _plain) -> str:
+    """The clause with both slots filled, its relation words marked: "<X> <was directed by> <Y>"."""
+    lead, middle, tail = _parts(template)
+    first, second = (s, o) if lead == "s" else (o, s)
+    return " ".join([first, mark(" ".join(middle)), *([second] if tail else [])])
+
+
+def _subject_gap(template: str, gap: str, other: str, many: bool, mark: Mark = _plain) -> str | None:
+    """The predicate of the clause with `gap` as its subject ("was directed by <X>"), or None."""
+    lead, middle, tail = _parts(template)
+    if lead != gap or tail is None or tail == gap or not middle:
+        return None
+    return f"{mark(' '.join(_agree(middle, many)))} {other}"
+
+
+def _object_gap(template: str, gap: str, other: str, wh: str, mark: Mark = _plain) -> str | None:
+    """The clause questioned on its last slot: "what did <X> direct", "when was <X> born"."""
+    lead, middle, tail = _parts(template)
+    if tail != gap or lead == gap or not middle:
+        return None
+    head, rest = middle[0], middle[1:]
+    if wh.lower() in ("when", "where") and rest and rest[-1] in ("in", "on", "at"):
+        rest = rest[:-1]
+    if head in AUX or head == "has" and rest:
+        return " ".join([wh, head, other, mark(" ".join(rest))]) if rest else None
+    lemma = _verb_lemma(head)
+    if lemma is None:
+        return None
+    aux = "did" if _is_form(head, "VBD") else "does" if _is_form(head, "VBZ") else "do"
+    return " ".join([wh, aux, other, mark(" ".join([lemma, *rest]))])
+
+
+def _relative_object(template: str, gap: str, other: str, mark: Mark = _plain) -> str | None:
+    """A relative clause on the last slot: "that <X> directed"."""
+    lead, middle, tail = _parts(template)
+    if tail != gap or lead == gap or not middle:
+        return None
+    return " ".join(["that", other, mark(" ".join(middle))])
+
+
+def _yes_no(template: str, s: str, o: str, mark: Mark = _plain) -> str | None:
+    """The clause as a yes/no question: "was <X> directed by <Y>", "did <Y> direct <X>"."""
+    lead, middle, tail = _parts(template)
+    first, second = (s, o) if lead == "s" else (o, s)
+    if not middle:
+        return None
+    head, rest = middle[0], middle[1:]
+    end = [second] if tail else []
+    if head in AUX:
+        return " ".join([head.capitalize(), first, *([mark(" ".join(rest))] if rest else []), *end])
+    lemma = _verb_lemma(head)
+    if lemma is None:
+        return None
+    aux = "Did" if _is_form(head, "VBD") else "Does"
+    return " ".join([aux, first, mark(" ".join([lemma, *rest])), *end])
+
+
+# ---------------------------------------------------------------------------------------------------
+
+TAG = "\ue000"  # separates a mark's words from the index of the element it names, until `worded` returns
+_TAGGED = re.compile(r"<([^<>\ue000]*)\ue000(\d+)>")
+
+
+class Wording:
+    """Words query graphs of one KB; `question(graph, answer, rng)` gives one marked question."""
+
+    def __init__(self, g: KBGraph, superclasses: dict[str, set[str]], lexicon: Lexicon):
+        self.g, self.supers, self.lexicon = g, superclasses, lexicon
+        self._kinds: dict[str, str] = {}
+        self._tags: list[str] = []  # the IRI each tagged mark of the question being worded names
+
+    def _m(self, text: str, iri: str | None = None) -> str:
+        """A mark; tagged with the element it names, so the element's label can be the words used."""
+        if iri is None:
+            return f"<{text}>"
+        self._tags.append(iri)
+        return f"<{text}{TAG}{len(self._tags) - 1}>"
+
+    def marker(self, iri: str) -> Mark:
+        return lambda text: self._m(text, iri)
+
+    # -- kinds and ranges -------------------------------------------------------------------------
+
+    def _class_words(self, c: str) -> set[str]:
+        words: set[str] = set()
+        for k in self.supers.get(c, {c}) | {c}:
+            label = self.g.labels.get(k) or re.split(r"[/#]", k)[-1]
+            words |= {label.lower(), re.split(r"[/#]", k)[-1].lower()}
+        return words
+
+    def entity_type(self, iri: str) -> str:
+        if iri not in self._kinds:
+            words = set().union(*(self._class_words(c) for c in self.g.types.get(iri, [])), set())
+            self._kinds[iri] = (
+                "person" if words & PERSON_WORDS else "place" if words & PLACE_WORDS else "thing"
+            )
+        return self._kinds[iri]
+
+    def answer_type(self, answers: frozenset[str] | set[str]) -> str:
+        """person, place, date, year, number, string or thing: what the wh-word asks for."""
+        literal = next((a for a in sorted(answers) if a.startswith('"')), None)
+        if literal is not None:
+            match = re.search(r"\^\^<([^>]+)>$", literal)
+            datatype = match.group(1) if match else ""
+            return "date" if datatype in DATE_TYPES else "number" if datatype in NUMERIC_TYPES else "string"
+        kinds = {self.entity_type(a) for a in answers}
+        return kinds.pop() if len(kinds) == 1 else "thing"
+
+    def common_class(self, answers: frozenset[str] | set[str]) -> str | None:
+        """The most specific class every answer belongs to (fewest members), if any."""
+        shared: set[str] | None = None
+        for a in answers:
+            classes = set(self.g.types.get(a, []))
+            shared = classes if shared is None else shared & classes
+        if not shared:
+            return None
+        return min(sorted(shared), key=lambda c: len(self.g.members.get(c, [])))
+
+    # -- words for elements ---------------------------------------------------------------------
+
+    def _label(self, iri: str) -> str:
+        return self.g.labels.get(iri) or re.split(r"[/#]", iri)[-1]
+
+    def term(self, term: ox.NamedNode | ox.Literal) -> str:
+        if isinstance(term, ox.NamedNode):
+            return self._m(self._label(term.value), term.value)
+        return self._m(term.value)
+
+    def class_noun(self, c: str, many: bool, rng: random.Random, in_query: bool = True) -> str:
+        """A class's noun, singular or plural, marked when it is the class label (or its plural) and
+        the query names the class (an unmarked noun otherwise: a mark must align to a query element)."""
+        label = self._label(c)
+        nouns = list(self.lexicon.get(c, "noun")) or [
+            label.lower() if label[:1].isupper() and " " not in label else label
+        ]
+        noun = rng.choice(nouns)
+        if many:
+            plurals = self.lexicon.get(c, "plural")
+            noun = rng.choice(plurals) if plurals and noun == nouns[0] else plural(noun)
+        return self._m(noun, c) if in_query else noun
+
+    def prop_nouns(self, p: str, many: bool = False) -> list[str]:
+        label = self._label(p)
+        nouns = list(self.lexicon.get(p, "noun"))
+        words = label.lower().split()
+        verbal = not words or words[-1] in PREPOSITIONS or (len(words) == 1 and _is_form(words[0], "VBZ"))
+        if not nouns and not verbal:
+            nouns = [label]
+        out = []
+        for noun in nouns:
+            form = plural(noun) if many else noun
+            out.append(self._m(form, p))
+        return out
+
+    def clauses(self, p: str) -> list[str]:
+        given = list(self.lexicon.get(p, "active")) + list(self.lexicon.get(p, "passive"))
+        return given or derived_clauses(self._label(p))
+
+    def measure(self, p: str) -> str | None:
+        given = self.lexicon.get(p, "measure")
+        if given:
+            return given[0]
+        return MEASURES.get(self._label(p).lower().split()[-1])
+
+    def _is_time(self, p: str) -> bool:
+        """A date property, or a number labelled as a year ("release year")."""
+        datatypes = {o.datatype.value for _, o in self.g.facts.get(p, []) if isinstance(o, ox.Literal)}
+        return bool(datatypes & DATE_TYPES) or "year" in self._label(p).lower().split()
+
+    # -- noun phrases and predicates of paths ---------------------------------------------------
+
+    def np(self, path: Path, rng: random.Random) -> str:
+        """A noun phrase for the node at the start of `path` (its anchor when the path is empty)."""
+        if not path.steps:
+            return self.term(path.anchor)
+        step, rest = path.steps[0], Path(path.steps[1:], path.anchor)
+        inner = self.np(rest, rng)
+        nouns = self.prop_nouns(step.prop)
+        options: list[str] = []
+        if not step.forward:
+            options += [f"the {n} of {inner}" for n in nouns]
+            if not rest.steps:
+                options += [f"{inner}'s {n}" for n in nouns]
+            if not rest.steps:  # an object relative around a relative is unreadable
+                options += [
+                    f"the one {r}"
+                    for c in self.clauses(step.prop)
+                    if (r := _relative_object(c, "o", inner, self.marker(step.prop)))
+                ]
+        else:
+            options += [f"the one whose {n} is {inner}" for n in nouns]
+            options += [
+                f"the one that {v}"
+                for c in self.clauses(step.prop)
+                if (v := _subject_gap(c, "s", inner, False, self.marker(step.prop)))
+            ]
+        return rng.choice(options) if options else f"the {self._label(step.prop)} of {inner}"
+
+    def predicates(self, path: Path, many: bool, rng: random.Random) -> list[str]:
+        """Verb phrases saying that the answer meets `path` ("was directed by <X>")."""
+        step, rest = path.steps[0], Path(path.steps[1:], path.anchor)
+        inner = self.np(rest, rng)
+        out: list[str] = []
+        have, be = ("have", "are") if many else ("has", "is")
+        for n in self.prop_nouns(step.prop):
+            if step.forward:
+                out.append(f"{have} {inner} as {'their' if many else 'its'} {n}")
+                if not rest.steps:
+                    out.append(f"{have} the {n} {inner}")
+            else:
+                out.append(f"{be} the {plural(n) if many and n[:1] != '<' else n} of {inner}")
+        gap = "s" if step.forward else "o"
+        mark = self.marker(step.prop)
+        out += [v for c in self.clauses(step.prop) if (v := _subject_gap(c, gap, inner, many, mark))]
+        return out
+
+    def relatives(self, path: Path, many: bool, rng: random.Random) -> list[str]:
+        """Relative clauses restricting the answer to `path` ("that <X> directed", "whose ... is")."""
+        step, rest = path.steps[0], Path(path.steps[1:], path.anchor)
+        inner = self.np(rest, rng)
+        preds = self.predicates(path, many, rng)
+        out = [f"that {v}" for v in preds]
+        # Reduced relatives: "cities in <Japan>", "films directed by <X>", "people born in <Y>".
+        for v in preds:
+            words = v.split()
+            if len(words) > 2 and words[0] in AUX and (words[1] in PREPOSITIONS or _is_form(words[1], "VBN")):
+                out.append(" ".join(words[1:]))
+        if step.forward:
+            out += [f"whose {n} is {inner}" for n in self.prop_nouns(step.prop)]
+        if not rest.steps:
+            gap = "s" if step.forward else "o"
+            mark = self.marker(step.prop)
+            out += [r for c in self.clauses(step.prop) if (r := _relative_object(c, gap, inner, mark))]
+        return out
+
+    # -- questions --------------------------------------------------------------------------------
+
+    def _thing(self, graph: QueryGraph, answers: frozenset[str], many: bool, rng: random.Random) -> str:
+        """The answer's noun: its class when constrained, else the class all answers share, else a word."""
+        if graph.answer_class:
+            return self.class_noun(graph.answer_class, many, rng)
+        shared = self.common_class(answers) if rng.random() < 0.5 else None
+        if shared is not None:
+            return self.class_noun(shared, many, rng, in_query=False)
+        kind = self.answer_type(answers)
+        if kind == "person":
+            return "people" if many else "person"
+        if kind == "place":
+            return "places" if many else "place"
+        return "things" if many else "thing"
+
+    def _wh(self, graph: QueryGraph, answers: frozenset[str], rng: random.Random) -> str:
+        if graph.answer_class is None:
+            kind = self.answer_type(answers)
+            if kind == "person":
+                return "Who"
+            if rng.random() < 0.6:
+                return "What"
+        thing = self._thing(graph, answers, False, rng)
+        return "What" if thing in ("thing", "place") else f"{rng.choice(('Which', 'What'))} {thing}"
+
+    def _restricted(self, graph: QueryGraph, many: bool, rng: random.Random) -> str:
+        """ "that ... and ..." for every path of the graph ("" when there is none)."""
+        parts = []
+        for i, path in enumerate(graph.paths):
+            options = self.relatives(path, many, rng) if i == 0 else self.predicates(path, many, rng)
+            if options:
+                parts.append(rng.choice(options))
+        return " and ".join(parts)
+
+    def _select(self, graph: QueryGraph, answers: frozenset[str], rng: random.Random) -> list[str]:
+        many = len(answers) > 1
+        out: list[str] = []
+        preds = [self.predicates(p, False, rng) for p in graph.paths]
+        if all(preds):
+            wh = self._wh(graph, answers, rng)
+            out.append(f"{wh} {' and '.join(rng.choice(p) for p in preds)}?")
+        things = self._thing(graph, answers, True, rng)
+        rel = self._restricted(graph, True, rng)
+        if rel:
+            out += [f"List the {things} {rel}.", f"Give me all {things} {rel}.", f"{things} {rel}"]
+        if len(graph.paths) == 1 and graph.answer_class is None:
+            out += self._one_path(graph.paths[0], answers, many, rng)
+        elif len(graph.paths) == 1:
+            path = graph.paths[0]
+            wh = f"{rng.choice(('Which', 'What'))} {self.class_noun(graph.answer_class, many, rng)}"
+            out += self._object_questions(path, wh, rng)
+        return out
+
+    def _object_questions(self, path: Path, wh: str, rng: random.Random) -> list[str]:
+        step, rest = path.steps[0], Path(path.steps[1:], path.anchor)
+        inner = self.np(rest, rng)
+        gap = "s" if step.forward else "o"
+        mark = self.marker(step.prop)
+        return [f"{q}?" for c in self.clauses(step.prop) if (q := _object_gap(c, gap, inner, wh, mark))]
+
+    def _one_path(self, path: Path, answers: frozenset[str], many: bool, rng: random.Random) -> list[str]:
+        """Questions that name the property as the answer's role: "what is the capital of <X>?"."""
+        step, rest = path.steps[0], Path(path.steps[1:], path.anchor)
+        inner = self.np(rest, rng)
+        kind = self.answer_type(answers)
+        who = "Who" if kind == "person" else "What"
+        out: list[str] = []
+        if step.forward:
+            out += [f"Whose {n} is {inner}?" for n in self.prop_nouns(step.prop) if kind == "person"]
+            wh = {"person": "Who", "place": "Where"}.get(kind, "What")
+            return out + self._object_questions(path, wh, rng)
+        for n in self.prop_nouns(step.prop):
+            out += [
+                f"{who} is the {n} of {inner}?",
+                f"Tell me the {n} of {inner}.",
+                f"Give me the {n} of {inner}.",
+            ]
+            if not rest.steps:
+                out.append(f"{who} is {inner}'s {n}?")
+            if many:
+                ns = plural(n) if n[:1] != "<" else n
+                out += [f"{who} are the {ns} of {inner}?", f"List the {ns} of {inner}."]
+        if kind in ("date", "number") and self._is_time(step.prop):
+            out += self._object_questions(path, "When", rng)
+            out += [f"In which year {q[5:]}" for q in self._object_questions(path, "When", rng)]
+        elif kind == "number":
+            adjective = self.measure(step.prop)
+            if adjective:
+                out.append(f"How {self._m(adjective, step.prop)} is {inner}?")
+        elif kind == "place":
+            out += self._object_questions(path, "Where", rng)
+        else:
+            out += self._object_questions(path, who, rng)
+        out += [q.replace("{s}", inner) for q in self.lexicon.get(step.prop, "question")]
+        return out
+
+    def _count(self, graph: QueryGraph, answers: frozenset[str], rng: random.Random) -> list[str]:
+        things = self._thing(graph, answers, True, rng)
+        preds = [self.predicates(p, True, rng) for p in graph.paths]
+        out: list[str] = []
+        if all(preds):
+            out.append(f"How many {things} {' and '.join(rng.choice(p) for p in preds)}?")
+        rel = self._restricted(graph, True, rng)
+        if rel:
+            out += [f"Count the {things} {rel}.", f"What is the number of {things} {rel}?"]
+        if len(graph.paths) == 1:
+            path = graph.paths[0]
+            step, rest = path.steps[0], Path(path.steps[1:], path.anchor)
+            inner = self.np(rest, rng)
+            out += self._object_questions(path, f"How many {things}", rng)
+            if not step.forward and graph.answer_class is None:
+                for n in self.prop_nouns(step.prop, many=True):
+                    out += [f"How many {n} does {inner} have?", f"What is the number of {n} of {inner}?"]
+        return out
+
+    def _ask(self, graph: QueryGraph, rng: random.Random) -> list[str]:
+        assert graph.target is not None
+        path = graph.paths[0]
+        step, rest = path.steps[0], Path(path.steps[1:], path.anchor)
+        inner, target = self.np(rest, rng), self.term(graph.target)
+        s, o = (target, inner) if step.forward else (inner, target)
+        out = [f"Is {o} the {n} of {s}?" for n in self.prop_nouns(step.prop)]
+        out += [f"Does {s} have {o} as its {n}?" for n in self.prop_nouns(step.prop)]
+        mark = self.marker(step.prop)
+        out += [f"{q}?" for c in self.clauses(step.prop) if (q := _yes_no(c, s, o, mark))]
+        out += [f"Is it true that {_declarative(c, s, o, mark)}?" for c in self.clauses(step.prop)]
+        return out
+
+    def _time_predicates(self, p: str, many: bool) -> list[str]:
+        """ "were released" for "{s} was released in {o}": a time property's bare predicate."""
+        out = []
+        for c in self.clauses(p):
+            lead, middle, tail = _parts(c)
+            if lead == "s" and tail == "o" and len(middle) >= 2 and middle[-1] in ("in", "on", "at"):
+                out.append(self._m(" ".join(_agree(middle[:-1], many)), p))
+        return out
+
+    def _compare(self, graph: QueryGraph, answers: frozenset[str], rng: random.Random) -> list[str]:
+        assert graph.value_prop and graph.op
+        p = graph.value_prop
+        things = self._thing(graph, answers, True, rng)
+        rel = self._restricted(graph, True, rng)
+        rel = f" {rel}" if rel else ""
+        n = self._m(graph.threshold or "")
+        time = self._is_time(p)
+        cmp = rng.choice(LATER[graph.op] if time else MORE[graph.op])
+        out: list[str] = []
+        for noun in self.prop_nouns(p):
+            out += [
+                f"Which {things}{rel} have {_article(noun)} {noun} {cmp} {n}?",
+                f"List the {things}{rel} whose {noun} is {cmp} {n}.",
+                f"Give me all {things}{rel} with {_article(noun)} {noun} {cmp} {n}.",
+                f"{things}{rel} with {_article(noun)} {noun} {cmp} {n}",
+            ]
+        if time:
+            out += [f"Which {things}{rel} {v} {cmp} {n}?" for v in self._time_predicates(p, True)]
+        units = self.lexicon.get(p, "unit")
+        if not time:
+            out += [f"Which {things}{rel} have {cmp} {n} {unit}?" for unit in units]
+        adjective = self.measure(p)
+        if adjective and not time:
+            word = adjective if graph.op == ">" else OPPOSITES.get(adjective)
+            if word:
+                unit = f" {rng.choice(units)}" if units else ""
+                out.append(f"Which {things}{rel} are {self._m(_degree(word, 'JJR'), p)} than {n}{unit}?")
+        return out
+
+    def _superlative(self, graph: QueryGraph, answers: frozenset[str], rng: random.Random) -> list[str]:
+        assert graph.value_prop and graph.op
+        p = graph.value_prop
+        thing = self._thing(graph, answers, False, rng)
+        rel = self._restricted(graph, False, rng)
+        rel = f" {rel}" if rel else ""
+        time = self._is_time(p)
+        most = rng.choice(LATEST[graph.op] if time else MOST[graph.op])
+        out: list[str] = []
+        for noun in self.prop_nouns(p):
+            out += [
+                f"Which {thing}{rel} has the {most} {noun}?",
+                f"What is the {thing}{rel} with the {most} {noun}?",
+                f"Name the {thing}{rel} with the {most} {noun}.",
+            ]
+        if time:
+            when = "first" if graph.op == "ASC" else rng.choice(("last", "most recently"))
+            out += [f"Which {thing}{rel} {v} {when}?" for v in self._time_predicates(p, False)]
+            person = self.answer_type(answers) == "person"
+            age = (
+                "oldest"
+                if graph.op == "ASC"
+                else "youngest"
+                if person
+                else rng.choice(("newest", "most recent"))
+            )
+            age = self._m(age, p)
+            out += [f"What is the {age} {thing}{rel}?", f"Who is the {age} {thing}{rel}?" if person else ""]
+        adjective = self.measure(p)
+        if adjective and not time:
+            word = adjective if graph.op == "DESC" else OPPOSITES.get(adjective)
+            if word:
+                best = self._m(_degree(word, "JJS"), p)
+                out += [f"What is the {best} {thing}{rel}?", f"Which is the {best} {thing}{rel}?"]
+        return out
+
+    def _contains(self, graph: QueryGraph, rng: random.Random) -> list[str]:
+        assert graph.answer_class and graph.threshold
+        one, many, w = (
+            self.class_noun(graph.answer_class, False, rng),
+            self.class_noun(graph.answer_class, True, rng),
+            self._m(graph.threshold),
+        )
+        return [
+            f"Which {one} has a name containing {w}?",
+            f"List every {one} whose label contains {w}.",
+            f"Give me the {many} with {w} in their name.",
+            f"Which {many} have {w} in their names?",
+        ]
+
+    def question(self, graph: QueryGraph, answer: frozenset[str] | int | bool, rng: random.Random) -> str:
+        """One marked question for `graph` (whose executed answer is `answer`), noise included."""
+        return self.worded(graph, answer, rng)[0]
+
+    def worded(
+        self, graph: QueryGraph, answer: frozenset[str] | int | bool, rng: random.Random
+    ) -> tuple[str, dict[str, str]]:
+        """(marked question, IRI -> the words that name it there): every element the wording names
+        is marked, its words kept as its label so that annotation aligns each mark exactly."""
+        self._tags = []
+        answers = answer if isinstance(answer, frozenset) else frozenset()
+        if graph.form == "ask":
+            options = self._ask(graph, rng)
+        elif graph.form == "count":
+            options = self._count(graph, self._count_answers(graph), rng)
+        elif graph.form == "filter":
+            options = self._compare(graph, answers, rng)
+        elif graph.form == "superlative":
+            options = self._superlative(graph, answers, rng)
+        elif graph.form == "contains":
+            options = self._contains(graph, rng)
+        else:
+            options = self._select(graph, answers, rng)
+        options = [o for o in options if o]
+        if not options:
+            options = [f"What is {self.np(graph.paths[0], rng)}?"] if graph.paths else ["What is it?"]
+        labels: dict[str, str] = {}
+
+        def untag(match: re.Match[str]) -> str:
+            labels.setdefault(self._tags[int(match.group(2))], match.group(1))
+            return f"<{match.group(1)}>"
+
+        return _TAGGED.sub(untag, surface(rng.choice(options), rng)), labels
+
+    def _count_answers(self, graph: QueryGraph) -> frozenset[str]:
+        """The counted entities' classes decide the noun of "how many ..."; the class alone when given."""
+        if graph.answer_class:
+            return frozenset(self.g.members[graph.answer_class][:1])
+        step = graph.paths[0].steps[0]
+        pairs = self.g.facts.get(step.prop, [])
+        found = (
+            {s for s, _ in pairs}
+            if step.forward
+            else {o.value for _, o in pairs if isinstance(o, ox.NamedNode)}
+        )
+        return frozenset(sorted(found)[:50])
+
+
+# ---------------------------------------------------------------------------------------------------
+# Surface noise
+
+
+def _typo(word: str, rng: random.Random) -> str:
+    i = rng.randrange(1, len(word) - 1)
+    kind = rng.choice(("swap", "drop", "double"))
+    if kind == "swap":
+        return word[:i] + word[i + 1] + word[i] + word[i + 2 :]
+    if kind == "drop":
+        return word[:i] + word[i + 1 :]
+    return word[:i] + word[i] + word[i:]
+
+
+def _outside_marks(marked: str) -> list[tuple[int, int]]:
+    """Spans of words (4+ letters) outside every `<...>` mark: where a typo may go."""
+    return [m.span() for m in re.finditer(r"<[^<>]*>|[A-Za-z]{4,}", marked) if not m.group().startswith("<")]
+
+
+def surface(marked: str, rng: random.Random) -> str:
+    """Capitalized and punctuated, or (at small rates) lower-cased, unpunctuated, or with one typo."""
+    text = " ".join(marked.split())
+    text = text[:1].upper() + text[1:] if not text.startswith("<") else text
+    if rng.random() < TYPO_RATE:
+        spans = _outside_marks(text)
+        if spans:
+            start, end = rng.choice(spans)
+            text = text[:start] + _typo(text[start:end], rng) + text[end:]
+    if rng.random() < LOWERCASE_RATE:
+        text = text.lower()
+    if rng.random() < NO_PUNCTUATION_RATE:
+        text = text.rstrip("?.")
+    return text

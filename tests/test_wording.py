@@ -1,0 +1,108 @@
+"""The question grammar: wh-words from the answer's type, plurals, passives, bounded noise, seeds."""
+
+from __future__ import annotations
+
+import random
+import re
+
+import pyoxigraph as ox
+import pytest
+from test_synthesize import TOWN_TTL
+
+from nmt_sparql.data.generate import KBGraph, load_store
+from nmt_sparql.data.lexicon import Lexicon
+from nmt_sparql.data.querygraph import Path, QueryGraph, Step
+from nmt_sparql.data.synthesize import superclasses
+from nmt_sparql.data.wording import TYPO_RATE, Wording, derived_clauses, plural, surface
+
+T, V = "http://example.org/town/", "http://example.org/vocab/"
+
+
+@pytest.fixture(scope="module")
+def wording(tmp_path_factory: pytest.TempPathFactory) -> Wording:
+    path = tmp_path_factory.mktemp("kb") / "town.ttl"
+    path.write_text(TOWN_TTL, encoding="utf-8")
+    store = load_store(path)
+    return Wording(KBGraph.read(store), superclasses(store), Lexicon())
+
+
+def _questions(wording: Wording, graph: QueryGraph, answer: frozenset[str]) -> list[str]:
+    return [wording.question(graph, answer, random.Random(i)) for i in range(40)]
+
+
+def _one_hop(subject: str, prop: str) -> QueryGraph:
+    return QueryGraph("select", (Path((Step(V + prop, False),), ox.NamedNode(T + subject)),))
+
+
+def test_answer_types_follow_classes_and_datatypes(wording: Wording) -> None:
+    assert wording.answer_type(frozenset({T + "Ann"})) == "person"  # a Writer, subclass of Person
+    assert wording.answer_type(frozenset({T + "Rome"})) == "place"
+    assert wording.answer_type(frozenset({'"1950-03-01"^^<http://www.w3.org/2001/XMLSchema#date>'})) == "date"
+    assert wording.answer_type(frozenset({'"170"^^<http://www.w3.org/2001/XMLSchema#integer>'})) == "number"
+
+
+def test_wh_word_comes_from_the_answer_type(wording: Wording) -> None:
+    author = _questions(wording, _one_hop("Sea_Book", "author"), frozenset({T + "Ann"}))
+    place = _questions(wording, _one_hop("Ann", "birthPlace"), frozenset({T + "Rome"}))
+    date = _questions(
+        wording,
+        _one_hop("Ann", "birthDate"),
+        frozenset({'"1950-03-01"^^<http://www.w3.org/2001/XMLSchema#date>'}),
+    )
+    year = _questions(
+        wording,
+        _one_hop("Sea_Book", "publicationYear"),
+        frozenset({'"1990"^^<http://www.w3.org/2001/XMLSchema#integer>'}),
+    )
+    firsts = lambda qs: {q.split()[0].lower() for q in qs}  # noqa: E731
+    assert "who" in firsts(author) and "where" not in firsts(author) and "when" not in firsts(author)
+    assert "who" not in firsts(place)
+    assert "who" not in firsts(date) | firsts(year)
+    assert "how" not in firsts(author)
+
+
+def test_count_questions_ask_how_many(wording: Wording) -> None:
+    graph = QueryGraph("count", (Path((Step(V + "birthPlace", True),), ox.NamedNode(T + "Rome")),))
+    questions = _questions(wording, graph, 2)  # type: ignore[arg-type]
+    assert any(q.lower().startswith("how many") for q in questions)
+
+
+def test_plurals_of_classes() -> None:
+    assert plural("city") == "cities"
+    assert plural("film director") == "film directors"
+    assert plural("person") == "people"
+
+
+def test_agent_nouns_verbs_and_participles_give_active_and_passive_clauses() -> None:
+    assert derived_clauses("director") == ["{o} directed {s}", "{s} was directed by {o}"]
+    assert derived_clauses("orbits") == ["{s} orbits {o}", "{o} is orbited by {s}"]
+    assert derived_clauses("located in") == ["{s} is located in {o}"]
+    assert derived_clauses("capital") == []
+
+
+def test_passive_and_object_questions_are_worded(wording: Wording) -> None:
+    lexicon = Lexicon({V + "author": {"active": ("{o} wrote {s}",), "passive": ("{s} was written by {o}",)}})
+    w = Wording(wording.g, wording.supers, lexicon)
+    by_ann = QueryGraph("select", (Path((Step(V + "author", True),), ox.NamedNode(T + "Ann")),))
+    questions = _questions(w, by_ann, frozenset({T + "Sea_Book", T + "Sky_Book"}))
+    lowered = {q.lower() for q in questions}
+    assert any("<was written by> <ann lee>" in q or "<were written by> <ann lee>" in q for q in lowered)
+    assert any("did <ann lee> <write>" in q for q in lowered)  # active, the object questioned
+
+
+def test_surface_noise_rates_are_bounded_and_never_touch_marks() -> None:
+    marked = "Which <books> were written by <Ann Lee> before the year <1990>?"
+    rng = random.Random(0)
+    outputs = [surface(marked, rng) for _ in range(3000)]
+    typos = [o for o in outputs if re.sub(r"[?.]$", "", o.lower()) != marked.lower().rstrip("?")]
+    assert 0 < len(typos) <= 2 * TYPO_RATE * len(outputs)
+    assert all(re.findall(r"<[^>]*>", o.lower()) == ["<books>", "<ann lee>", "<1990>"] for o in outputs)
+    assert any(o == o.lower() for o in outputs) and any(not o.endswith(("?", ".")) for o in outputs)
+
+
+def test_same_seed_same_question(wording: Wording) -> None:
+    graph = _one_hop("Sea_Book", "author")
+    answer = frozenset({T + "Ann"})
+    assert wording.question(graph, answer, random.Random(3)) == wording.question(
+        graph, answer, random.Random(3)
+    )
