@@ -26,7 +26,7 @@ import pyoxigraph as ox
 
 from nmt_sparql.execution.answer import Answer, literal_string
 from nmt_sparql.execution.base import KnowledgeBase
-from nmt_sparql.execution.store_worker import StoreWorker, WorkerExited
+from nmt_sparql.execution.store_worker import StoreWorker, WorkerExited, term_cell
 from nmt_sparql.sparql.prefixes import PrefixMap
 
 
@@ -46,15 +46,7 @@ def rdf_format(path: Path) -> ox.RdfFormat:
 
 def term_string(term: object) -> str | None:
     """A pyoxigraph term as the comparable value string of `Answer` (see answer.py)."""
-    if term is None:
-        return None
-    if isinstance(term, ox.NamedNode):
-        return term.value
-    if isinstance(term, ox.BlankNode):
-        return "_:" + term.value
-    if isinstance(term, ox.Literal):
-        return literal_string(term.value, term.datatype.value)
-    return str(term)
+    return _cell(term_cell(term, ox))
 
 
 def _cell(value: Any) -> str | None:

@@ -53,7 +53,8 @@ def encode_frame(message: Any) -> bytes:
     return _HEADER.pack(len(body)) + body
 
 
-def _cell(term: Any, ox: Any) -> Any:
+def term_cell(term: Any, ox: Any) -> Any:
+    """A pyoxigraph term as plain JSON: null, an IRI or `_:` blank-node string, [lexical, datatype]."""
     if term is None:
         return None
     if isinstance(term, ox.NamedNode):
@@ -70,10 +71,10 @@ def _query(store: Any, sparql: str, ox: Any) -> dict[str, Any]:
     if isinstance(result, ox.QueryBoolean):
         return {"kind": "ask", "boolean": bool(result)}
     if isinstance(result, ox.QueryTriples):
-        rows = [[_cell(t, ox) for t in (tr.subject, tr.predicate, tr.object)] for tr in result]
+        rows = [[term_cell(t, ox) for t in (tr.subject, tr.predicate, tr.object)] for tr in result]
         return {"kind": "graph", "rows": rows}
     variables = [v.value for v in result.variables]
-    rows = [[_cell(solution[i], ox) for i in range(len(variables))] for solution in result]
+    rows = [[term_cell(solution[i], ox) for i in range(len(variables))] for solution in result]
     return {"kind": "select", "variables": variables, "rows": rows}
 
 
