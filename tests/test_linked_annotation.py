@@ -126,7 +126,7 @@ def test_prepared_questions_are_what_the_exported_translator_reads(tmp_path: Pat
     """The same annotation at training and at inference: prepare's text == Translator.annotate(raw)."""
     cfg = OmegaConf.create(
         {
-            "dataset": OmegaConf.load(CONF / "dataset" / "bundled.yaml"),
+            "dataset": OmegaConf.load(CONF / "dataset" / "bundled.yaml").dataset,
             "annotation": "linked",
             "seed": 5,
             "linked": {"index": None, "per_mention": 3, "add_missed_gold": 0.0},
