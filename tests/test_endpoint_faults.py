@@ -16,6 +16,7 @@ import pytest
 
 from nmt_sparql.cli import main
 from nmt_sparql.execution import EndpointKB, execute_many
+from nmt_sparql.execution.answer import Answer
 from nmt_sparql.execution.base import ExistenceCheckError
 from nmt_sparql.execution.config import KBSettings, kb_from_config
 from nmt_sparql.metrics.errors import analyse_errors
@@ -163,3 +164,21 @@ def test_evaluate_against_a_faulty_endpoint_completes(faulty: tuple[str, str], t
     assert all(p["answer"]["kind"] == "error" and p["answer"]["error"] for p in predictions)
     report = (out / "report.md").read_text(encoding="utf-8")
     assert "fake-URI check: known-uris. The KB existence check could not run" in report
+
+
+def test_existence_check_leaves_out_iris_that_cannot_be_written(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A model token such as `<http://x/a}>` cannot stand in VALUES: it is reported absent, and the
+    other IRIs of its batch are still checked."""
+    sent: list[str] = []
+
+    def query(sparql: str) -> Answer:
+        sent.append(sparql)
+        return Answer(kind="select", variables=("i",), rows=(("http://ex.org/a",),))
+
+    kb = EndpointKB("http://127.0.0.1:9/sparql")
+    monkeypatch.setattr(kb, "query", query)
+    assert kb._existing_iris(["http://ex.org/a", "http://ex.org/b}", "http://ex.org/c d"]) == {
+        "http://ex.org/a"
+    }
+    (only,) = sent
+    assert "<http://ex.org/a>" in only and "b}" not in only and "c d" not in only

@@ -112,3 +112,12 @@ def test_the_listener_is_called_when_its_host_is_allowed(data: Path, listener: L
     with kb_from_config({"source": str(data), "allow_hosts": [f"127.0.0.1:{listener.port}"]}) as kb:
         kb.query(_fill(REMOTE[0], listener))
     assert len(listener.requests) > before
+
+
+def test_unicode_escaped_keywords_are_read_as_a_store_reads_them(listener: Listener) -> None:
+    """SPARQL expands \\uXXXX before parsing: `\\u0053ERVICE` is SERVICE to a store, even in a query
+    rdflib cannot parse (the RDF-star BIND below), where only the lexical check runs."""
+    escaped = r"SELECT * WHERE { \u0053ERVICE <{url}> { ?s ?p ?o } BIND(<< ?s ?p ?o >> AS ?t) }"
+    with pytest.raises(UnsafeQueryError, match="not an allowed host"):
+        query_form(_fill(escaped, listener))
+    assert query_form(r'SELECT * WHERE { ?s ?p "caf\u00e9" }') == "SELECT"

@@ -126,7 +126,11 @@ class Annotator:
         if index is None:
             return cls(scheme, None, seed, resolver)
         kb_index = KBIndex.open(index)
-        linker = Linker(kb_index, **{k: v for k, v in settings.items() if k not in ANNOTATOR_KEYS})
+        try:
+            linker = Linker(kb_index, **{k: v for k, v in settings.items() if k not in ANNOTATOR_KEYS})
+        except Exception:
+            kb_index.close()  # a bad `linked:` setting must not leave the index open
+            raise
         missed = float(settings.get("add_missed_gold") or 0.0)
         annotator = cls(scheme, linker, seed, resolver, missed, kb_index.label)
         annotator.index = kb_index

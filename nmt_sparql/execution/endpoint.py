@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import http.client
 import json
+import re
 import socket
 import threading
 import time
@@ -33,6 +34,8 @@ from nmt_sparql.sparql.prefixes import PrefixMap
 
 _RETRIED_HTTP = {429, 500, 502, 503, 504}
 EXISTS_BATCH = 50
+# What may stand between < and > of an IRIREF (SPARQL grammar, rule 139).
+_WRITABLE_IRI = re.compile(r'[^<>"{}|^`\\\x00-\x20]*')
 READ_CHUNK = 1 << 16
 
 
@@ -164,8 +167,11 @@ class EndpointKB(KnowledgeBase):
         return answer_from_sparql_json(json.loads(self._fetch(sparql, JSON)))
 
     def _existing_iris(self, iris: Sequence[str]) -> set[str]:
-        """One SELECT per batch of IRIs (VALUES), cached: a report checks the same URIs many times."""
-        todo = [i for i in iris if i not in self._exists_cache and ">" not in i and " " not in i]
+        """One SELECT per batch of IRIs (VALUES), cached: a report checks the same URIs many times.
+
+        An IRI that cannot be written as `<...>` is left out (reported absent): it would make its whole
+        batch a syntax error."""
+        todo = [i for i in iris if i not in self._exists_cache and _WRITABLE_IRI.fullmatch(i)]
         for start in range(0, len(todo), EXISTS_BATCH):
             batch = todo[start : start + EXISTS_BATCH]
             values = " ".join(f"<{i}>" for i in batch)

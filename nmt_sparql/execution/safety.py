@@ -25,7 +25,7 @@ from urllib.parse import urljoin, urlsplit
 
 from pyparsing import ParseResults
 from pyparsing.exceptions import ParseBaseException
-from rdflib.plugins.sparql.parser import parseQuery, parseUpdate
+from rdflib.plugins.sparql.parser import expandUnicodeEscapes, parseQuery, parseUpdate
 from rdflib.plugins.sparql.parserutils import CompValue
 from rdflib.term import URIRef, Variable
 
@@ -243,11 +243,15 @@ def query_form(sparql: str, allow_hosts: Iterable[str] | str | None = ()) -> str
     """
     hosts = allowed_hosts(allow_hosts)
     word = _check_form(sparql)
-    bare = _BARE_UPDATE.search(_OPAQUE.sub(" ", sparql))
-    if bare is not None:
-        raise UnsafeQueryError(f"refused: update keyword {bare.group(1).upper()!r} inside a {word} query")
-    for keyword, iri in _lexical_targets(sparql):
-        _refuse_target(keyword, iri, hosts)
+    # SPARQL expands \uXXXX escapes before parsing (§19.2), so `\u0053ERVICE` is SERVICE to a store:
+    # the lexical checks read the text as written and as a store reads it.
+    for text in dict.fromkeys((sparql, expandUnicodeEscapes(sparql))):
+        _check_form(text)
+        bare = _BARE_UPDATE.search(_OPAQUE.sub(" ", text))
+        if bare is not None:
+            raise UnsafeQueryError(f"refused: update keyword {bare.group(1).upper()!r} inside a {word} query")
+        for keyword, iri in _lexical_targets(text):
+            _refuse_target(keyword, iri, hosts)
     try:
         parsed = parseQuery(sparql)
     except _PARSE_ERRORS:
