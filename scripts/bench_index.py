@@ -21,6 +21,7 @@ import time
 from collections.abc import Iterator
 from pathlib import Path
 
+from nmt_sparql.atomic import atomic_write_text
 from nmt_sparql.linking.index import Entry, KBIndex
 
 SYLLABLES = [c + v for c in "bdfghklmnprstvz" for v in ("a", "e", "i", "o", "u", "ar", "en", "is", "on")]
@@ -122,8 +123,7 @@ def main(argv: list[str] | None = None) -> None:
     }
     text = json.dumps(result, indent=2)
     if args.out:
-        args.out.parent.mkdir(parents=True, exist_ok=True)
-        args.out.write_text(text + "\n", encoding="utf-8")
+        atomic_write_text(args.out, text + "\n")
     print(text)
 
 

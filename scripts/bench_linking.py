@@ -30,6 +30,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from nmt_sparql.annotation.labels import query_elements
+from nmt_sparql.atomic import atomic_write_text
 from nmt_sparql.data.readers import read_dataset
 from nmt_sparql.data.record import Example
 from nmt_sparql.data.splits import random_split
@@ -200,8 +201,7 @@ def main(argv: list[str] | None = None) -> None:
             print(json.dumps(rows[-1]), file=sys.stderr)
     text = json.dumps(rows, indent=2)
     if args.out:
-        args.out.parent.mkdir(parents=True, exist_ok=True)
-        args.out.write_text(text + "\n", encoding="utf-8")
+        atomic_write_text(args.out, text + "\n")
     print(text)
 
 

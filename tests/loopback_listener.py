@@ -6,10 +6,15 @@ positive control (the host allowed) shows that the store really would have calle
 
 from __future__ import annotations
 
+import socket
 import threading
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any
+
+import uvicorn
 
 
 class Listener:
@@ -53,3 +58,24 @@ def loopback_listener() -> Iterator[Listener]:
         server.shutdown()
         server.server_close()
         thread.join(timeout=5)
+
+
+@contextmanager
+def app_on_loopback(app: Any) -> Iterator[str]:
+    """The URL of an ASGI app served by uvicorn on 127.0.0.1 (an ephemeral port) until the block ends."""
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port = sock.getsockname()[1]
+    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 20
+    while not server.started:
+        if time.monotonic() > deadline or not thread.is_alive():
+            raise RuntimeError("uvicorn did not start within 20 s")
+        time.sleep(0.05)
+    try:
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        server.should_exit = True
+        thread.join(timeout=10)

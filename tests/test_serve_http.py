@@ -4,15 +4,12 @@ from __future__ import annotations
 
 import asyncio
 import copy
-import socket
-import threading
-import time
 from collections.abc import Iterator
 
 import httpx
 import pytest
-import uvicorn
 from fastapi.testclient import TestClient
+from loopback_listener import app_on_loopback
 from test_export_roundtrip import make_run
 
 from nmt_sparql.serving.export import export_model
@@ -22,12 +19,6 @@ from nmt_sparql.serving.translator import Translator
 QUESTION = "What is the birth date of Alfred Nobel?"
 
 
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
-
-
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, Translator]]:
     root = tmp_path_factory.mktemp("serve")
@@ -35,18 +26,8 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, Tran
         export_model(make_run(root / "run", index=True), root / "export"), kb="embedded:bundled"
     )
     app = create_app(translator, Limits(max_questions=4, max_question_chars=80, max_beam=4), max_wait_ms=50)
-    port = _free_port()
-    uv = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
-    thread = threading.Thread(target=uv.run, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 20
-    while not uv.started:
-        if time.monotonic() > deadline or not thread.is_alive():
-            raise RuntimeError("uvicorn did not start within 20 s")
-        time.sleep(0.05)
-    yield f"http://127.0.0.1:{port}", translator
-    uv.should_exit = True
-    thread.join(timeout=10)
+    with app_on_loopback(app) as url:
+        yield url, translator
     translator.close()
 
 

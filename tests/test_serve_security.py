@@ -4,7 +4,6 @@ one expensive query neither freezes the server nor outlives its deadline."""
 from __future__ import annotations
 
 import io
-import socket
 import threading
 import time
 from collections.abc import Iterator
@@ -13,8 +12,7 @@ from pathlib import Path
 import httpx
 import pytest
 import torch
-import uvicorn
-from loopback_listener import Listener, loopback_listener
+from loopback_listener import Listener, app_on_loopback, loopback_listener
 from test_export_roundtrip import make_run
 
 from nmt_sparql.annotation.units import UnitError
@@ -50,22 +48,8 @@ def server(export: Path) -> Iterator[tuple[str, Translator]]:
     torch.set_num_threads(1)  # a shared 2-core CI box: spinning intra-op threads cost seconds per decode
     translator = Translator.from_pretrained(export, kb="embedded:bundled")
     translator.kb.timeout_s = KB_TIMEOUT_S
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        port = sock.getsockname()[1]
-    uv = uvicorn.Server(
-        uvicorn.Config(create_app(translator), host="127.0.0.1", port=port, log_level="warning")
-    )
-    thread = threading.Thread(target=uv.run, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 20
-    while not uv.started:
-        if time.monotonic() > deadline or not thread.is_alive():
-            raise RuntimeError("uvicorn did not start within 20 s")
-        time.sleep(0.05)
-    yield f"http://127.0.0.1:{port}", translator
-    uv.should_exit = True
-    thread.join(timeout=10)
+    with app_on_loopback(create_app(translator)) as url:
+        yield url, translator
     translator.close()
     torch.set_num_threads(threads)
 
