@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import random
 import re
 from pathlib import Path
@@ -24,7 +25,11 @@ from nmt_sparql.sparql.tokens import canonicalize
 DBR = "http://dbpedia.org/resource/"
 DBO = "http://dbpedia.org/ontology/"
 IKE_QUERY = f"SELECT DISTINCT ?uri WHERE {{ ?uri <{DBR}opponent> <{DBR}Ike_Clanton> . ?uri a <{DBR}Person> }}"
-LCQ1 = Path("/work/shared/datasets/lcquad1/train-data.json")
+LCQ1 = (
+    Path(os.environ.get("NMT_SPARQL_DATASETS", Path(__file__).resolve().parents[2] / "shared" / "datasets"))
+    / "lcquad1"
+    / "train-data.json"
+)
 
 
 def ike(question: str = "which person has opponent ike clanton ?", id_: str = "ike") -> Example:

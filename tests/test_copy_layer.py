@@ -7,9 +7,10 @@ import copy as copy_module
 import pytest
 import torch
 
-from nmt_sparql.models.copy import CopyGate, SlotEmbedding, copy_nll_loss, slot_index, slot_log_probs
+from nmt_sparql.models.copy import CopyGate, SlotEmbedding, slot_index, slot_log_probs
 from nmt_sparql.models.interface import Batch, VocabSpec
 from nmt_sparql.models.registry import build_model
+from nmt_sparql.training.loss import sequence_nll
 
 V = 12
 SPEC = VocabSpec(src_size=20, tgt_size=V, src_pad_id=0, pad_id=0, bos_id=1, eos_id=2, kb_id=4)
@@ -62,7 +63,8 @@ def test_gradients_reach_the_gate_and_the_attention_without_nans() -> None:
     torch.manual_seed(0)
     model = build_model(TINY["transformer"], SPEC, copy=True)
     batch = copy_batch()
-    loss = copy_nll_loss(model(batch), batch.tgt_ids[:, 1:], SPEC.pad_id, label_smoothing=0.1)
+    losses, counts = sequence_nll(model(batch), batch.tgt_ids[:, 1:], SPEC.pad_id, label_smoothing=0.1)
+    loss = losses.sum() / counts.sum()
     loss.backward()
     assert torch.isfinite(loss)
     assert model.gate.B.weight.grad is not None and model.gate.B.weight.grad.abs().sum() > 0
@@ -74,9 +76,9 @@ def test_gradients_reach_the_gate_and_the_attention_without_nans() -> None:
 def test_label_smoothing_only_spreads_over_possible_ids() -> None:
     lp = torch.log(torch.tensor([[[0.5, 0.5, 0.0]]]))
     target = torch.tensor([[0]])
-    plain = copy_nll_loss(lp, target, pad_id=-1)
-    smooth = copy_nll_loss(lp, target, pad_id=-1, label_smoothing=0.2)
-    assert torch.isclose(plain, torch.log(torch.tensor(2.0))) and torch.isclose(smooth, plain)
+    plain, _ = sequence_nll(lp, target, pad_id=-1)
+    smooth, _ = sequence_nll(lp, target, pad_id=-1, label_smoothing=0.2)
+    assert torch.isclose(plain, torch.log(torch.tensor([2.0]))) and torch.isclose(smooth, plain)
 
 
 def test_copied_token_enters_the_decoder_as_kb_plus_its_slot() -> None:

@@ -9,12 +9,13 @@ from __future__ import annotations
 import pytest
 import torch
 
-from nmt_sparql.models.copy import copy_nll_loss
+from nmt_sparql.decoding import greedy
 from nmt_sparql.models.pretrained import PretrainedSeq2Seq, load_hf_model
 from nmt_sparql.models.registry import build_model
 from nmt_sparql.sparql.tokens import tokenize
 from nmt_sparql.tokenization.hf import HFEncoder
 from nmt_sparql.tokenization.word import Encoder
+from nmt_sparql.training.loss import sequence_nll
 
 PROPS = ["dbo:author", "dbp:office", "dbo:director", "dbo:spouse", "dbo:birthPlace"]
 ENTS = ["Richard_Coke", "Ike_Clanton", "Stanley_Kubrick", "Ada_Lovelace", "Alan_Turing"]
@@ -43,21 +44,6 @@ def one_thread():
     torch.set_num_threads(1)
     yield
     torch.set_num_threads(before)
-
-
-def greedy(model, batch, max_len: int = 80) -> list[list[int]]:
-    """Cached greedy decoding over the step interface."""
-    state, cache = model.encode(batch), None
-    tokens = torch.full((len(batch),), model.bos_id, dtype=torch.long)
-    out, done = [], torch.zeros(len(batch), dtype=torch.bool)
-    for _ in range(max_len):
-        log_probs, cache = model.decode_step(tokens, state, cache)
-        tokens = log_probs.argmax(-1)
-        out.append(tokens)
-        done |= tokens == model.eos_id
-        if bool(done.all()):
-            break
-    return torch.stack(out, 1).tolist()
 
 
 SMALL = {
@@ -89,14 +75,15 @@ def fit(model, codec, pairs, steps: int, lr: float) -> float:
     accuracy = 0.0
     for step in range(1, steps + 1):
         model.train()
-        loss = copy_nll_loss(model(batch), batch.tgt_ids[:, 1:], model.pad_id)
+        losses, counts = sequence_nll(model(batch), batch.tgt_ids[:, 1:], model.pad_id)
+        loss = losses.sum() / counts.sum()
         opt.zero_grad()
         loss.backward()
         opt.step()
         if step % 20 == 0:
             model.eval()
             with torch.no_grad():
-                hyps = greedy(model, batch)
+                hyps = greedy(model, batch, max_len=80)
             decoded = [codec.decode_ids(h, it.slot_tokens) for h, it in zip(hyps, items, strict=True)]
             accuracy = sum(d == t for d, (_, t) in zip(decoded, pairs, strict=True)) / len(pairs)
             if accuracy == 1.0:

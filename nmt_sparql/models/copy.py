@@ -115,20 +115,6 @@ class SlotEmbedding(nn.Module):
         return base + self.slot_embedding(slots) * is_copy[..., None].to(base.dtype)
 
 
-def copy_nll_loss(
-    log_probs: torch.Tensor, target: torch.Tensor, pad_id: int, label_smoothing: float = 0.0
-) -> torch.Tensor:
-    """Mean NLL of the mixture over non-pad targets; smoothing spreads mass over possible ids only."""
-    keep = target != pad_id
-    lp = log_probs.float()
-    nll = -lp.gather(-1, target.clamp(min=0)[..., None]).squeeze(-1)
-    if label_smoothing > 0:
-        finite = torch.isfinite(lp)
-        smooth = -lp.masked_fill(~finite, 0.0).sum(-1) / finite.sum(-1).clamp(min=1)
-        nll = (1 - label_smoothing) * nll + label_smoothing * smooth
-    return nll.masked_select(keep).sum() / keep.sum().clamp(min=1)
-
-
 def check_slots(src_slots: torch.Tensor, max_slots: int) -> None:
     """Refuse an example with more distinct KB elements than the model has slot embeddings."""
     if src_slots.numel() and int(src_slots.max()) >= max_slots:
