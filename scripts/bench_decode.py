@@ -36,8 +36,8 @@ import transformers
 from omegaconf import OmegaConf
 
 from nmt_sparql.atomic import atomic_write_json
+from nmt_sparql.core.interface import Batch, VocabSpec
 from nmt_sparql.decoding import greedy, reference_greedy
-from nmt_sparql.models.interface import Batch, VocabSpec
 from nmt_sparql.models.registry import build_model
 
 PAD, BOS, EOS, KB = 0, 0, 1, 2  # T5 convention: the decoder starts from the pad id

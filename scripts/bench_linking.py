@@ -31,8 +31,8 @@ from pathlib import Path
 
 from nmt_sparql.annotation.labels import query_elements
 from nmt_sparql.atomic import atomic_write_text
+from nmt_sparql.core.record import Example
 from nmt_sparql.data.readers import read_dataset
-from nmt_sparql.data.record import Example
 from nmt_sparql.data.splits import random_split
 from nmt_sparql.linking.build import BUNDLED, kb_entries
 from nmt_sparql.linking.index import Entry, KBIndex

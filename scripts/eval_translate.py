@@ -23,11 +23,11 @@ from typing import Any
 
 from omegaconf import OmegaConf
 
-from nmt_sparql.data.prepare import load_splits
-from nmt_sparql.data.record import Example, RecordError
+from nmt_sparql.core.record import Example, RecordError
 from nmt_sparql.execution.answer import Answer
 from nmt_sparql.execution.gold import gold_answers
 from nmt_sparql.metrics.answers import score_answer
+from nmt_sparql.preparation.prepare import load_splits
 from nmt_sparql.serving.translator import Translator
 
 GROUP_FIELDS = ("kind", "template_id", "template")

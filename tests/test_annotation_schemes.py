@@ -19,7 +19,7 @@ from nmt_sparql.annotation.annotate import (
     tagging_coverage,
 )
 from nmt_sparql.annotation.labels import LabelResolver
-from nmt_sparql.data.record import Example
+from nmt_sparql.core.record import Example
 from nmt_sparql.sparql.tokens import canonicalize
 
 DBR = "http://dbpedia.org/resource/"

@@ -134,7 +134,7 @@ def test_evaluate_falls_back_to_last_after_a_damaged_best_is_deleted(tmp_path: P
 def test_hugging_face_weights_load_from_safetensors_only(tmp_path: Path) -> None:
     from transformers import AutoModelForSeq2SeqLM, BartConfig
 
-    from nmt_sparql.models.interface import VocabSpec
+    from nmt_sparql.core.interface import VocabSpec
     from nmt_sparql.models.pretrained import load_hf_model
 
     dims = {"d_model": 16, "encoder_layers": 1, "decoder_layers": 1, "encoder_attention_heads": 2,

@@ -14,11 +14,10 @@ from omegaconf import OmegaConf
 from test_export_roundtrip import QUESTIONS, TRANSFORMER, make_run
 
 from nmt_sparql.cli import main
-from nmt_sparql.commands.train import train_config
 from nmt_sparql.models.registry import RECIPE_KEYS, ModelConfigError, build_model
 from nmt_sparql.serving.export import export_model
 from nmt_sparql.serving.translator import Translator
-from nmt_sparql.training.config import TrainConfig
+from nmt_sparql.training.config import TrainConfig, train_config
 
 CONF = Path(__file__).resolve().parents[1] / "conf"
 PRESETS = sorted(p.stem for p in (CONF / "model").glob("*.yaml"))

@@ -7,8 +7,8 @@ import copy as copy_module
 import pytest
 import torch
 
+from nmt_sparql.core.interface import Batch, VocabSpec
 from nmt_sparql.models.copy import CopyGate, SlotEmbedding, slot_index, slot_log_probs
-from nmt_sparql.models.interface import Batch, VocabSpec
 from nmt_sparql.models.registry import build_model
 from nmt_sparql.training.loss import sequence_nll
 

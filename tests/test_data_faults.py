@@ -12,9 +12,9 @@ import pytest
 
 from nmt_sparql.annotation.annotate import split_question
 from nmt_sparql.cli import main
+from nmt_sparql.core.record import RecordError
 from nmt_sparql.data.readers import jsonl as jsonl_reader
 from nmt_sparql.data.readers import read_dataset
-from nmt_sparql.data.record import RecordError
 from nmt_sparql.execution import EmbeddedStore
 from nmt_sparql.sparql.tokens import SparqlSyntaxError, detokenize, tokenize
 from nmt_sparql.sparql.validate import parse_error, query_parse_error

@@ -7,8 +7,8 @@ import pytest
 import torch
 from test_decoding_tiny_model import VOCAB, collate, make_examples, one_thread, trained_model  # noqa: F401
 
+from nmt_sparql.core.interface import Batch
 from nmt_sparql.decoding import TeacherForcedStepper, beam_search, greedy, reference_greedy
-from nmt_sparql.models.interface import Batch
 
 MAX_LEN = 12
 

@@ -12,8 +12,8 @@ from test_decoding_tiny_model import MASK, SRC_VOCAB, VOCAB, make_examples, one_
 from test_decoding_tiny_model import collate as tiny_collate
 from torch.utils.data import DataLoader
 
+from nmt_sparql.core.interface import Batch, VocabSpec
 from nmt_sparql.decoding import TeacherForcedStepper, beam_search, greedy, reference_greedy
-from nmt_sparql.models.interface import Batch, VocabSpec
 from nmt_sparql.models.registry import build_model
 from nmt_sparql.training import make_train_loader, train
 

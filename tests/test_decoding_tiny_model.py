@@ -1,6 +1,6 @@
 """A tiny real step model (GRU encoder-decoder, attention, optional masked-slot copy) for the
 decoding and training tests, and the checks that it honours the step protocol of
-nmt_sparql.models.interface: the cached decode_step must reproduce the teacher-forced forward.
+nmt_sparql.core.interface: the cached decode_step must reproduce the teacher-forced forward.
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ import torch
 import torch.nn.functional as F
 from torch import nn
 
-from nmt_sparql.models.interface import Batch
+from nmt_sparql.core.interface import Batch
 
 PAD, BOS, EOS = 0, 1, 2
 SRC_VOCAB = 14

@@ -9,10 +9,10 @@ from types import SimpleNamespace
 import pytest
 import torch
 
+from nmt_sparql.core.interface import Batch
 from nmt_sparql.decoding import TripleRoles, beam_search, greedy
 from nmt_sparql.decoding.roles import CLASS_OBJECT, FREE, OBJECT, PREDICATE, SUBJECT
 from nmt_sparql.inference.decode import triple_roles
-from nmt_sparql.models.interface import Batch
 from nmt_sparql.tokenization.vocab import SPECIALS
 
 VOCAB = [*SPECIALS, "select", "?x", "where", "{", "}", ".", "a", "filter", "(", ")", "dbo:Film", "dbr:Rome"]

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from nmt_sparql.data.record import Example, RecordError
+from nmt_sparql.core.record import Example, RecordError
 from nmt_sparql.execution import Answer, EmbeddedStore, gold_answers, gold_cache_path
 from nmt_sparql.execution.answer import answer_from_sparql_json
 from nmt_sparql.execution.gold import gold_query_text

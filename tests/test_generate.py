@@ -8,6 +8,7 @@ from pathlib import Path
 import pyoxigraph as ox
 import pytest
 
+from nmt_sparql.core.record import Example
 from nmt_sparql.data.generate import (
     BUNDLED_KB,
     TEMPLATE_IDS,
@@ -17,7 +18,6 @@ from nmt_sparql.data.generate import (
     load_store,
     split,
 )
-from nmt_sparql.data.record import Example
 from nmt_sparql.sparql.prefixes import register_prefix_map
 from nmt_sparql.sparql.tokens import canonicalize, kb_tokens, tokenize
 

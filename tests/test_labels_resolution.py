@@ -14,9 +14,8 @@ from nmt_sparql.annotation.labels import (
     parse_marks,
     query_elements,
     read_label_file,
-    store_label_lookup,
 )
-from nmt_sparql.data.record import Example, KBElement, RecordError
+from nmt_sparql.core.record import Example, KBElement, RecordError
 
 DBR = "http://dbpedia.org/resource/"
 DBO = "http://dbpedia.org/ontology/"
@@ -89,16 +88,10 @@ def test_leftover_marks_name_leftover_elements_but_unmarked_entities_are_searche
     assert by_token["dbr:Antonio_Giannini"].source == "local_name"
 
 
-def test_label_precedence_marks_record_file_kb_local_name(tmp_path) -> None:
+def test_label_precedence_marks_record_file_local_name(tmp_path) -> None:
     labels = tmp_path / "labels.json"
     labels.write_text(json.dumps({"q1": "universe", "P31": "instance of", "q2": None}), encoding="utf-8")
-    asked: list[list[str]] = []
-
-    def lookup(tokens: list[str]) -> dict[str, str]:
-        asked.append(sorted(tokens))
-        return {"wd:Q2": "Earth (from KB)", "wdt:P31": "never used: the file wins"}
-
-    resolver = LabelResolver([labels], lookup)
+    resolver = LabelResolver([labels])
     query = 'SELECT ?x WHERE { ?x wdt:P31 wd:Q1 . ?x wdt:P31 wd:Q2 . ?x wdt:P17 wd:Q3 . ?x wdt:P5 "v" }'
     ex = Example(
         id="7", question="q", query=query, kb="wikidata",
@@ -111,13 +104,11 @@ def test_label_precedence_marks_record_file_kb_local_name(tmp_path) -> None:
     assert got == {
         "wd:Q1": ("universe", "label_file"),
         "wdt:P31": ("instance of", "label_file"),
-        "wd:Q2": ("Earth (from KB)", "kb"),
+        "wd:Q2": ("Q2", "local_name"),
         "wd:Q3": ("Q3", "local_name"),
         "wdt:P17": ("country (record)", "record"),
         '"v"': ("v", "literal"),
     }
-    # Only tokens the files and the record could not name are asked of the KB.
-    assert asked == [["wd:Q2", "wd:Q3"]]
     marked = Example(**{**ex.__dict__, "marked_question": "What is the <planet> ?"})
     marked.kb_elements = [KBElement("wd:Q2", "uri")]
     assert resolver.resolve(marked) == [KBElement("wd:Q2", "uri", "planet")]
@@ -151,55 +142,3 @@ def test_query_elements_come_from_the_query_when_the_record_has_none() -> None:
     assert query_elements(ex) == [
         KBElement("wdt:P31", "uri"), KBElement("wd:Q5", "uri"), KBElement('"the roman"', "literal")
     ]  # fmt: skip
-
-
-def test_store_label_lookup_prefers_english_and_batches() -> None:
-    store = ox.Store()
-    kubrick, film, river = (
-        ox.NamedNode(DBR + "Stanley_Kubrick"),
-        ox.NamedNode(DBO + "Film"),
-        ox.NamedNode(DBR + "Nile"),
-    )
-    store.add(ox.Quad(kubrick, RDFS_LABEL, ox.Literal("Stanley Kubrick", language="en")))
-    store.add(ox.Quad(kubrick, RDFS_LABEL, ox.Literal("Kubrick (de)", language="de")))
-    store.add(ox.Quad(film, RDFS_LABEL, ox.Literal("film (plain)")))
-    store.add(ox.Quad(film, RDFS_LABEL, ox.Literal("film", language="en")))
-    store.add(ox.Quad(river, RDFS_LABEL, ox.Literal("Nil", language="fr")))
-    lookup = store_label_lookup(store, "dbpedia", batch_size=1)
-    found = lookup(["dbr:Stanley_Kubrick", f"<{DBO}Film>", "dbr:Nile", "dbr:Missing", '"lit"'])
-    assert found == {"dbr:Stanley_Kubrick": "Stanley Kubrick", f"<{DBO}Film>": "film"}
-    store.add(ox.Quad(river, RDFS_LABEL, ox.Literal("Nile")))
-    resolver = LabelResolver(lookup=lookup)
-    ex = Example(id="1", question="q", kb="dbpedia", query=f"ASK {{ <{DBR}Nile> <{DBO}mouth> ?x }}")
-    resolver.prefetch([ex])
-    assert [(e.token, e.label) for e in resolver.resolve(ex)] == [
-        ("dbr:Nile", "Nile"),
-        ("dbo:mouth", "mouth"),
-    ]
-
-
-def test_prefetch_asks_the_kb_once_for_many_examples() -> None:
-    calls: list[list[str]] = []
-
-    def lookup(tokens: list[str]) -> dict[str, str]:
-        calls.append(tokens)
-        return {t: t.upper() for t in tokens}
-
-    resolver = LabelResolver(lookup=lookup)
-    examples = [
-        Example(id=str(i), question="q", kb="dbpedia", query=f"ASK {{ dbr:E{i} dbo:p ?x }}") for i in range(5)
-    ]
-    resolver.prefetch(examples)
-    for ex in examples:
-        resolver.resolve(ex)
-    assert len(calls) == 1 and sorted(calls[0]) == sorted({"dbo:p", *(f"dbr:E{i}" for i in range(5))})
-    assert resolver.stats == {"kb": 10}
-
-
-def test_from_config_reads_label_files(tmp_path) -> None:
-    path = tmp_path / "ent.json"
-    path.write_text(json.dumps({"q42": "Douglas Adams"}), encoding="utf-8")
-    resolver = LabelResolver.from_config({"label_files": [str(path)], "min_mark_score": 55})
-    assert resolver.min_mark_score == 55.0
-    ex = Example(id="1", question="q", kb="wikidata", query="ASK { wd:Q42 wdt:P31 wd:Q5 }")
-    assert resolver.resolve(ex)[0].label == "Douglas Adams"

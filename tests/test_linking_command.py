@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from nmt_sparql.cli import _hydra_args, main
-from nmt_sparql.data.record import Example, write_jsonl
+from nmt_sparql.core.record import Example, write_jsonl
 from nmt_sparql.linking.index import KBIndex
 
 TURTLE = """@prefix ex: <http://ex.org/> .

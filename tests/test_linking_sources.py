@@ -14,8 +14,8 @@ from pathlib import Path
 
 import pytest
 
+from nmt_sparql.core.record import Example, RecordError
 from nmt_sparql.data.generate import load_store
-from nmt_sparql.data.record import Example, RecordError
 from nmt_sparql.execution import EndpointKB
 from nmt_sparql.linking.index import Entry, KBIndex
 from nmt_sparql.linking.linker import Linker

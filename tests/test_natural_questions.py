@@ -14,9 +14,9 @@ from pathlib import Path
 
 import pytest
 
+from nmt_sparql.core.record import Example
 from nmt_sparql.data.generate import BUNDLED_KB, PHRASES, bundled_kb_path, generate, load_store
 from nmt_sparql.data.readers.jsonl import read_jsonl_data
-from nmt_sparql.data.record import Example
 from nmt_sparql.execution.embedded import EmbeddedStore
 from nmt_sparql.sparql.prefixes import prefix_map
 from nmt_sparql.sparql.tokens import TokenType, detokenize, token_types, tokenize

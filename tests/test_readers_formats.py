@@ -9,10 +9,10 @@ from pathlib import Path
 
 import pytest
 
+from nmt_sparql.core.record import Example, KBElement, RecordError
 from nmt_sparql.data.readers import READERS, read_dataset
 from nmt_sparql.data.readers.lcquad2 import derive_template_id, template_structure
 from nmt_sparql.data.readers.nspm import decode_nspm
-from nmt_sparql.data.record import Example, KBElement, RecordError
 from nmt_sparql.sparql.tokens import canonicalize
 
 DBR = "http://dbpedia.org/resource/"

@@ -2,7 +2,7 @@
 
 import pytest
 
-from nmt_sparql.data.record import Example, KBElement, RecordError, read_jsonl, write_jsonl
+from nmt_sparql.core.record import Example, KBElement, RecordError, read_jsonl, write_jsonl
 
 
 def example() -> Example:

@@ -22,7 +22,7 @@ from nmt_sparql.serving.server import create_app
 from nmt_sparql.serving.translator import Translator
 
 CARTESIAN = "SELECT (COUNT(*) AS ?c) WHERE { ?a ?b ?c . ?d ?e ?f . ?g ?h ?i }"
-KB_TIMEOUT_S = 2.0
+KB_TIMEOUT_S = 5.0
 
 
 def injection(listener: Listener) -> str:
@@ -131,13 +131,12 @@ def test_expensive_query_times_out_while_the_server_keeps_answering(
     slow.start()
     time.sleep(0.5)  # the query is running in the KB worker now
     for _ in range(3):
-        start = time.monotonic()
         assert httpx.get(f"{url}/health", timeout=5).status_code == 200
         plain = httpx.post(
             f"{url}/translate", json={"questions": ["Who is the spouse of Alfred Nobel?"]}, timeout=5
         )
         assert plain.status_code == 200
-        assert time.monotonic() - start < 1.0
+    assert slow.is_alive()  # answered while the expensive query still held the KB worker
     slow.join(timeout=30)
     response = outcome["response"]
     assert isinstance(response, httpx.Response) and response.status_code == 200

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from nmt_sparql.data.record import Example, KBElement
+from nmt_sparql.core.record import Example, KBElement
 from nmt_sparql.data.splits import official_split, random_split, unseen_kb_split, unseen_templates_split, uris
 
 

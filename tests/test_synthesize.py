@@ -157,8 +157,8 @@ def test_data_generate_uses_a_lexicon_with_the_kb_files_own_prefixes(kb_file: Pa
 def test_augment_adds_synthesized_pairs_to_the_training_split_only(kb_file: Path) -> None:
     from omegaconf import OmegaConf
 
-    from nmt_sparql.data.prepare import augment_training_split
-    from nmt_sparql.data.record import Example
+    from nmt_sparql.core.record import Example
+    from nmt_sparql.preparation.prepare import augment_training_split
 
     own = Example(id="q1", question="Who wrote The Sea Book?", query="ASK { ?s ?p ?o }", kb="generic")
     splits = {"train": [own], "validation": [own], "test": [own]}

@@ -7,9 +7,9 @@ import json
 from accelerate import Accelerator
 
 from nmt_sparql.cli import main
-from nmt_sparql.commands.train import reshuffled_train_data
 from nmt_sparql.tokenization.word import Encoder
 from nmt_sparql.training import PerEpoch, make_train_loader
+from nmt_sparql.training.loader import reshuffled_train_data
 
 QUESTION = "who is the person whose opponent is ike clanton ? <sep> «dbr:Ike_Clanton» ike clanton <sep> «dbo:opponent» opponent <sep> «dbo:Person» person"
 QUERY = [

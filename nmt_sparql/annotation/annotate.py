@@ -20,7 +20,7 @@ from typing import Literal
 from rapidfuzz import fuzz
 
 from nmt_sparql.annotation.labels import LabelResolver, Resolved, normalize_space
-from nmt_sparql.data.record import Example
+from nmt_sparql.core.record import Example
 
 Scheme = Literal["raw", "tag_within", "tag_end"]
 SCHEMES: tuple[Scheme, ...] = ("raw", "tag_within", "tag_end")

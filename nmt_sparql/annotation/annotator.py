@@ -25,7 +25,7 @@ from typing import Any, Literal
 from nmt_sparql.annotation.annotate import SCHEMES, SEP, Annotated, LabelResolver, annotate, mark
 from nmt_sparql.annotation.labels import normalize_space
 from nmt_sparql.annotation.units import check_units
-from nmt_sparql.data.record import Example
+from nmt_sparql.core.record import Example
 from nmt_sparql.linking.index import KBIndex
 from nmt_sparql.linking.linker import Candidate, Linker
 from nmt_sparql.linking.sources import element_kinds

@@ -8,8 +8,7 @@ tried in order of trust:
     marked span aligned one-to-one to a KB element by label similarity;
 (b) label files (LC-QuAD 2.0's `entity_labels.json` / `relation_labels.json`, or any JSON
     object mapping ids or tokens to labels);
-(c) `rdfs:label` from a knowledge base, through any `LabelLookup` callable;
-(d) the token's local name (`dbo:riverMouth` -> "river mouth"), or a literal's value.
+(c) the token's local name (`dbo:riverMouth` -> "river mouth"), or a literal's value.
 
 A label already present in a record (`KBElement.label`, set by a reader) ranks after (a).
 """
@@ -20,21 +19,19 @@ import functools
 import json
 import re
 from collections import Counter
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Any, Literal
+from typing import Literal
 from urllib.parse import unquote
 
 from rapidfuzz import fuzz
 from rapidfuzz.utils import default_process
 
-from nmt_sparql.data.record import Example, KBElement, RecordError
-from nmt_sparql.sparql.prefixes import prefix_map
+from nmt_sparql.core.record import Example, KBElement, RecordError
 from nmt_sparql.sparql.tokens import TokenType, kb_tokens, literal_value, local_name, token_types, tokenize
 
-LabelSource = Literal["marks", "record", "label_file", "kb", "local_name", "literal"]
-LabelLookup = Callable[[list[str]], dict[str, str]]
+LabelSource = Literal["marks", "record", "label_file", "local_name", "literal"]
 
 # Wikidata prefixes whose local name is an item id (Q…) or a property id (P…).
 _ITEM_PREFIXES = {"wd"}
@@ -291,48 +288,10 @@ def _file_key(token: str) -> list[str]:
     return keys
 
 
-def store_label_lookup(store: Any, kb: str, batch_size: int = 500) -> LabelLookup:
-    """A `LabelLookup` reading `rdfs:label` from a pyoxigraph Store (English, else untagged).
-
-    Tokens are expanded to full IRIs with the KB's prefix map (the IRIs `detokenize` would
-    write), and asked for in batches with one `VALUES` query each.
-    """
-    pm = prefix_map(kb)
-
-    def iri_of(token: str) -> str | None:
-        if token.startswith("<") and token.endswith(">"):
-            iri = token[1:-1]
-        elif ":" in token and not token.startswith(('"', "?")):
-            iri = pm.expand(*token.split(":", 1))
-        else:
-            return None
-        return None if iri is None or _IRI_UNSAFE.search(iri) else iri
-
-    def lookup(tokens: list[str]) -> dict[str, str]:
-        by_iri: dict[str, list[str]] = {}
-        for token in tokens:
-            iri = iri_of(token)
-            if iri is not None:
-                by_iri.setdefault(iri, []).append(token)
-        iris = list(by_iri)
-        found: dict[str, tuple[int, str]] = {}
-        for k in range(0, len(iris), batch_size):
-            values = " ".join(f"<{iri}>" for iri in iris[k : k + batch_size])
-            query = f"SELECT ?s ?l WHERE {{ VALUES ?s {{ {values} }} ?s <{_RDFS_LABEL}> ?l }}"
-            for solution in store.query(query):
-                label = solution["l"]
-                lang = (getattr(label, "language", None) or "").lower()
-                rank = 0 if lang == "en" else 1 if lang.startswith("en-") else 2 if not lang else None
-                iri = solution["s"].value
-                if rank is not None and (iri not in found or rank < found[iri][0]):
-                    found[iri] = (rank, label.value)
-        return {token: found[iri][1] for iri, toks in by_iri.items() if iri in found for token in toks}
-
-    return lookup
-
-
 class LabelResolver:
-    """Fills the labels of an example's KB elements from marks, label files, a KB lookup, local names.
+    """Fills the labels of an example's KB elements from marks, label files, local names.
+
+    The KB's own `rdfs:label`s reach annotation through the KB index (linking/), not through here.
 
     `stats` counts, over every `resolve` call, how many elements took their label from each source.
     """
@@ -340,48 +299,16 @@ class LabelResolver:
     def __init__(
         self,
         label_files: Sequence[str | Path] = (),
-        lookup: LabelLookup | None = None,
         min_mark_score: float = 40.0,
     ):
         self.labels: dict[str, str] = {}
         for path in label_files:
             self.labels.update(read_label_file(path))
-        self.lookup = lookup
         self.min_mark_score = min_mark_score
         self.stats: Counter[str] = Counter()
-        self._kb_cache: dict[str, str | None] = {}
-
-    @classmethod
-    def from_config(cls, cfg: Mapping[str, Any], lookup: LabelLookup | None = None) -> LabelResolver:
-        """Build from a config mapping: `label_files` (list of paths), optional `min_mark_score`."""
-        files = cfg.get("label_files") or []
-        if isinstance(files, str):
-            files = [files]
-        return cls(list(files), lookup, float(cfg.get("min_mark_score", 40.0)))
-
-    def prefetch(self, examples: Iterable[Example]) -> None:
-        """Ask the KB lookup once for every element of many examples (one round trip, not one per example)."""
-        if self.lookup is None:
-            return
-        wanted = {
-            e.token
-            for ex in examples
-            for e in query_elements(ex)
-            if e.kind == "uri"
-            and e.token not in self._kb_cache
-            and not any(k in self.labels for k in _file_key(e.token))
-        }
-        self._fetch(sorted(wanted))
-
-    def _fetch(self, tokens: list[str]) -> None:
-        if self.lookup is None or not tokens:
-            return
-        found = self.lookup(tokens)
-        for token in tokens:
-            self._kb_cache[token] = found.get(token)
 
     def _fallback(self, element: KBElement) -> tuple[str, LabelSource]:
-        """Best label from (record), (b), (c), (d): everything but the marks."""
+        """Best label from the record, (b) or (c): everything but the marks."""
         if element.label:
             return element.label, "record"
         if element.kind == "literal":
@@ -389,8 +316,6 @@ class LabelResolver:
         for key in _file_key(element.token):
             if key in self.labels:
                 return self.labels[key], "label_file"
-        if self._kb_cache.get(element.token):
-            return self._kb_cache[element.token] or "", "kb"
         return local_name_label(element.token), "local_name"
 
     def _candidates(self, element: KBElement, *first: str) -> tuple[str, ...]:
@@ -401,7 +326,6 @@ class LabelResolver:
             names.append(literal_value(element.token))
         else:
             names.extend(self.labels[k] for k in _file_key(element.token) if k in self.labels)
-            names.append(self._kb_cache.get(element.token) or "")
             names.append(local_name_label(element.token))
             names.append(unquote(local_name(element.token)).replace("_", " "))
         out: list[str] = []
@@ -414,17 +338,6 @@ class LabelResolver:
     def resolve_detailed(self, example: Example) -> tuple[MarkedText | None, list[Resolved]]:
         """The marked text (None without marks) and each element with label, source and aligned mark."""
         elements = query_elements(example)
-        if self.lookup is not None:
-            self._fetch(
-                [
-                    e.token
-                    for e in elements
-                    if e.kind == "uri"
-                    and e.token not in self._kb_cache
-                    and not e.label
-                    and not any(k in self.labels for k in _file_key(e.token))
-                ]
-            )
         fallback = [self._fallback(e) for e in elements]
         marked = parse_marks(example.marked_question) if example.marked_question else None
         aligned: dict[int, int] = {}

@@ -8,10 +8,12 @@ from pathlib import Path
 from omegaconf import DictConfig
 
 from nmt_sparql.atomic import atomic_write_json
+from nmt_sparql.core.record import write_jsonl
 from nmt_sparql.data.download import download
 from nmt_sparql.data.generate import GenerationError
 from nmt_sparql.data.lexicon import LexiconError, bundled_lexicon, load_lexicon
-from nmt_sparql.data.prepare import (
+from nmt_sparql.data.synthesize import open_kb_source, synthesize
+from nmt_sparql.preparation.prepare import (
     annotate_splits,
     annotator,
     make_splits,
@@ -19,9 +21,7 @@ from nmt_sparql.data.prepare import (
     prepared_dir,
     read_examples,
 )
-from nmt_sparql.data.record import write_jsonl
-from nmt_sparql.data.stats import dataset_stats, format_stats
-from nmt_sparql.data.synthesize import open_kb_source, synthesize
+from nmt_sparql.preparation.stats import dataset_stats, format_stats
 from nmt_sparql.sparql.prefixes import prefix_map
 
 

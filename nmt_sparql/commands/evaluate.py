@@ -7,11 +7,11 @@ from pathlib import Path
 from omegaconf import DictConfig, OmegaConf, open_dict
 
 from nmt_sparql.config_values import check_switches
-from nmt_sparql.data.prepare import load_splits, prepared_dir
 from nmt_sparql.execution.gold import gold_cache_path
 from nmt_sparql.inference.encoder import load_encoder
 from nmt_sparql.inference.evaluate import evaluate_split, format_metrics
 from nmt_sparql.models.registry import build_model
+from nmt_sparql.preparation.prepare import load_splits, prepared_dir
 from nmt_sparql.training.checkpoint import load_weights, resolve_checkpoint
 
 

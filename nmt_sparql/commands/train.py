@@ -8,7 +8,6 @@ kb_index.sqlite (any annotation but raw): the KB index its raw questions are lin
 from __future__ import annotations
 
 import logging
-import random
 import time
 from contextlib import ExitStack
 from pathlib import Path
@@ -20,19 +19,19 @@ from hydra.core.hydra_config import HydraConfig
 from omegaconf import DictConfig, OmegaConf
 from torch.utils.data import DataLoader
 
-from nmt_sparql.annotation.annotate import reshuffle_tail
 from nmt_sparql.atomic import atomic_write_text
 from nmt_sparql.config_values import check_switches
-from nmt_sparql.data.linking_index import copy_index, dataset_index
-from nmt_sparql.data.prepare import label_resolver, load_splits, prepared_dir
 from nmt_sparql.execution.gold import gold_cache_path
 from nmt_sparql.inference.encoder import build_encoder
 from nmt_sparql.inference.evaluate import evaluate_split, format_metrics
 from nmt_sparql.models.pretrained import pretrained_available
-from nmt_sparql.models.registry import RECIPE_KEYS, build_model
+from nmt_sparql.models.registry import build_model
+from nmt_sparql.preparation.linking_index import copy_index, dataset_index
+from nmt_sparql.preparation.prepare import label_resolver, load_splits, prepared_dir
 from nmt_sparql.sparql.tokens import tokenize
 from nmt_sparql.training.checkpoint import load_weights
-from nmt_sparql.training.loader import PerEpoch, make_train_loader
+from nmt_sparql.training.config import train_config
+from nmt_sparql.training.loader import make_train_loader, reshuffled_train_data
 from nmt_sparql.training.lock import RunFolderLocked, run_folder_lock
 from nmt_sparql.training.recipe import train
 
@@ -43,33 +42,6 @@ SWITCHES = (
     "copy", "reshuffle_tail", "evaluate", "train.resume", "train.progress_bar", "train.tensorboard", "train.wandb",
     "decode.typed_triples", "decode.execution_guided", "data.skip_invalid",
 )  # fmt: skip
-
-
-def train_config(cfg: DictConfig) -> dict[str, Any]:
-    """The loop's settings: `train:` as Hydra composed it (conf/train.yaml, then the model preset's
-    recipe, then the command line), and the run's seed."""
-    recipe = sorted(RECIPE_KEYS & set(cfg.model))
-    if recipe:
-        raise ValueError(
-            f"model.{recipe[0]}: training settings belong under train: (train.{recipe[0]}); model "
-            f"configs carry the architecture only (found {recipe})"
-        )
-    settings = OmegaConf.to_container(cfg.train, resolve=True)
-    if "seed" in settings:
-        raise ValueError("train.seed: the run's seed is the top-level `seed=`")
-    settings.pop("resume", None)
-    settings["seed"] = int(cfg.seed)
-    return settings
-
-
-def reshuffled_train_data(pairs: list[tuple[str, list[str]]], encoder: Any, seed: int) -> PerEpoch:
-    """Training items whose appended `<sep> «token» label` units take a fresh order every epoch."""
-
-    def make(epoch: int, index: int) -> Any:
-        question, query = pairs[index]
-        return encoder.encode(reshuffle_tail(question, random.Random(f"{seed}:{epoch}:{index}")), query)
-
-    return PerEpoch(len(pairs), make)
 
 
 def run(cfg: DictConfig) -> dict[str, Any] | None:

@@ -21,7 +21,8 @@ from pathlib import Path
 
 import pyoxigraph as ox
 
-from nmt_sparql.data.record import Example, KBElement
+from nmt_sparql.core.language import label_rank
+from nmt_sparql.core.record import Example, KBElement
 from nmt_sparql.data.splits import DEFAULT_SEED, Split, random_split
 from nmt_sparql.sparql.prefixes import PrefixMap, prefix_map
 from nmt_sparql.sparql.tokens import TokenType, detokenize, kb_tokens, literal_value, token_types, tokenize
@@ -165,8 +166,9 @@ class KBGraph:
             f"SELECT ?s ?l WHERE {{ ?s <{LABEL}> ?l . FILTER(isIRI(?s) && isLiteral(?l)) }}"
         ):
             lit = row["l"]
-            rank = 0 if (lit.language or "").lower().startswith("en") else 1 if lit.language is None else 2
-            candidates[row["s"].value].append((rank, " ".join(lit.value.split())))
+            rank = label_rank(lit.language)
+            if rank is not None:
+                candidates[row["s"].value].append((rank, " ".join(lit.value.split())))
         labels = {iri: min(options)[1] for iri, options in candidates.items()}
 
         facts: dict[str, set[tuple[str, ox.NamedNode | ox.Literal]]] = defaultdict(set)

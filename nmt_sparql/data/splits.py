@@ -13,7 +13,7 @@ from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import replace
 
-from nmt_sparql.data.record import SPLITS, Example
+from nmt_sparql.core.record import SPLITS, Example
 
 DEFAULT_SEED = 42
 Split = dict[str, list[Example]]

@@ -31,6 +31,7 @@ from typing import Any
 import pyoxigraph as ox
 from SPARQLWrapper import TURTLE
 
+from nmt_sparql.core.record import Example, KBElement
 from nmt_sparql.data.generate import (
     BUNDLED_KB,
     DATE_TYPES,
@@ -47,7 +48,6 @@ from nmt_sparql.data.generate import (
 )
 from nmt_sparql.data.lexicon import Lexicon
 from nmt_sparql.data.querygraph import Path, QueryGraph, Step
-from nmt_sparql.data.record import Example, KBElement
 from nmt_sparql.data.splits import DEFAULT_SEED
 from nmt_sparql.data.wording import Wording
 from nmt_sparql.execution.endpoint import EndpointKB

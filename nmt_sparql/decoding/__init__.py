@@ -1,4 +1,4 @@
-"""Batched, cached decoding over the model step interface (nmt_sparql.models.interface)."""
+"""Batched, cached decoding over the model step interface (nmt_sparql.core.interface)."""
 
 from nmt_sparql.decoding.beam import Hypothesis, beam_search
 from nmt_sparql.decoding.greedy import greedy

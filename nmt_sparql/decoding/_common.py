@@ -8,7 +8,7 @@ from contextlib import contextmanager
 import torch
 from torch import nn
 
-from nmt_sparql.models.interface import Batch, Seq2SeqModel
+from nmt_sparql.core.interface import Batch, Seq2SeqModel
 
 
 def model_device(model: Seq2SeqModel, batch: Batch) -> torch.device:

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import torch
 
+from nmt_sparql.core.interface import Batch, Seq2SeqModel
 from nmt_sparql.decoding._common import check_max_len, eval_mode, model_device
 from nmt_sparql.decoding.roles import TripleRoles
-from nmt_sparql.models.interface import Batch, Seq2SeqModel
 
 
 def greedy(

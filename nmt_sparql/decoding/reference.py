@@ -12,8 +12,8 @@ from typing import Any
 import torch
 from torch import nn
 
+from nmt_sparql.core.interface import Batch, Seq2SeqModel
 from nmt_sparql.decoding._common import check_max_len, eval_mode, model_device
-from nmt_sparql.models.interface import Batch, Seq2SeqModel
 
 
 def _prefix_batch(batch: Batch, prefix: torch.Tensor, pad_id: int) -> Batch:

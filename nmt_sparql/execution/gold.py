@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from nmt_sparql.atomic import atomic_write_json
-from nmt_sparql.data.record import Example, RecordError
+from nmt_sparql.core.record import Example, RecordError
 from nmt_sparql.execution.answer import Answer, answer_from_sparql_json, merge_answers
 from nmt_sparql.execution.base import KnowledgeBase, execute_many
 from nmt_sparql.sparql.tokens import SparqlSyntaxError, canonicalize

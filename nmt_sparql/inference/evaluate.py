@@ -15,7 +15,7 @@ import torch
 from omegaconf import DictConfig
 
 from nmt_sparql.atomic import atomic_write_json, atomic_write_text
-from nmt_sparql.data.record import Example
+from nmt_sparql.core.record import Example
 from nmt_sparql.execution.answer import Answer
 from nmt_sparql.execution.base import execute_many
 from nmt_sparql.execution.config import KBSettings

@@ -7,8 +7,8 @@ import logging
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 
+from nmt_sparql.core.record import Example
 from nmt_sparql.data.generate import bundled_kb_path, load_store
-from nmt_sparql.data.record import Example
 from nmt_sparql.execution.endpoint import EndpointKB
 from nmt_sparql.linking.index import Entry, KBIndex
 from nmt_sparql.linking.linker import STOPWORDS

@@ -27,7 +27,8 @@ from nmt_sparql.annotation.labels import (
     parse_marks,
     read_label_file,
 )
-from nmt_sparql.data.record import Example, RecordError
+from nmt_sparql.core.language import label_rank
+from nmt_sparql.core.record import Example, RecordError
 from nmt_sparql.execution.base import KnowledgeBase
 from nmt_sparql.linking.index import Entry, Kind, normalize
 from nmt_sparql.sparql.prefixes import PrefixMap
@@ -81,10 +82,12 @@ def _entries(
 
 
 def _labels(rows: Iterable[tuple[str, str, str]]) -> dict[str, list[str]]:
-    """IRI -> labels, English before untagged, rdfs:label before skos:altLabel."""
+    """IRI -> labels in `label_rank` order, rdfs:label before skos:altLabel."""
     ranked: dict[str, list[tuple[int, str]]] = defaultdict(list)
     for iri, label, lang in rows:
-        ranked[iri].append((0 if lang.lower().startswith("en") else 1, " ".join(label.split())))
+        rank = label_rank(lang)
+        if rank is not None:
+            ranked[iri].append((rank, " ".join(label.split())))
     return {iri: [label for _, label in sorted(pairs, key=lambda p: p[0])] for iri, pairs in ranked.items()}
 
 

@@ -24,8 +24,8 @@ from transformers import (
 )
 from transformers.modeling_outputs import BaseModelOutput
 
+from nmt_sparql.core.interface import Batch, VocabSpec, reorder_rows
 from nmt_sparql.models.copy import CopyGate, SlotEmbedding, check_slots, slot_index
-from nmt_sparql.models.interface import Batch, VocabSpec, reorder_rows
 from nmt_sparql.models.registry import architecture_kwargs, register_model
 
 

@@ -14,7 +14,7 @@ from typing import Any
 
 from torch import nn
 
-from nmt_sparql.models.interface import VocabSpec
+from nmt_sparql.core.interface import VocabSpec
 
 Builder = Callable[[dict[str, Any], VocabSpec, bool], nn.Module]
 

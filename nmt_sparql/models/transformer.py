@@ -14,8 +14,8 @@ import torch
 import torch.nn.functional as F
 from torch import nn
 
+from nmt_sparql.core.interface import Batch, IncrementalDecoder, VocabSpec
 from nmt_sparql.models.copy import CopyGate, SlotEmbedding, check_slots, slot_index
-from nmt_sparql.models.interface import Batch, IncrementalDecoder, VocabSpec
 from nmt_sparql.models.registry import architecture_kwargs, register_model
 
 

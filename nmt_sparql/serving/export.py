@@ -23,10 +23,10 @@ from omegaconf import OmegaConf
 from safetensors.torch import save_model
 
 from nmt_sparql.atomic import atomic_write, atomic_write_json
-from nmt_sparql.data.linking_index import INDEX_FILE, copy_index
 from nmt_sparql.inference.encoder import load_encoder
 from nmt_sparql.models.pretrained import PretrainedSeq2Seq
 from nmt_sparql.models.registry import RECIPE_KEYS, build_model, codec_for
+from nmt_sparql.preparation.linking_index import INDEX_FILE, copy_index
 from nmt_sparql.serving.manifest import write_manifest
 from nmt_sparql.sparql.prefixes import prefix_map
 from nmt_sparql.training.checkpoint import load_weights, resolve_checkpoint

@@ -23,7 +23,6 @@ from safetensors.torch import load_model
 
 from nmt_sparql.annotation.annotator import Annotator
 from nmt_sparql.annotation.units import check_units
-from nmt_sparql.data.linking_index import INDEX_FILE
 from nmt_sparql.execution.answer import Answer
 from nmt_sparql.execution.base import KnowledgeBase, execute_many
 from nmt_sparql.execution.config import KBSettings
@@ -32,6 +31,7 @@ from nmt_sparql.inference.decode import decode
 from nmt_sparql.inference.encoder import load_encoder
 from nmt_sparql.inference.kb import open_kb
 from nmt_sparql.models.registry import build_model
+from nmt_sparql.preparation.linking_index import INDEX_FILE
 from nmt_sparql.serving.export import FORMAT, VERSION, find_pickles
 from nmt_sparql.serving.manifest import MANIFEST, verify_manifest
 from nmt_sparql.sparql.prefixes import KB_PREFIXES, PrefixMap

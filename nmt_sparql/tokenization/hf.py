@@ -20,7 +20,7 @@ import sentencepiece as spm
 from transformers import AddedToken, AutoTokenizer, PreTrainedTokenizerBase, T5Tokenizer
 
 from nmt_sparql.atomic import atomic_write_json
-from nmt_sparql.models.interface import Batch, VocabSpec
+from nmt_sparql.core.interface import Batch, VocabSpec
 from nmt_sparql.sparql.prefixes import prefix_map
 from nmt_sparql.sparql.tokens import TokenType, kb_tokens, token_types
 from nmt_sparql.tokenization.kbmask import (

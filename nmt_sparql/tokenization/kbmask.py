@@ -15,7 +15,7 @@ from typing import Any
 
 import torch
 
-from nmt_sparql.models.interface import Batch
+from nmt_sparql.core.interface import Batch
 from nmt_sparql.tokenization.vocab import VocabError
 
 KB_OPEN, KB_CLOSE = "«", "»"

@@ -6,7 +6,7 @@ from collections.abc import Iterable, Sequence
 from pathlib import Path
 
 from nmt_sparql.atomic import atomic_write_json
-from nmt_sparql.models.interface import Batch, VocabSpec
+from nmt_sparql.core.interface import Batch, VocabSpec
 from nmt_sparql.sparql.tokens import kb_tokens
 from nmt_sparql.tokenization.kbmask import (
     Encoded,

@@ -6,8 +6,10 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from omegaconf import OmegaConf
+from omegaconf import DictConfig, OmegaConf
 from omegaconf.errors import OmegaConfBaseException
+
+from nmt_sparql.models.registry import RECIPE_KEYS
 
 OPTIMIZERS = ("sgd", "adam", "adamw")
 SCHEDULERS = ("constant", "none", "polynomial")  # "none": constant LR (the models' configs say so)
@@ -89,3 +91,20 @@ class TrainConfig:
         for ok, message in checks:
             if not ok:
                 raise ValueError(f"invalid training config: {message}")
+
+
+def train_config(cfg: DictConfig) -> dict[str, Any]:
+    """The loop's settings: `train:` as Hydra composed it (conf/train.yaml, then the model preset's
+    recipe, then the command line), and the run's seed."""
+    recipe = sorted(RECIPE_KEYS & set(cfg.model))
+    if recipe:
+        raise ValueError(
+            f"model.{recipe[0]}: training settings belong under train: (train.{recipe[0]}); model "
+            f"configs carry the architecture only (found {recipe})"
+        )
+    settings = OmegaConf.to_container(cfg.train, resolve=True)
+    if "seed" in settings:
+        raise ValueError("train.seed: the run's seed is the top-level `seed=`")
+    settings.pop("resume", None)
+    settings["seed"] = int(cfg.seed)
+    return settings

@@ -3,11 +3,14 @@ same batches as an uninterrupted one."""
 
 from __future__ import annotations
 
+import random
 from collections.abc import Callable, Iterator, Sized
 from typing import Any
 
 import torch
 from torch.utils.data import DataLoader, Dataset, Sampler
+
+from nmt_sparql.annotation.annotate import reshuffle_tail
 
 
 class PerEpoch(Dataset):
@@ -76,3 +79,13 @@ def make_train_loader(
         drop_last=drop_last,
         generator=torch.Generator().manual_seed(seed),
     )
+
+
+def reshuffled_train_data(pairs: list[tuple[str, list[str]]], encoder: Any, seed: int) -> PerEpoch:
+    """Training items whose appended `<sep> «token» label` units take a fresh order every epoch."""
+
+    def make(epoch: int, index: int) -> Any:
+        question, query = pairs[index]
+        return encoder.encode(reshuffle_tail(question, random.Random(f"{seed}:{epoch}:{index}")), query)
+
+    return PerEpoch(len(pairs), make)

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from nmt_sparql.data.record import Example, KBElement, RecordError, read_utf8
+from nmt_sparql.core.record import Example, KBElement, RecordError, read_utf8
 from nmt_sparql.sparql.prefixes import prefix_map
 from nmt_sparql.sparql.tokens import SparqlSyntaxError, TokenType, detokenize, token_types, tokenize
 from nmt_sparql.sparql.validate import query_parse_error

@@ -23,8 +23,8 @@ from __future__ import annotations
 from dataclasses import replace
 from pathlib import Path
 
+from nmt_sparql.core.record import SPLITS, RecordError, read_jsonl_indexed
 from nmt_sparql.data.readers.base import ReadResult, checked_query
-from nmt_sparql.data.record import SPLITS, RecordError, read_jsonl_indexed
 
 
 def jsonl_files(path: Path) -> list[Path]:

@@ -21,8 +21,8 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+from nmt_sparql.core.record import RecordError, read_utf8
 from nmt_sparql.data.readers.base import ReadResult, build_example
-from nmt_sparql.data.record import RecordError, read_utf8
 from nmt_sparql.sparql.prefixes import prefix_map
 from nmt_sparql.sparql.tokens import FUNCTIONS, KEYWORDS
 

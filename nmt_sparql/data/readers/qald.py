@@ -17,6 +17,7 @@ import logging
 from pathlib import Path
 from typing import Any
 
+from nmt_sparql.core.record import Example, KBElement, RecordError
 from nmt_sparql.data.readers.base import (
     ReadResult,
     SkippedRecord,
@@ -26,7 +27,6 @@ from nmt_sparql.data.readers.base import (
     require_record,
     required_id,
 )
-from nmt_sparql.data.record import Example, KBElement, RecordError
 from nmt_sparql.sparql.prefixes import prefix_map
 from nmt_sparql.sparql.tokens import SparqlSyntaxError
 from nmt_sparql.sparql.validate import parse_error, standard_text, with_declarations

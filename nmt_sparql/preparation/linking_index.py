@@ -20,7 +20,7 @@ from pathlib import Path
 from omegaconf import DictConfig, OmegaConf
 
 from nmt_sparql.annotation.labels import LabelResolver
-from nmt_sparql.data.record import Example
+from nmt_sparql.core.record import Example
 from nmt_sparql.linking.build import kb_entries
 from nmt_sparql.linking.index import FORMAT_VERSION, KBIndex
 from nmt_sparql.linking.sources import entries_from_examples, entries_from_label_files

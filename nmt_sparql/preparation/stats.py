@@ -13,8 +13,8 @@ from collections.abc import Iterable
 
 from nmt_sparql.annotation.annotate import annotate, split_question
 from nmt_sparql.annotation.labels import LabelResolver
+from nmt_sparql.core.record import Example
 from nmt_sparql.data.readers import ReadResult
-from nmt_sparql.data.record import Example
 from nmt_sparql.sparql.tokens import TokenType, token_types, tokenize
 from nmt_sparql.sparql.validate import round_trip
 
