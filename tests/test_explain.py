@@ -79,7 +79,13 @@ def wikidata_labels(tmp_path_factory: pytest.TempPathFactory) -> TermLabels:
         ),
         (
             DBO + "SELECT ?uri ?spouse WHERE { ?uri a dbo:Person . OPTIONAL { ?uri dbo:spouse ?spouse } }",
-            "Find every person, and give the spouse, where optionally the spouse of the person is the spouse.",
+            "Find every person, and give its spouse (if any).",
+        ),
+        (
+            DBO
+            + "SELECT ?uri WHERE { ?uri a dbo:Person . OPTIONAL { ?uri dbo:spouse ?s FILTER(?s != ?uri) } }",
+            "Find every person, where optionally the spouse of the person is the spouse (when the spouse is not "
+            "the person).",
         ),
         (
             DBO + "SELECT ?uri WHERE { ?cave a dbo:Cave ; dbo:location ?uri . ?uri a dbo:Country } "
@@ -187,3 +193,26 @@ def test_explain_command_prints_the_explanation_and_refuses_bad_queries(
         main(["explain", "SELECT ?x WHERE { ?x"])
     assert exit_info.value.code == 2
     assert "does not parse" in capsys.readouterr().err
+
+
+def test_any_mangled_query_gets_an_explanation_or_a_clear_error() -> None:
+    """Untrusted input: every query with one token dropped is explained or refused with ExplainError."""
+    queries = [
+        DBO + "SELECT DISTINCT ?uri (COUNT(?x) AS ?n) WHERE { ?uri a dbo:Film ; dbo:director ?x . "
+        "OPTIONAL { ?x dbo:spouse ?s } FILTER(?n > 2 && lang(?s) = 'en') } GROUP BY ?uri "
+        "HAVING (COUNT(?x) > 1) ORDER BY DESC(?n) OFFSET 2 LIMIT 3",
+        "SELECT ?v WHERE { wd:Q76 p:P39 ?s . ?s ps:P39 ?o . ?s pq:P580 ?v "
+        "{ ?o wdt:P31 wd:Q5 } UNION { ?o wdt:P279+ ?c } MINUS { ?o wdt:P26 [] } }",
+        DBO + "CONSTRUCT { ?a dbo:p ?b } WHERE { ?a dbo:q ?b }",
+        DBO + "DESCRIBE dbr:Skype",
+    ]
+    for query in queries:
+        words = query.split(" ")
+        for i in range(len(words)):
+            mangled = " ".join(words[:i] + words[i + 1 :])
+            try:
+                text = explain(mangled, "wikidata" if "wd:" in query else "dbpedia")
+            except ExplainError as err:
+                assert "does not parse" in str(err) or "nested too deeply" in str(err)
+            else:
+                assert text.endswith(".") and len(text) > 10, (mangled, text)

@@ -235,6 +235,7 @@ class _Explainer:
         # Variables named by the property that leads to them ("?obj" of `wdt:P2132` is a "nominal GDP").
         self.derived: dict[Any, Any] = {}
         self.answers: set[Variable] = set()
+        self.optional: dict[Any, tuple[Any, Any]] = {}  # an answer given when the KB has it
 
     # ---- query forms -------------------------------------------------------------------------
 
@@ -368,6 +369,10 @@ class _Explainer:
             return self._aggregate(self.aggregates[expression])
         if expression is not None:
             return self._expr(expression)
+        if var in self.optional:
+            owner, p = self.optional[var]
+            whose = "its" if owner == root else f"the {self._property(p)} of {self._side(owner)}"
+            return f"{whose} {self._property(p)} (if any)" if whose == "its" else f"{whose} (if any)"
         for i, (s, p, o) in enumerate(triples):
             if i in used or not isinstance(p, URIRef) or o != var:
                 continue
@@ -392,7 +397,10 @@ class _Explainer:
         if _VERB_START.match(self._property(p)) or _PREPOSITION_END.search(self._property(p)):
             return None
         used.add(touching[0])
-        words = _plural(self._property(p)) if plural else self._property(p)
+        words = self._property(p)
+        if plural:
+            unchanged = re.search(r"(?:ed|ing)$", words) or _WIKIDATA_ID.match(words)
+            words = f"values of the {words}" if unchanged else _plural(words)
         if isinstance(s, (Variable, BNode)):
             return f"the {words} of every " + self._describe(s, triples, used, {var, s})
         return f"the {words} of {self._term(s)}"
@@ -443,6 +451,11 @@ class _Explainer:
                 conditions.append(f"{self._ref(node.var)} is {self._expr(node.expr)}")
         elif kind == "LeftJoin":
             self._collect(node.p1, triples, conditions)
+            found = node.p2.triples if getattr(node.p2, "name", "") == "BGP" else []
+            plain = node.expr is None or getattr(node.expr, "name", "") == "TrueFilter"
+            if plain and len(found) == 1 and found[0][2] in self.answers and isinstance(found[0][1], URIRef):
+                self.optional[found[0][2]] = (found[0][0], found[0][1])  # `OPTIONAL { ?x p ?answer }`
+                return
             optional = self._pattern(node.p2)
             if node.expr is not None and getattr(node.expr, "name", "") != "TrueFilter":
                 optional += f" (when {self._expr(node.expr)})"
@@ -500,6 +513,8 @@ class _Explainer:
             if isinstance(s, (Variable, BNode)) and self._is_class(p) and isinstance(o, URIRef):
                 self.nouns.setdefault(s, _common_noun(self.labels.bare(str(o))))
         for _, p, o in triples:
+            if isinstance(o, (Variable, BNode)) and self._is_class(p):
+                self.nouns.setdefault(o, "class")
             if isinstance(o, (Variable, BNode)) and isinstance(p, URIRef) and self._namespace(p) == "p":
                 self.nouns.setdefault(o, f"{self._property(p)} statement")
         for _, p, o in triples:
@@ -645,7 +660,7 @@ class _Explainer:
     def _forward(self, p: Any, target: str) -> str:
         """`?x p target` as a modifier of ?x."""
         if self._is_class(p):
-            return f"that is {target}"
+            return f"that is an instance of {target}"
         words = self._property(p)
         if _VERB_START.match(words):
             return f"that {words} {target}"
