@@ -68,7 +68,7 @@ def wikidata_labels(tmp_path_factory: pytest.TempPathFactory) -> TermLabels:
         (
             DBO + "SELECT DISTINCT ?uri WHERE { ?uri a dbo:President ; dbo:birthDate ?date "
             "FILTER regex(?date, '^1945', 'i') }",
-            "Find every distinct president whose birth date is a date, where the date matches the pattern "
+            "Find every distinct president that has a birth date, where the birth date matches the pattern "
             '"^1945" (ignoring case).',
         ),
         (
@@ -96,8 +96,8 @@ def wikidata_labels(tmp_path_factory: pytest.TempPathFactory) -> TermLabels:
         (
             DBO + "SELECT ?uri WHERE { ?uri a dbo:Country . ?uri dbo:language ?language } "
             "GROUP BY ?uri ORDER BY DESC(COUNT(?language)) LIMIT 3",
-            "Find every country whose language is a language, grouped by the country, keeping the 3 with "
-            "the largest number of languages.",
+            "Find every country that has a language, grouped by the country, keeping the 3 with the largest "
+            "number of languages.",
         ),
     ],
 )

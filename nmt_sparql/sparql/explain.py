@@ -394,10 +394,10 @@ class _Explainer:
         s, p, o = triples[touching[0]]
         if o != var or s == var or not isinstance(p, URIRef) or self._is_class(p):
             return None
-        if _VERB_START.match(self._property(p)) or _PREPOSITION_END.search(self._property(p)):
+        words = re.sub(r"^(?:has|have) ", "", self._property(p))  # "has part" -> "the part of ..."
+        if _VERB_START.match(words) or _PREPOSITION_END.search(words):
             return None
         used.add(touching[0])
-        words = self._property(p)
         if plural:
             unchanged = re.search(r"(?:ed|ing)$", words) or _WIKIDATA_ID.match(words)
             words = f"values of the {words}" if unchanged else _plural(words)
@@ -518,8 +518,17 @@ class _Explainer:
             if isinstance(o, (Variable, BNode)) and isinstance(p, URIRef) and self._namespace(p) == "p":
                 self.nouns.setdefault(o, f"{self._property(p)} statement")
         for _, p, o in triples:
-            generic = isinstance(o, Variable) and _GENERIC_NAME.match(str(o))
-            if generic and o not in self.nouns and isinstance(p, URIRef) and not self._is_class(p):
+            if (
+                not isinstance(o, Variable)
+                or o in self.nouns
+                or not isinstance(p, URIRef)
+                or self._is_class(p)
+            ):
+                continue
+            # `?date` of a birth date, `?start` of a start time: the property says it better than the name.
+            name = local_name_label(f"x:{_GENERIC_PREFIX.sub('', str(o))}").lower()
+            said = f" {name} " in f" {self._property(p, plain=True).lower()} "
+            if _GENERIC_NAME.match(str(o)) or said:
                 words = self._property(p, plain=True)
                 if not (_VERB_START.match(words) or _PREPOSITION_END.search(words)):
                     self.nouns[o] = words
