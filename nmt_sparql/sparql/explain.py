@@ -310,10 +310,7 @@ class _Explainer:
         return ", ".join(p for p in parts if p)
 
     def _ask_head(self, triples: list[tuple[Any, Any, Any]], used: set[int]) -> str:
-        variables = [t for triple in triples for t in triple if isinstance(t, (Variable, BNode))]
-        if not variables:
-            return "check whether there is a result"
-        root = variables[0]
+        root = next(t for triple in triples for t in triple if isinstance(t, (Variable, BNode)))
         if isinstance(root, Variable) and (inverted := self._inverted(root, triples, used)) is not None:
             return f"check whether, for {inverted}"
         return "check whether there is " + _article(self._describe(root, triples, used, {root}))
@@ -371,8 +368,9 @@ class _Explainer:
             return self._expr(expression)
         if var in self.optional:
             owner, p = self.optional[var]
-            whose = "its" if owner == root else f"the {self._property(p)} of {self._side(owner)}"
-            return f"{whose} {self._property(p)} (if any)" if whose == "its" else f"{whose} (if any)"
+            if owner == root:
+                return f"its {self._property(p)} (if any)"
+            return f"the {self._property(p)} of {self._side(owner)} (if any)"
         for i, (s, p, o) in enumerate(triples):
             if i in used or not isinstance(p, URIRef) or o != var:
                 continue
@@ -482,11 +480,11 @@ class _Explainer:
             conditions.append(f"a {kind} pattern")
 
     def _subquery(self, node: Any) -> str:
-        saved = dict(self.nouns)
+        saved, answers = dict(self.nouns), self.answers
         select = self._peel(node)
         self._name_variables(select.pattern)
         text = self._sentence(select)
-        self.nouns = {**self.nouns, **saved}
+        self.nouns, self.answers = {**self.nouns, **saved}, answers
         return f"[{text}]"
 
     def _pattern(self, node: Any) -> str:
