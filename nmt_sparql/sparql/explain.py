@@ -15,6 +15,7 @@ optional parts, triples not connected to the answer) follows as conditions.
 from __future__ import annotations
 
 import re
+from collections import deque
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -816,16 +817,16 @@ def _union_branches(node: Any) -> list[Any]:
 def _all_triples(node: Any) -> list[tuple[Any, Any, Any]]:
     """Every triple anywhere under `node` (sub-patterns included), for naming variables."""
     found: list[tuple[Any, Any, Any]] = []
-    stack = [node]
-    while stack:
-        current = stack.pop()
+    queue = deque([node])  # breadth first, in order: the first triple naming a variable names it
+    while queue:
+        current = queue.popleft()
         if isinstance(current, CompValue):
             if current.name == "BGP":
                 found.extend(tuple(t) for t in current.triples)
             elif current.name == "TriplesBlock":
                 for block in current.triples or []:
                     found.extend(tuple(block[i : i + 3]) for i in range(0, len(block) - 2, 3))
-            stack.extend(v for k, v in current.items() if not k.startswith("_"))
+            queue.extend(v for k, v in current.items() if not k.startswith("_"))
         elif isinstance(current, (list, tuple)):
-            stack.extend(current)
+            queue.extend(current)
     return found
