@@ -7,6 +7,7 @@ Hydra does the rest: overrides, `-m` multiruns (each run in its own folder), `--
 from __future__ import annotations
 
 import importlib
+import re
 import sys
 
 COMMANDS = {
@@ -17,6 +18,7 @@ COMMANDS = {
     "export": "write a self-contained inference folder from a checkpoint",
     "serve": "an HTTP JSON API over an exported model",
     "index": "build the KB index that links question words to KB elements: `index build kb=... out=DIR`",
+    "explain": 'a SPARQL query in plain English, with KB labels: `explain "QUERY" [kb=wikidata] [index=FILE]`',
 }
 DATA_ACTIONS = ("download", "prepare", "stats", "generate")
 
@@ -38,6 +40,8 @@ def _hydra_args(command: str, args: list[str]) -> list[str]:
     if command in ("translate", "serve"):
         # `model=DIR` names the exported model; `model` is otherwise the training config group.
         return [f"export={a[len('model=') :]}" if a.startswith("model=") else a for a in args]
+    if command == "explain":
+        return _explain_args(args)
     if command == "index":
         return [f"action={args[0]}", *args[1:]] if args and "=" not in args[0] else args
     if command != "data":
@@ -50,6 +54,16 @@ def _hydra_args(command: str, args: list[str]) -> list[str]:
         overrides.append(f"name={rest[0]}")
         rest = rest[1:]
     return overrides + rest
+
+
+def _explain_args(args: list[str]) -> list[str]:
+    """A query given as the first argument becomes `query='...'`, quoted so Hydra reads it verbatim."""
+    if not args or re.match(r"^[\w.+~]+=", args[0]) or args[0].startswith("-"):
+        return args
+    # Hydra reads a backslash as an escape only before a quote or at the end of a quoted value.
+    doubled = re.sub(r"(\\+)(?='|$)", lambda m: m.group(1) * 2, args[0])
+    quoted = doubled.replace("'", "\\'").replace("${", "\\${")
+    return [f"query='{quoted}'", *args[1:]]
 
 
 def main(argv: list[str] | None = None) -> None:

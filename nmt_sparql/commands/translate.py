@@ -1,7 +1,8 @@
 """`nmt-sparql translate model=EXPORT_DIR`: questions (argument, file, or stdin) -> JSON lines on stdout.
 
-One line per question: `question`, `input` (the annotated text the model read), `sparql`, and
-`answer` when a KB is given. Questions are decoded in batches of the export's decode batch size.
+One line per question: `question`, `input` (the annotated text the model read), `sparql`,
+`explanation` (the query in plain English; `explain=false` leaves it out), and `answer` when a KB is
+given. Questions are decoded in batches of the export's decode batch size.
 """
 
 from __future__ import annotations
@@ -53,6 +54,7 @@ def run(cfg: DictConfig) -> int:
             beam=cfg.beam,
             annotate=config_bool(cfg.annotate, "annotate"),
             answers=translator.kb is not None,
+            explain=config_bool(cfg.explain, "explain"),
         )
     finally:
         translator.close()

@@ -168,6 +168,9 @@ class Result(BaseModel):
     tokens: list[str]
     kb_elements: list[str]
     answer: dict[str, Any] | None = Field(None, description="present when execute was requested")
+    explanation: str | None = Field(
+        None, description="the query in plain English, when explain was requested"
+    )
 
 
 class TranslateResponse(BaseModel):
@@ -204,6 +207,7 @@ def request_model(limits: Limits) -> type[BaseModel]:
         ),
         execute=(bool, Field(False, description="run each query on the server's KB and return the answer")),
         annotate=(bool, Field(True, description="find KB elements in questions written without «tags»")),
+        explain=(bool, Field(False, description="explain each query in plain English, with KB labels")),
     )
 
 
@@ -241,6 +245,12 @@ def create_app(
                 detail = [{"loc": ["body", "questions", i], "msg": str(err), "type": "unit_error"}]
                 raise HTTPException(422, detail) from None
         results = await batcher.submit(body.questions, body.beam, body.annotate, body.execute)
+        if body.explain:  # parsing takes milliseconds a query: off the event loop
+            texts = await asyncio.get_running_loop().run_in_executor(
+                None, lambda: [translator.explain(r.sparql) for r in results]
+            )
+            for result, text in zip(results, texts):
+                result.explanation = text
         return {"results": [r.to_json() for r in results]}
 
     @app.get("/health", response_model=Health)

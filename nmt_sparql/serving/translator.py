@@ -34,6 +34,8 @@ from nmt_sparql.models.registry import build_model
 from nmt_sparql.preparation.linking_index import INDEX_FILE
 from nmt_sparql.serving.export import FORMAT, VERSION, find_pickles
 from nmt_sparql.serving.manifest import MANIFEST, verify_manifest
+from nmt_sparql.sparql.explain import ExplainError, TermLabels
+from nmt_sparql.sparql.explain import explain as explain_query
 from nmt_sparql.sparql.prefixes import KB_PREFIXES, PrefixMap
 from nmt_sparql.sparql.tokens import detokenize, kb_tokens
 from nmt_sparql.training.checkpoint import corrupt_file
@@ -55,11 +57,13 @@ class Translation:
     sparql: str
     kb_elements: list[str] = field(default_factory=list)
     answer: dict[str, Any] | None = None
+    explanation: str | None = None
 
     def to_json(self) -> dict[str, Any]:
         data = asdict(self)
-        if self.answer is None:
-            data.pop("answer")
+        for key in ("answer", "explanation"):
+            if data[key] is None:
+                data.pop(key)
         return data
 
 
@@ -184,9 +188,11 @@ class Translator:
         annotate: bool = True,
         answers: bool = False,
         max_len: int | None = None,
+        explain: bool = False,
     ) -> list[Translation]:
         """SPARQL for each question. `annotate=False` feeds the text as it is (already annotated, or a
-        raw model); `answers=True` executes each query on the translator's KB (read-only)."""
+        raw model); `answers=True` executes each query on the translator's KB (read-only);
+        `explain=True` adds each query in plain English (`explain`)."""
         if answers and self.kb is None:
             raise ValueError("answers=True needs a KB: Translator.from_pretrained(path, kb=...)")
         inputs = [self.annotate(q) if annotate else " ".join(q.split()) for q in questions]
@@ -208,6 +214,8 @@ class Translator:
             tokens = hyps[0]
             sparql = detokenize(tokens, self.prefixes)
             results.append(Translation(question, text, tokens, sparql, kb_tokens(tokens, self.prefixes)))
+            if explain:
+                results[-1].explanation = self.explain(sparql)
         if answers:
             found = execute_many(
                 self.kb, [r.sparql for r in results], workers=self.kb_workers, progress=False, desc="answers"
@@ -215,6 +223,14 @@ class Translator:
             for result, answer in zip(results, found):
                 result.answer = answer.to_json()
         return results
+
+    def explain(self, sparql: str) -> str:
+        """The query in plain English, IRIs named by the KB index's labels; a query that does not
+        parse gets a sentence saying so (sparql/explain.py)."""
+        try:
+            return explain_query(sparql, self.prefixes, TermLabels(self.prefixes, self.annotator.index))
+        except ExplainError as err:
+            return f"Not explained: {err}"
 
     def execute(self, sparql: str) -> dict[str, Any]:
         """The answer of one query on the KB as JSON: refused queries (updates, hosts outside
