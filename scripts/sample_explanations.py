@@ -16,7 +16,7 @@ import re
 from pathlib import Path
 
 from nmt_sparql.data.readers import read_dataset
-from nmt_sparql.sparql.explain import ExplainError, TermLabels, explain
+from nmt_sparql.inference.explain import ExplainError, TermLabels, explain
 
 DATASETS = (
     ("lcquad1", "dbpedia"),

@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from nmt_sparql.annotation.labels import local_name_label
-from nmt_sparql.sparql.explain import ExplainError, TermLabels, explain
+from nmt_sparql.inference.explain import ExplainError, TermLabels, explain
 from nmt_sparql.sparql.tokens import SparqlSyntaxError, TokenType, token_types, tokenize
 from nmt_sparql.sparql.validate import parse_error, standard_text, with_declarations
 

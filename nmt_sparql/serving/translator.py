@@ -29,13 +29,13 @@ from nmt_sparql.execution.config import KBSettings
 from nmt_sparql.execution.safety import UnsafeQueryError
 from nmt_sparql.inference.decode import decode
 from nmt_sparql.inference.encoder import load_encoder
+from nmt_sparql.inference.explain import ExplainError, TermLabels
+from nmt_sparql.inference.explain import explain as explain_query
 from nmt_sparql.inference.kb import open_kb
 from nmt_sparql.models.registry import build_model
 from nmt_sparql.preparation.linking_index import INDEX_FILE
 from nmt_sparql.serving.export import FORMAT, VERSION, find_pickles
 from nmt_sparql.serving.manifest import MANIFEST, verify_manifest
-from nmt_sparql.sparql.explain import ExplainError, TermLabels
-from nmt_sparql.sparql.explain import explain as explain_query
 from nmt_sparql.sparql.prefixes import KB_PREFIXES, PrefixMap
 from nmt_sparql.sparql.tokens import detokenize, kb_tokens
 from nmt_sparql.training.checkpoint import corrupt_file
@@ -226,7 +226,7 @@ class Translator:
 
     def explain(self, sparql: str) -> str:
         """The query in plain English, IRIs named by the KB index's labels; a query that does not
-        parse gets a sentence saying so (sparql/explain.py)."""
+        parse gets a sentence saying so (inference/explain.py)."""
         try:
             return explain_query(sparql, self.prefixes, TermLabels(self.prefixes, self.annotator.index))
         except ExplainError as err:
