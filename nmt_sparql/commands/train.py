@@ -23,7 +23,7 @@ from torch.utils.data import DataLoader
 from nmt_sparql.annotation.annotate import reshuffle_tail
 from nmt_sparql.atomic import atomic_write_text
 from nmt_sparql.config_values import check_switches
-from nmt_sparql.data.linking_index import copy_index, dataset_index
+from nmt_sparql.data.linking_index import INDEX_FILE, copy_index, dataset_index
 from nmt_sparql.data.prepare import label_resolver, load_splits, prepared_dir
 from nmt_sparql.execution.gold import gold_cache_path
 from nmt_sparql.inference.encoder import build_encoder
@@ -41,7 +41,7 @@ log = logging.getLogger(__name__)
 # Boolean keys, checked strictly (`copy=no` is an error, not a copy model).
 SWITCHES = (
     "copy", "reshuffle_tail", "evaluate", "train.resume", "train.progress_bar", "train.tensorboard", "train.wandb",
-    "decode.typed_triples", "decode.execution_guided", "data.skip_invalid",
+    "decode.typed_triples", "decode.execution_guided", "decode.repair", "data.skip_invalid",
 )  # fmt: skip
 
 
@@ -150,6 +150,7 @@ def _run(cfg: DictConfig, out: Path) -> dict[str, Any] | None:
         cfg,
         out / "test",
         gold_cache=gold_cache_path(prepared_dir(cfg) / "test.jsonl"),
+        index=out / INDEX_FILE if (out / INDEX_FILE).is_file() else None,
     )
     print(format_metrics(metrics))
     print(f"total time {time.perf_counter() - started:.0f} s; run folder: {out}")

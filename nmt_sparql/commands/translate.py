@@ -1,7 +1,8 @@
 """`nmt-sparql translate model=EXPORT_DIR`: questions (argument, file, or stdin) -> JSON lines on stdout.
 
 One line per question: `question`, `input` (the annotated text the model read), `sparql`, and
-`answer` when a KB is given. Questions are decoded in batches of the export's decode batch size.
+`answer` when a KB is given; with `repair=true` (needs `kb`), the query found by execution feedback and
+repair of the beam's n-best (inference/repair.py) and its `repair` rounds. Questions are decoded in batches of the export's decode batch size.
 """
 
 from __future__ import annotations
@@ -53,6 +54,7 @@ def run(cfg: DictConfig) -> int:
             beam=cfg.beam,
             annotate=config_bool(cfg.annotate, "annotate"),
             answers=translator.kb is not None,
+            repair=config_bool(cfg.get("repair", False), "repair"),
         )
     finally:
         translator.close()

@@ -22,7 +22,7 @@ from safetensors import SafetensorError
 from safetensors.torch import load_model
 
 from nmt_sparql.annotation.annotator import Annotator
-from nmt_sparql.annotation.units import check_units
+from nmt_sparql.annotation.units import check_units, units
 from nmt_sparql.data.linking_index import INDEX_FILE
 from nmt_sparql.execution.answer import Answer
 from nmt_sparql.execution.base import KnowledgeBase, execute_many
@@ -31,6 +31,7 @@ from nmt_sparql.execution.safety import UnsafeQueryError
 from nmt_sparql.inference.decode import decode
 from nmt_sparql.inference.encoder import load_encoder
 from nmt_sparql.inference.kb import open_kb
+from nmt_sparql.inference.repair import MAX_ROUNDS, Repairer
 from nmt_sparql.models.registry import build_model
 from nmt_sparql.serving.export import FORMAT, VERSION, find_pickles
 from nmt_sparql.serving.manifest import MANIFEST, verify_manifest
@@ -55,11 +56,15 @@ class Translation:
     sparql: str
     kb_elements: list[str] = field(default_factory=list)
     answer: dict[str, Any] | None = None
+    repair: dict[str, Any] | None = None  # the repair rounds (inference/repair.py), when asked for
+    hypotheses: list[list[str]] = field(default_factory=list, repr=False)  # the n-best repair starts from
 
     def to_json(self) -> dict[str, Any]:
         data = asdict(self)
-        if self.answer is None:
-            data.pop("answer")
+        data.pop("hypotheses")
+        for key in ("answer", "repair"):
+            if data[key] is None:
+                data.pop(key)
         return data
 
 
@@ -108,6 +113,8 @@ class Translator:
         self.decode_defaults = dict(config.get("decode") or {})
         self._lock = threading.Lock()  # one decode at a time: callers may share a translator across threads
         self.kb_workers = 1  # queries of one call executed at once
+        self.repair_rounds = MAX_ROUNDS  # at most this many rounds of `repair`
+        self._repairer: Repairer | None = None
 
     @classmethod
     def from_pretrained(
@@ -184,11 +191,15 @@ class Translator:
         annotate: bool = True,
         answers: bool = False,
         max_len: int | None = None,
+        repair: bool = False,
+        n_best: int | None = None,
     ) -> list[Translation]:
         """SPARQL for each question. `annotate=False` feeds the text as it is (already annotated, or a
-        raw model); `answers=True` executes each query on the translator's KB (read-only)."""
-        if answers and self.kb is None:
-            raise ValueError("answers=True needs a KB: Translator.from_pretrained(path, kb=...)")
+        raw model); `answers=True` executes each query on the translator's KB (read-only); `repair=True`
+        decodes the beam's n-best and repairs it on the KB (`repair`), with the answer and the rounds;
+        `n_best`: hypotheses kept in `Translation.hypotheses` (default: the beam with repair, else 1)."""
+        if (answers or repair) and self.kb is None:
+            raise ValueError("answers and repair need a KB: Translator.from_pretrained(path, kb=...)")
         inputs = [self.annotate(q) if annotate else " ".join(q.split()) for q in questions]
         for text in inputs:
             check_units(text, self.prefixes)  # a unit is copied verbatim into the query
@@ -199,6 +210,8 @@ class Translator:
             settings["max_len"] = int(max_len)
         if int(settings.get("beam", 1)) < 1:
             raise ValueError(f"beam must be >= 1, got {settings['beam']}")
+        if n_best is not None or repair:
+            settings["n_best"] = min(int(settings.get("beam", 1)), int(n_best or settings.get("beam", 1)))
         with self._lock:
             nbest = (
                 decode(self.model, _OnDevice(self.encoder, self.device), inputs, settings) if inputs else []
@@ -207,7 +220,11 @@ class Translator:
         for question, text, hyps in zip(questions, inputs, nbest):
             tokens = hyps[0]
             sparql = detokenize(tokens, self.prefixes)
-            results.append(Translation(question, text, tokens, sparql, kb_tokens(tokens, self.prefixes)))
+            results.append(
+                Translation(question, text, tokens, sparql, kb_tokens(tokens, self.prefixes), hypotheses=hyps)
+            )
+        if repair:
+            return [self.repair(result) for result in results]
         if answers:
             found = execute_many(
                 self.kb, [r.sparql for r in results], workers=self.kb_workers, progress=False, desc="answers"
@@ -215,6 +232,25 @@ class Translator:
             for result, answer in zip(results, found):
                 result.answer = answer.to_json()
         return results
+
+    def beam_of(self, beam: int | None) -> int:
+        """The beam size a `translate(beam=...)` call decodes with (None: the export's)."""
+        return int(beam if beam is not None else self.decode_defaults.get("beam", 1))
+
+    def repair(self, result: Translation) -> Translation:
+        """`result` with the query and answer that execution feedback and repair found (inference/repair.py),
+        starting from its n-best hypotheses, and the rounds in `result.repair`. Blocks on KB queries."""
+        if self.kb is None:
+            raise ValueError("repair needs a KB: Translator.from_pretrained(path, kb=...)")
+        if self._repairer is None or self._repairer.max_rounds != self.repair_rounds:
+            self._repairer = Repairer(self.kb, self.prefixes, self.annotator.index, self.repair_rounds)
+        repaired = self._repairer.repair(result.hypotheses or [result.tokens], units(result.input))
+        result.tokens = repaired.tokens
+        result.sparql = detokenize(repaired.tokens, self.prefixes)
+        result.kb_elements = kb_tokens(repaired.tokens, self.prefixes)
+        result.answer = None if repaired.answer is None else repaired.answer.to_json()
+        result.repair = repaired.to_json()
+        return result
 
     def execute(self, sparql: str) -> dict[str, Any]:
         """The answer of one query on the KB as JSON: refused queries (updates, hosts outside
