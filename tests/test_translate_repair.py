@@ -47,7 +47,7 @@ def test_translate_with_repair_returns_the_answer_and_the_rounds(translator: Tra
 
 
 def test_repair_needs_a_kb(export: Path) -> None:
-    with pytest.raises(ValueError, match="need a KB"):
+    with pytest.raises(ValueError, match="repair=True needs a KB"):
         Translator.from_pretrained(export).translate([QUESTION], repair=True)
 
 

@@ -199,7 +199,8 @@ class Translator:
         decodes the beam's n-best and repairs it on the KB (`repair`), with the answer and the rounds;
         `n_best`: hypotheses kept in `Translation.hypotheses` (default: the beam with repair, else 1)."""
         if (answers or repair) and self.kb is None:
-            raise ValueError("answers and repair need a KB: Translator.from_pretrained(path, kb=...)")
+            asked = "answers=True" if answers else "repair=True"
+            raise ValueError(f"{asked} needs a KB: Translator.from_pretrained(path, kb=...)")
         inputs = [self.annotate(q) if annotate else " ".join(q.split()) for q in questions]
         for text in inputs:
             check_units(text, self.prefixes)  # a unit is copied verbatim into the query
