@@ -252,8 +252,8 @@ class Repairer:
         options: list[list[str]] = []
         for i in (s, p, o):
             keep = [] if tokens[i] in target.unknown else [tokens[i]]
-            swap = types[i] == TokenType.URI and tokens[i] != "a"
-            options.append(keep + (self._replacements(tokens[i], kinds[i], units) if swap else []))
+            element = types[i] == TokenType.URI  # variables and literals stay as they are
+            options.append(keep + (self._replacements(tokens[i], kinds[i], units) if element else []))
         swappable = tokens[p] != "a" and TokenType.LITERAL not in (types[s], types[o])
         ranked: list[tuple[int, int, list[str], str]] = []
         for orientation in (False, True) if swappable else (False,):
