@@ -2,7 +2,8 @@
 
 One line per question: `question`, `input` (the annotated text the model read), `sparql`, and
 `answer` when a KB is given; with `repair=true` (needs `kb`), the query found by execution feedback and
-repair of the beam's n-best (inference/repair.py) and its `repair` rounds. Questions are decoded in batches of the export's decode batch size.
+repair of the beam's n-best (inference/repair.py) and its `repair` rounds. Questions are decoded in
+batches of the export's decode batch size.
 """
 
 from __future__ import annotations
