@@ -6,10 +6,13 @@ so the figure is comparable with what `evaluate` reports for the same questions.
 from a JSONL file of {question, query[, id, kind | template_id | template]} records (e.g.
 benchmarks/natural_questions.jsonl) or from a training run folder (its prepared test split, read
 as raw questions: the `question` field, never the annotated text). Accuracy is printed overall and
-per `kind` / `template_id` / `template` field when the records have one.
+per `kind` / `template_id` / `template` field when the records have one, with the empty-answer rate;
+`--repair` decodes the beam's n-best and repairs it on the KB (inference/repair.py) and prints the
+histogram of the round each answer came from.
 
     python scripts/eval_translate.py EXPORT_DIR benchmarks/natural_questions.jsonl --kb embedded:bundled
     python scripts/eval_translate.py EXPORT_DIR checkpoints/bundled/RUN --out results/translate.jsonl
+    python scripts/eval_translate.py EXPORT_DIR benchmarks/natural_questions.jsonl --beam 5 --repair
 """
 
 from __future__ import annotations
@@ -17,7 +20,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from collections import defaultdict
+from collections import Counter, defaultdict
 from pathlib import Path
 from typing import Any
 
@@ -58,12 +61,14 @@ def read_questions(source: Path, kb: str) -> tuple[list[Example], list[str | Non
     return examples, groups
 
 
-def evaluate(translator: Translator, examples: list[Example], beam: int | None) -> list[dict[str, Any]]:
+def evaluate(
+    translator: Translator, examples: list[Example], beam: int | None, repair: bool = False
+) -> list[dict[str, Any]]:
     """One record per question: its input, predicted SPARQL and whether its answer is the gold one
     (`correct` None where the gold answer is empty or failed: excluded, as `evaluate` does)."""
     assert translator.kb is not None
     gold = gold_answers(examples, translator.kb, None, progress=False)
-    results = translator.translate([ex.question for ex in examples], beam=beam, answers=True)
+    results = translator.translate([ex.question for ex in examples], beam=beam, answers=True, repair=repair)
     rows = []
     for ex, result in zip(examples, results, strict=True):
         predicted = Answer.from_json(result.answer) if result.answer is not None else None
@@ -72,7 +77,8 @@ def evaluate(translator: Translator, examples: list[Example], beam: int | None) 
         rows.append(
             {"id": ex.id, "question": ex.question, "input": result.input, "gold": ex.query,
              "predicted": result.sparql, "correct": None if score is None else score.correct,
-             "f1": None if score is None else score.f1}
+             "f1": None if score is None else score.f1,
+             "empty": predicted is None or predicted.is_empty(), "repair": result.repair}
         )  # fmt: skip
     return rows
 
@@ -89,6 +95,14 @@ def report(rows: list[dict[str, Any]], groups: list[str | None]) -> str:
         lines.append(f"{group:<28} {len(flags):>5} {100 * sum(flags) / len(flags):>18.2f}")
     total = [row["correct"] for row in rows if row["correct"] is not None]
     lines.append(f"{'all':<28} {len(total):>5} {100 * sum(total) / max(len(total), 1):>18.2f}")
+    empty = sum(row["empty"] for row in rows)
+    lines.append(f"empty or failed answers: {empty} of {len(rows)} ({100 * empty / max(len(rows), 1):.2f}%)")
+    repairs = [row["repair"] for row in rows if row["repair"] is not None]
+    if repairs:
+        found = Counter(
+            "gave up" if r["answered_in"] is None else f"round {r['answered_in']}" for r in repairs
+        )
+        lines.append("answered in: " + ", ".join(f"{k}: {v}" for k, v in sorted(found.items())))
     if len(total) < len(rows):
         lines.append(f"({len(rows) - len(total)} question(s) with an empty or failed gold answer left out)")
     return "\n".join(lines)
@@ -100,12 +114,17 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("questions", type=Path, help="a JSONL of {question, query} or a training run folder")
     parser.add_argument("--kb", default="embedded:bundled", help="KB the answers come from")
     parser.add_argument("--beam", type=int, default=None, help="beam size (default: the export's)")
+    parser.add_argument("--repair", action="store_true", help="repair the beam's n-best on the KB")
+    parser.add_argument(
+        "--rounds", type=int, default=5, help="repair rounds (1: the first answering hypothesis)"
+    )
     parser.add_argument("--out", type=Path, default=None, help="write one JSON line per question here")
     args = parser.parse_args(argv)
     translator = Translator.from_pretrained(args.export, kb=args.kb)
+    translator.repair_rounds = args.rounds
     try:
         examples, groups = read_questions(args.questions, translator.config["kb"])
-        rows = evaluate(translator, examples, args.beam)
+        rows = evaluate(translator, examples, args.beam, args.repair)
     finally:
         translator.close()
     if args.out is not None:

@@ -31,6 +31,14 @@ def test_train_then_evaluate_writes_checkpoints_metrics_and_report(tmp_path, cap
     assert again["n"] > 10
     assert "BLEU" in capsys.readouterr().out
 
+    main(["evaluate", f"checkpoint={run}", "split=validation", "decode.beam=2", "decode.n_best=2",
+          "decode.repair=true", f"out={tmp_path / 'repair'}"])  # fmt: skip
+    repaired = json.loads((tmp_path / "repair/metrics.json").read_text())
+    assert sum(repaired["repair"]["answered_in"].values()) == repaired["n"] and "empty_answer" in repaired
+    lines = (tmp_path / "repair/predictions.jsonl").read_text().splitlines()
+    assert all(json.loads(line)["repair"]["rounds"] for line in lines)
+    assert "## Repair rounds" in (tmp_path / "repair/report.md").read_text()
+
 
 def test_copy_false_trains_a_model_without_copy(tmp_path):
     run = tmp_path / "run"

@@ -11,6 +11,7 @@ from nmt_sparql.execution.gold import gold_cache_path
 from nmt_sparql.inference.encoder import load_encoder
 from nmt_sparql.inference.evaluate import evaluate_split, format_metrics
 from nmt_sparql.models.registry import build_model
+from nmt_sparql.preparation.linking_index import INDEX_FILE
 from nmt_sparql.preparation.prepare import load_splits, prepared_dir
 from nmt_sparql.training.checkpoint import load_weights, resolve_checkpoint
 
@@ -39,7 +40,10 @@ def run(cfg: DictConfig) -> dict:
     if not (run_dir / "config.yaml").is_file():
         raise SystemExit(f"checkpoint={run_dir}: not a training run folder (no config.yaml)")
     merged = evaluation_config(cfg, OmegaConf.load(run_dir / "config.yaml"))
-    check_switches(merged, ("copy", "decode.typed_triples", "decode.execution_guided", "data.skip_invalid"))
+    check_switches(
+        merged,
+        ("copy", "decode.typed_triples", "decode.execution_guided", "decode.repair", "data.skip_invalid"),
+    )
     examples = load_splits(merged)[cfg.split]
     encoder = load_encoder(run_dir / "tokenizer")
     model = build_model(OmegaConf.to_container(merged.model, resolve=True), encoder.spec, merged["copy"])
@@ -47,7 +51,10 @@ def run(cfg: DictConfig) -> dict:
     load_weights(weights, model)
     out = Path(cfg.out) if cfg.get("out") else run_dir / f"eval-{merged.dataset.name}-{cfg.split}"
     gold = gold_cache_path(prepared_dir(merged) / f"{cfg.split}.jsonl")
-    metrics = evaluate_split(model, encoder, examples, merged, out, gold_cache=gold)
+    index = run_dir / INDEX_FILE
+    metrics = evaluate_split(
+        model, encoder, examples, merged, out, gold_cache=gold, index=index if index.is_file() else None
+    )
     print(format_metrics(metrics))
     print(f"written: {out}")
     return metrics

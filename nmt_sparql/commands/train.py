@@ -26,7 +26,7 @@ from nmt_sparql.inference.encoder import build_encoder
 from nmt_sparql.inference.evaluate import evaluate_split, format_metrics
 from nmt_sparql.models.pretrained import pretrained_available
 from nmt_sparql.models.registry import build_model
-from nmt_sparql.preparation.linking_index import copy_index, dataset_index
+from nmt_sparql.preparation.linking_index import INDEX_FILE, copy_index, dataset_index
 from nmt_sparql.preparation.prepare import label_resolver, load_splits, prepared_dir
 from nmt_sparql.sparql.tokens import tokenize
 from nmt_sparql.training.checkpoint import load_weights
@@ -40,7 +40,7 @@ log = logging.getLogger(__name__)
 # Boolean keys, checked strictly (`copy=no` is an error, not a copy model).
 SWITCHES = (
     "copy", "reshuffle_tail", "evaluate", "train.resume", "train.progress_bar", "train.tensorboard", "train.wandb",
-    "decode.typed_triples", "decode.execution_guided", "data.skip_invalid",
+    "decode.typed_triples", "decode.execution_guided", "decode.repair", "data.skip_invalid",
 )  # fmt: skip
 
 
@@ -122,6 +122,7 @@ def _run(cfg: DictConfig, out: Path) -> dict[str, Any] | None:
         cfg,
         out / "test",
         gold_cache=gold_cache_path(prepared_dir(cfg) / "test.jsonl"),
+        index=out / INDEX_FILE if (out / INDEX_FILE).is_file() else None,
     )
     print(format_metrics(metrics))
     print(f"total time {time.perf_counter() - started:.0f} s; run folder: {out}")

@@ -2,7 +2,13 @@
 
 One line per question: `question`, `input` (the annotated text the model read), `sparql`,
 `explanation` (the query in plain English; `explain=false` leaves it out), and `answer` when a KB is
-given. Questions are decoded in batches of the export's decode batch size.
+given; with `repair=true` (needs `kb`), the query found by execution feedback and repair of the beam's
+n-best (inference/repair.py) and its `repair` rounds. Questions are decoded in batches of the export's
+decode batch size.
+One line per question: `question`, `input` (the annotated text the model read), `sparql`, and
+`answer` when a KB is given; with `repair=true` (needs `kb`), the query found by execution feedback and
+repair of the beam's n-best (inference/repair.py) and its `repair` rounds. Questions are decoded in
+batches of the export's decode batch size.
 """
 
 from __future__ import annotations
@@ -55,6 +61,7 @@ def run(cfg: DictConfig) -> int:
             annotate=config_bool(cfg.annotate, "annotate"),
             answers=translator.kb is not None,
             explain=config_bool(cfg.explain, "explain"),
+            repair=config_bool(cfg.get("repair", False), "repair"),
         )
     finally:
         translator.close()

@@ -22,20 +22,13 @@ from nmt_sparql.execution.config import KBSettings
 from nmt_sparql.execution.gold import gold_answers
 from nmt_sparql.inference.decode import decode
 from nmt_sparql.inference.kb import open_kb
+from nmt_sparql.inference.repair import Repaired, repair_all, repair_rounds, rounds_histogram
 from nmt_sparql.metrics.errors import analyse_errors, dataset_uris
 from nmt_sparql.metrics.evaluate import PredictionRecord, evaluate_predictions
 from nmt_sparql.reports.report import write_report
 from nmt_sparql.sparql.tokens import detokenize, tokenize
 
 log = logging.getLogger(__name__)
-
-
-def _choose(candidates: list[list[str]], answers: list[Answer]) -> tuple[list[str], Answer]:
-    """Execution-guided choice: the first candidate whose answer is non-empty, else the first."""
-    for tokens, answer in zip(candidates, answers):
-        if answer.ok and not answer.is_empty():
-            return tokens, answer
-    return candidates[0], answers[0]
 
 
 def evaluate_split(
@@ -45,8 +38,12 @@ def evaluate_split(
     cfg: DictConfig,
     out_dir: str | Path,
     gold_cache: str | Path | None = None,
+    index: str | Path | None = None,
 ) -> dict[str, Any]:
-    """Score `model` on `examples` and write predictions, metrics and the report into `out_dir`."""
+    """Score `model` on `examples` and write predictions, metrics and the report into `out_dir`.
+
+    With `decode.repair` (or its first round alone, `decode.execution_guided`) each question's n-best
+    is repaired on the KB (inference/repair.py), with the KB index file `index` when given."""
     out = Path(out_dir)
     kb = examples[0].kb if examples else "generic"
     questions = [ex.annotated or ex.question for ex in examples]
@@ -56,23 +53,20 @@ def evaluate_split(
     try:
         predicted_answers: list[Answer | None] = [None] * len(examples)
         best = [c[0] for c in candidates]
-        if knowledge_base is not None:
-            flat = [
-                (i, tokens)
-                for i, c in enumerate(candidates)
-                for tokens in (c if cfg.decode.execution_guided else c[:1])
-            ]
+        repairs: list[Repaired | None] = [None] * len(examples)
+        rounds = repair_rounds(cfg.decode)
+        if knowledge_base is not None and rounds:
+            repairs = repair_all(knowledge_base, kb, candidates, questions, rounds, index)
+            best = [r.tokens for r in repairs]
+            predicted_answers = [r.answer for r in repairs]
+        elif knowledge_base is not None:
             answers = execute_many(
                 knowledge_base,
-                [detokenize(t, kb) for _, t in flat],
+                [detokenize(t, kb) for t in best],
                 workers=settings.workers,
                 desc="predicted queries",
             )
-            by_example: dict[int, list[Answer]] = {}
-            for (i, _), answer in zip(flat, answers):
-                by_example.setdefault(i, []).append(answer)
-            for i, c in enumerate(candidates):
-                best[i], predicted_answers[i] = _choose(c, by_example[i])
+            predicted_answers = list(answers)
         has_answers = knowledge_base is not None or any(ex.answers is not None for ex in examples)
         gold = (
             gold_answers(examples, knowledge_base, gold_cache, workers=settings.workers)
@@ -85,6 +79,8 @@ def evaluate_split(
             for i, (ex, ref, hyp) in enumerate(zip(examples, gold_tokens, best))
         ]
         metrics = evaluate_predictions(records)
+        if any(r is not None for r in repairs):
+            metrics["repair"] = {"rounds": rounds, "answered_in": rounds_histogram([r for r in repairs if r])}
         errors = analyse_errors(
             zip(gold_tokens, best),
             kb,
@@ -103,10 +99,11 @@ def evaluate_split(
                 "predicted": detokenize(tokens, kb),
                 "predicted_tokens": tokens,
                 "answer": None if a is None else a.to_json(),
+                **({} if r is None else {"repair": r.to_json()}),
             },
             ensure_ascii=False,
         )
-        for ex, q, tokens, a in zip(examples, questions, best, predicted_answers)
+        for ex, q, tokens, a, r in zip(examples, questions, best, predicted_answers, repairs)
     ]
     atomic_write_text(out / "predictions.jsonl", "".join(line + "\n" for line in lines))
     atomic_write_json(out / "metrics.json", metrics)
@@ -128,6 +125,7 @@ def format_metrics(metrics: dict[str, Any]) -> str:
         ("syntax valid %", pct(metrics.get("syntax_valid"))),
         ("answer accuracy %", pct(metrics.get("answer_accuracy"))),
         ("answer F1 %", pct(metrics.get("answer_f1"))),
+        ("empty answers %", pct(metrics.get("empty_answer"))),
         ("questions (answers kept)", f"{metrics.get('n')} ({kept})"),
     ]
     width = max(len(name) for name, _ in rows)

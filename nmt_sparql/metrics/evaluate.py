@@ -39,7 +39,8 @@ def _pct(numerator: float, denominator: int) -> float | None:
 
 
 def evaluate_predictions(records: Iterable[PredictionRecord]) -> dict[str, Any]:
-    """BLEU, exact match, syntax-valid rate, answer accuracy and F1 (in %), with the counts behind them."""
+    """BLEU, exact match, syntax-valid rate, answer accuracy and F1, empty-answer rate (in %), with the
+    counts behind them."""
     records = list(records)
     n = len(records)
     valid = sum(
@@ -67,6 +68,8 @@ def evaluate_predictions(records: Iterable[PredictionRecord]) -> dict[str, Any]:
         correct += score.correct
         f1_sum += score.f1
     kept = n - gold_missing - gold_error - gold_empty
+    ran = [r.predicted_answer for r in records if r.predicted_answer is not None]
+    empty = sum(a.ok and a.is_empty() for a in ran)
     return {
         "n": n,
         "bleu": corpus_bleu([r.gold_tokens for r in records], [r.predicted_tokens for r in records]),
@@ -75,6 +78,7 @@ def evaluate_predictions(records: Iterable[PredictionRecord]) -> dict[str, Any]:
         "syntax_valid": _pct(valid, n),
         "answer_accuracy": _pct(correct, kept),
         "answer_f1": _pct(f1_sum, kept),
+        "empty_answer": _pct(empty, len(ran)),  # of the predicted queries that ran: no error, no row
         "answers": {
             "kept": kept,
             "gold_empty": gold_empty,

@@ -29,6 +29,7 @@ METRIC_LABELS = {
     "syntax_valid": "syntax valid (%)",
     "answer_accuracy": "answer accuracy (%)",
     "answer_f1": "answer F1 (%)",
+    "empty_answer": "empty answers (%)",
 }
 
 
@@ -107,6 +108,21 @@ def _markdown(metrics: Mapping[str, Any], errors: ErrorReport | None, title: str
             f"(excluded: {answers.get('gold_empty')} empty, {answers.get('gold_error')} failed, "
             f"{answers.get('gold_missing')} without gold answer); "
             f"{answers.get('predicted_error')} predicted queries failed and count as wrong.",
+        ]
+    repair = metrics.get("repair")
+    if isinstance(repair, Mapping):
+        histogram = repair.get("answered_in", {})
+        parts += [
+            "",
+            "## Repair rounds",
+            "",
+            f"Execution feedback and repair, at most {repair.get('rounds')} round(s) (round 1: the n-best "
+            "in order); the round in which each question's query answered:",
+            "",
+            _md_table(
+                ["answered in", "questions"],
+                [[k if k == "gave up" else f"round {k}", v] for k, v in histogram.items()],
+            ),
         ]
     if errors is not None:
         parts += [

@@ -41,6 +41,7 @@ class _Job:
     questions: list[str]
     beam: int | None
     annotate: bool
+    repair: bool
     future: asyncio.Future[list[Translation]]
 
 
@@ -85,15 +86,21 @@ class Batcher:
         self._execute.shutdown(wait=True, cancel_futures=True)
 
     async def submit(
-        self, questions: list[str], beam: int | None, annotate: bool, execute: bool
+        self, questions: list[str], beam: int | None, annotate: bool, execute: bool, repair: bool = False
     ) -> list[Translation]:
         if self._queue is None:
             raise RuntimeError("the batcher is not started")
         loop = asyncio.get_running_loop()
         future: asyncio.Future[list[Translation]] = loop.create_future()
-        await self._queue.put(_Job(questions, beam, annotate, future))
+        await self._queue.put(_Job(questions, beam, annotate, repair, future))
         results = await future
-        if execute:
+        if repair:  # KB rounds, off the decode thread like any execution
+            results = list(
+                await asyncio.gather(
+                    *(loop.run_in_executor(self._execute, self.translator.repair, r) for r in results)
+                )
+            )
+        elif execute:
             answers = await asyncio.gather(
                 *(loop.run_in_executor(self._execute, self.translator.execute, r.sparql) for r in results)
             )
@@ -121,14 +128,15 @@ class Batcher:
 
     def _decode(self, jobs: list[_Job]) -> list[list[Translation] | Exception]:
         """Decode jobs grouped by their settings; a failing group fails only its own jobs."""
-        groups: dict[tuple[int | None, bool], list[int]] = {}
+        groups: dict[tuple[int | None, bool, bool], list[int]] = {}
         for i, job in enumerate(jobs):
-            groups.setdefault((job.beam, job.annotate), []).append(i)
+            groups.setdefault((job.beam, job.annotate, job.repair), []).append(i)
         out: list[list[Translation] | Exception] = [[] for _ in jobs]
-        for (beam, annotate), members in groups.items():
+        for (beam, annotate, repair), members in groups.items():
             questions = [q for i in members for q in jobs[i].questions]
+            n_best = self.translator.beam_of(beam) if repair else None  # repair starts from the n-best
             try:
-                results = self.translator.translate(questions, beam=beam, annotate=annotate)
+                results = self.translator.translate(questions, beam=beam, annotate=annotate, n_best=n_best)
             except Exception as err:  # noqa: BLE001 - reported to the requests of this group
                 for i in members:
                     out[i] = err
@@ -167,7 +175,8 @@ class Result(BaseModel):
     sparql: str
     tokens: list[str]
     kb_elements: list[str]
-    answer: dict[str, Any] | None = Field(None, description="present when execute was requested")
+    answer: dict[str, Any] | None = Field(None, description="present when execute or repair was requested")
+    repair: dict[str, Any] | None = Field(None, description="the repair rounds, when repair was requested")
     explanation: str | None = Field(
         None, description="the query in plain English, when explain was requested"
     )
@@ -208,6 +217,12 @@ def request_model(limits: Limits) -> type[BaseModel]:
         execute=(bool, Field(False, description="run each query on the server's KB and return the answer")),
         annotate=(bool, Field(True, description="find KB elements in questions written without «tags»")),
         explain=(bool, Field(False, description="explain each query in plain English, with KB labels")),
+        repair=(
+            bool,
+            Field(
+                False, description="repair the n-best on the KB (up to 5 rounds); returns answer and rounds"
+            ),
+        ),
     )
 
 
@@ -236,15 +251,17 @@ def create_app(
 
     @app.post("/translate", response_model=TranslateResponse)
     async def translate(body: Request) -> dict[str, Any]:  # type: ignore[valid-type]
-        if body.execute and translator.kb is None:
-            raise HTTPException(400, "execute: this server has no KB configured (start it with kb=...)")
+        if (body.execute or body.repair) and translator.kb is None:
+            raise HTTPException(
+                400, "execute, repair: this server has no KB configured (start it with kb=...)"
+            )
         for i, question in enumerate(body.questions):
             try:
                 check_units(question, translator.prefixes)
             except UnitError as err:  # same shape as the body validation errors
                 detail = [{"loc": ["body", "questions", i], "msg": str(err), "type": "unit_error"}]
                 raise HTTPException(422, detail) from None
-        results = await batcher.submit(body.questions, body.beam, body.annotate, body.execute)
+        results = await batcher.submit(body.questions, body.beam, body.annotate, body.execute, body.repair)
         if body.explain:  # parsing takes milliseconds a query: off the event loop
             texts = await asyncio.get_running_loop().run_in_executor(
                 None, lambda: [translator.explain(r.sparql) for r in results]

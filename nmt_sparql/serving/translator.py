@@ -22,7 +22,7 @@ from safetensors import SafetensorError
 from safetensors.torch import load_model
 
 from nmt_sparql.annotation.annotator import Annotator
-from nmt_sparql.annotation.units import check_units
+from nmt_sparql.annotation.units import check_units, units
 from nmt_sparql.execution.answer import Answer
 from nmt_sparql.execution.base import KnowledgeBase, execute_many
 from nmt_sparql.execution.config import KBSettings
@@ -32,6 +32,7 @@ from nmt_sparql.inference.encoder import load_encoder
 from nmt_sparql.inference.explain import ExplainError, TermLabels
 from nmt_sparql.inference.explain import explain as explain_query
 from nmt_sparql.inference.kb import open_kb
+from nmt_sparql.inference.repair import MAX_ROUNDS, Repairer
 from nmt_sparql.models.registry import build_model
 from nmt_sparql.preparation.linking_index import INDEX_FILE
 from nmt_sparql.serving.export import FORMAT, VERSION, find_pickles
@@ -58,10 +59,13 @@ class Translation:
     kb_elements: list[str] = field(default_factory=list)
     answer: dict[str, Any] | None = None
     explanation: str | None = None
+    repair: dict[str, Any] | None = None  # the repair rounds (inference/repair.py), when asked for
+    hypotheses: list[list[str]] = field(default_factory=list, repr=False)  # the n-best repair starts from
 
     def to_json(self) -> dict[str, Any]:
         data = asdict(self)
-        for key in ("answer", "explanation"):
+        data.pop("hypotheses")
+        for key in ("answer", "explanation", "repair"):
             if data[key] is None:
                 data.pop(key)
         return data
@@ -112,6 +116,8 @@ class Translator:
         self.decode_defaults = dict(config.get("decode") or {})
         self._lock = threading.Lock()  # one decode at a time: callers may share a translator across threads
         self.kb_workers = 1  # queries of one call executed at once
+        self.repair_rounds = MAX_ROUNDS  # at most this many rounds of `repair`
+        self._repairer: Repairer | None = None
 
     @classmethod
     def from_pretrained(
@@ -189,12 +195,17 @@ class Translator:
         answers: bool = False,
         max_len: int | None = None,
         explain: bool = False,
+        repair: bool = False,
+        n_best: int | None = None,
     ) -> list[Translation]:
         """SPARQL for each question. `annotate=False` feeds the text as it is (already annotated, or a
-        raw model); `answers=True` executes each query on the translator's KB (read-only);
-        `explain=True` adds each query in plain English (`explain`)."""
-        if answers and self.kb is None:
-            raise ValueError("answers=True needs a KB: Translator.from_pretrained(path, kb=...)")
+        raw model); `answers=True` executes each query on the translator's KB (read-only); `repair=True`
+        decodes the beam's n-best and repairs it on the KB (`repair`), with the answer and the rounds;
+        `n_best`: hypotheses kept in `Translation.hypotheses` (default: the beam with repair, else 1);
+        `explain=True` adds each final query in plain English (`explain`)."""
+        if (answers or repair) and self.kb is None:
+            asked = "answers=True" if answers else "repair=True"
+            raise ValueError(f"{asked} needs a KB: Translator.from_pretrained(path, kb=...)")
         inputs = [self.annotate(q) if annotate else " ".join(q.split()) for q in questions]
         for text in inputs:
             check_units(text, self.prefixes)  # a unit is copied verbatim into the query
@@ -205,6 +216,8 @@ class Translator:
             settings["max_len"] = int(max_len)
         if int(settings.get("beam", 1)) < 1:
             raise ValueError(f"beam must be >= 1, got {settings['beam']}")
+        if n_best is not None or repair:
+            settings["n_best"] = min(int(settings.get("beam", 1)), int(n_best or settings.get("beam", 1)))
         with self._lock:
             nbest = (
                 decode(self.model, _OnDevice(self.encoder, self.device), inputs, settings) if inputs else []
@@ -213,15 +226,20 @@ class Translator:
         for question, text, hyps in zip(questions, inputs, nbest):
             tokens = hyps[0]
             sparql = detokenize(tokens, self.prefixes)
-            results.append(Translation(question, text, tokens, sparql, kb_tokens(tokens, self.prefixes)))
-            if explain:
-                results[-1].explanation = self.explain(sparql)
-        if answers:
+            results.append(
+                Translation(question, text, tokens, sparql, kb_tokens(tokens, self.prefixes), hypotheses=hyps)
+            )
+        if repair:
+            results = [self.repair(result) for result in results]
+        elif answers:
             found = execute_many(
                 self.kb, [r.sparql for r in results], workers=self.kb_workers, progress=False, desc="answers"
             )
             for result, answer in zip(results, found):
                 result.answer = answer.to_json()
+        if explain:
+            for result in results:
+                result.explanation = self.explain(result.sparql)
         return results
 
     def explain(self, sparql: str) -> str:
@@ -231,6 +249,25 @@ class Translator:
             return explain_query(sparql, self.prefixes, TermLabels(self.prefixes, self.annotator.index))
         except ExplainError as err:
             return f"Not explained: {err}"
+
+    def beam_of(self, beam: int | None) -> int:
+        """The beam size a `translate(beam=...)` call decodes with (None: the export's)."""
+        return int(beam if beam is not None else self.decode_defaults.get("beam", 1))
+
+    def repair(self, result: Translation) -> Translation:
+        """`result` with the query and answer that execution feedback and repair found (inference/repair.py),
+        starting from its n-best hypotheses, and the rounds in `result.repair`. Blocks on KB queries."""
+        if self.kb is None:
+            raise ValueError("repair needs a KB: Translator.from_pretrained(path, kb=...)")
+        if self._repairer is None or self._repairer.max_rounds != self.repair_rounds:
+            self._repairer = Repairer(self.kb, self.prefixes, self.annotator.index, self.repair_rounds)
+        repaired = self._repairer.repair(result.hypotheses or [result.tokens], units(result.input))
+        result.tokens = repaired.tokens
+        result.sparql = detokenize(repaired.tokens, self.prefixes)
+        result.kb_elements = kb_tokens(repaired.tokens, self.prefixes)
+        result.answer = None if repaired.answer is None else repaired.answer.to_json()
+        result.repair = repaired.to_json()
+        return result
 
     def execute(self, sparql: str) -> dict[str, Any]:
         """The answer of one query on the KB as JSON: refused queries (updates, hosts outside

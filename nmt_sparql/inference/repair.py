@@ -1,0 +1,404 @@
+"""Execution feedback and repair of decoded queries (`decode.repair`, issue #16; InteracSPARQL, GRASP).
+
+A model's best query often fails in a way the KB can see: it does not parse, names an IRI the KB
+does not hold, or matches nothing. Within at most `max_rounds` rounds (5, as InteracSPARQL) the
+repairer looks for a query that answers:
+
+- round 1 (the old `decode.execution_guided`): the n-best hypotheses in order; the first that parses,
+  names only IRIs the KB holds (`KnowledgeBase.exists`) and gets a non-empty answer wins;
+- rounds 2..: one failed hypothesis at a time (best first): its offending triple pattern (the first that
+  names an unknown IRI, else the first whose conjunction with the patterns before it matches nothing,
+  by ASK) is rewritten: each KB element replaced by candidates of the kind its position takes (entity,
+  property after the subject, class after `a`) -- the question's linked units of that kind first, then
+  the KB index's nearest elements by label -- and subject and object swapped. A rewrite is run only
+  when a cheap ASK says the rewritten pattern, joined with the patterns before it, matches something
+  (the domains and ranges the KB holds). A rewrite that parses and runs but is still empty is repaired
+  first in the next round (a second wrong pattern).
+
+Every query, ASK checks included, goes through `KnowledgeBase.query` (safety checks, the KB's timeout);
+a hypothesis that the safety check refuses is recorded as refused and never sent. Each round records
+what it tried and why each attempt failed, so a user (or a report) sees how the answer was found.
+"""
+
+from __future__ import annotations
+
+import itertools
+import re
+from collections.abc import Sequence
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+from tqdm.auto import tqdm
+
+from nmt_sparql.annotation.units import units
+from nmt_sparql.execution.answer import Answer
+from nmt_sparql.execution.base import ExistenceCheckError, KnowledgeBase
+from nmt_sparql.execution.safety import UnsafeQueryError, query_form
+from nmt_sparql.linking.index import KBIndex, Kind
+from nmt_sparql.sparql.prefixes import PrefixMap, prefix_map
+from nmt_sparql.sparql.tokens import TokenType, detokenize, local_name, token_types
+from nmt_sparql.sparql.validate import query_parse_error
+from nmt_sparql.tokenization.kbmask import typed_mask
+
+MAX_ROUNDS = 5
+ANSWERED, PARSE_ERROR, EMPTY, UNKNOWN_IRI, REFUSED, KB_ERROR = (
+    "answered", "parse error", "empty", "unknown IRI", "refused", "KB error",
+)  # fmt: skip
+_TERMS = (TokenType.URI, TokenType.LITERAL, TokenType.VARIABLE)
+# Query shapes whose triple patterns are not one conjunction: an empty answer cannot be blamed on one.
+_NOT_CONJUNCTIVE = {"union", "optional", "minus", "not", "exists"}
+_KIND_OF_MASK: dict[str, Kind] = {"<kb:entity>": "entity", "<kb:property>": "property", "<kb:class>": "class"}
+
+
+@dataclass
+class Attempt:
+    """One query tried: where it came from, its text, and how it ended (`outcome`, with `detail`)."""
+
+    source: str
+    sparql: str
+    outcome: str
+    detail: str = ""
+
+
+@dataclass
+class Round:
+    """One round: what it worked on (`target`), the queries it ran, and targets it had to pass over."""
+
+    number: int
+    target: str
+    attempts: list[Attempt] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+
+
+@dataclass
+class Repaired:
+    """The chosen query and answer; `answered_in`: the round that found an answer (None: gave up, the
+    best hypothesis is kept and `gave_up` says why)."""
+
+    tokens: list[str]
+    answer: Answer | None
+    rounds: list[Round]
+    answered_in: int | None
+    gave_up: str | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "answered_in": self.answered_in,
+            "gave_up": self.gave_up,
+            "rounds": [asdict(r) for r in self.rounds],
+        }
+
+
+@dataclass
+class _Target:
+    tokens: list[str]
+    label: str
+    unknown: frozenset[str] = frozenset()
+
+
+def repair_rounds(decode_cfg: Any) -> int:
+    """The rounds a decode config asks for: `repair` (its `repair_rounds`, default 5), else 1 for the
+    alias `execution_guided` (the first round: the first hypothesis that answers), else 0 (off)."""
+    if decode_cfg.get("repair", False):
+        rounds = int(decode_cfg.get("repair_rounds", MAX_ROUNDS) or MAX_ROUNDS)
+        if not 1 <= rounds <= MAX_ROUNDS:
+            raise ValueError(f"decode.repair_rounds must be within 1..{MAX_ROUNDS}, got {rounds}")
+        return rounds
+    return 1 if decode_cfg.get("execution_guided", False) else 0
+
+
+def triple_patterns(tokens: Sequence[str], types: Sequence[TokenType]) -> list[tuple[int, int, int]]:
+    """(subject, predicate, object) token positions of the plain triple patterns of a query, in order
+    (`;` and `,` abbreviations expanded); FILTER, BIND, paths and the like are passed over."""
+    free, subject, predicate, obj, end = range(5)
+    state, depth, s, p = free, 0, -1, -1
+    out: list[tuple[int, int, int]] = []
+    for i, (tok, kind) in enumerate(zip(tokens, types)):
+        term = kind in _TERMS
+        if tok == "{":
+            state, depth = subject, 0
+        elif state == subject and term:
+            s, state = i, predicate
+        elif state == predicate and (term or tok == "a"):
+            p, state = i, obj
+        elif state == obj and term:
+            out.append((s, p, i))
+            state = end
+        elif state == end and tok in (".", ";", ","):
+            state = {".": subject, ";": predicate, ",": obj}[tok]
+        elif state == free and tok in ("(", ")"):
+            depth += 1 if tok == "(" else -1
+        elif state == free and tok == "." and depth <= 0:
+            state = subject
+        else:
+            state, depth = free, (1 if tok == "(" else 0)
+    return out
+
+
+def _is_empty(tokens: Sequence[str], answer: Answer) -> bool:
+    """No answer to give: no row, or a COUNT of nothing (`0` is what a count over no match returns)."""
+    return answer.is_empty() or ("count" in tokens and answer.number() == 0)
+
+
+def _name(token: str, index: KBIndex | None) -> str:
+    """What to look a KB element up by: its label, else its local name in words (`birthPlace` -> birth Place)."""
+    label = index.label(token) if index is not None else None
+    if label:
+        return label
+    local = re.sub(r"(?<=[a-z0-9])(?=[A-Z])", " ", local_name(token))
+    return " ".join(re.split(r"[_\-\s]+", local))
+
+
+class Repairer:
+    """Repairs the n-best hypotheses of questions on one KB (see the module docstring).
+
+    `index`: the KB index the annotator uses (None: replacements come from the question's units only);
+    `per_element`: replacements per KB element; `max_checks` / `max_runs`: ASK checks and full queries
+    per round, which bound the KB queries a question costs.
+    """
+
+    def __init__(
+        self,
+        kb: KnowledgeBase,
+        prefixes: PrefixMap,
+        index: KBIndex | None = None,
+        max_rounds: int = MAX_ROUNDS,
+        per_element: int = 4,
+        max_checks: int = 24,
+        max_runs: int = 6,
+    ):
+        if not 1 <= max_rounds <= MAX_ROUNDS:
+            raise ValueError(f"repair rounds must be within 1..{MAX_ROUNDS}, got {max_rounds}")
+        self.kb, self.prefixes, self.index = kb, prefixes, index
+        self.max_rounds, self.per_element = max_rounds, per_element
+        self.max_checks, self.max_runs = max_checks, max_runs
+        self._known: dict[str, bool] = {}
+
+    # -- one query -------------------------------------------------------------------------------
+
+    def _unknown(self, tokens: Sequence[str]) -> tuple[frozenset[str], str]:
+        """The URI tokens of a query the KB does not hold (and a note when the KB cannot tell)."""
+        uris = {t for t, k in zip(tokens, token_types(list(tokens), self.prefixes)) if k == TokenType.URI}
+        todo = uris - self._known.keys()
+        if todo:
+            try:
+                found = self.kb.exists(todo)
+            except ExistenceCheckError as err:
+                return frozenset(), f"existence check failed: {err}"
+            self._known.update((t, t in found) for t in todo)
+        return frozenset(t for t in uris if not self._known[t]), ""
+
+    def _try(self, tokens: list[str], source: str) -> tuple[Attempt, Answer | None, frozenset[str]]:
+        """Parse, safety check, existence check, then run one query; refused text never reaches the KB."""
+        sparql = detokenize(tokens, self.prefixes)
+        error = query_parse_error(sparql)
+        if error is not None:
+            return Attempt(source, sparql, PARSE_ERROR, error.splitlines()[0][:200]), None, frozenset()
+        try:
+            query_form(sparql, self.kb.allow_hosts)
+        except UnsafeQueryError as err:
+            return Attempt(source, sparql, REFUSED, str(err)), None, frozenset()
+        unknown, note = self._unknown(tokens)
+        if unknown:
+            return Attempt(source, sparql, UNKNOWN_IRI, " ".join(sorted(unknown))), None, unknown
+        answer = self._query(sparql)
+        if not answer.ok:
+            return Attempt(source, sparql, KB_ERROR, str(answer.error)[:200]), answer, unknown
+        if _is_empty(tokens, answer):
+            return Attempt(source, sparql, EMPTY, note), answer, unknown
+        return Attempt(source, sparql, ANSWERED, note), answer, unknown
+
+    def _query(self, sparql: str) -> Answer:
+        try:
+            return self.kb.query(sparql)
+        except UnsafeQueryError as err:
+            return Answer.failed(str(err))
+
+    def _matches(self, tokens: Sequence[str], patterns: Sequence[tuple[int, int, int]]) -> bool:
+        """ASK: does the conjunction of these triple patterns of `tokens` match anything in the KB?"""
+        body: list[str] = []
+        for s, p, o in patterns:
+            body += [tokens[s], tokens[p], tokens[o], "."]
+        answer = self._query(detokenize(["ask", "where", "{", *body, "}"], self.prefixes))
+        return answer.ok and bool(answer.boolean)
+
+    # -- replacements ----------------------------------------------------------------------------
+
+    def _kind(self, token: str) -> Kind | None:
+        found = self.index.kind(token) if self.index is not None else None
+        return found or _KIND_OF_MASK.get(typed_mask(token))
+
+    def _replacements(self, token: str, kind: Kind, units: Sequence[str]) -> list[str]:
+        """Elements of `kind` to put in place of `token`: the question's units, then the index's nearest."""
+        found = [u for u in units if u != token and self._kind(u) == kind]
+        if self.index is not None:
+            found += [
+                h.token for h in self.index.lookup(_name(token, self.index), [kind], self.per_element + 1)
+            ]
+        return [t for t in dict.fromkeys(found) if t != token][: self.per_element]
+
+    def _rewrites(
+        self, target: _Target, pattern: tuple[int, int, int], units: Sequence[str]
+    ) -> list[tuple[list[str], str]]:
+        """Rewrites of one triple pattern, fewest changes first: elements replaced, subject and object swapped."""
+        tokens = target.tokens
+        types = token_types(tokens, self.prefixes)
+        s, p, o = pattern
+        kinds: dict[int, Kind] = {p: "property"} if tokens[p] != "a" else {o: "class"}
+        for i in (s, o):
+            if i not in kinds:
+                kinds[i] = "class" if self._kind(tokens[i]) == "class" else "entity"
+        options: list[list[str]] = []
+        for i in (s, p, o):
+            keep = [] if tokens[i] in target.unknown else [tokens[i]]
+            element = types[i] == TokenType.URI  # variables and literals stay as they are
+            options.append(keep + (self._replacements(tokens[i], kinds[i], units) if element else []))
+        swappable = tokens[p] != "a" and TokenType.LITERAL not in (types[s], types[o])
+        ranked: list[tuple[int, int, list[str], str]] = []
+        for orientation in (False, True) if swappable else (False,):
+            for choice in itertools.product(*(range(len(opt)) for opt in options)):
+                terms = [options[k][c] for k, c in enumerate(choice)]
+                changes = [f"{tokens[i]} -> {t}" for i, t in zip((s, p, o), terms) if t != tokens[i]]
+                if orientation:
+                    terms[0], terms[2] = terms[2], terms[0]
+                    changes.append("subject and object swapped")
+                if not changes:
+                    continue
+                new = list(tokens)
+                new[s], new[p], new[o] = terms
+                ranked.append((len(changes), sum(choice), new, ", ".join(changes)))
+        ranked.sort(key=lambda r: (r[0], r[1]))
+        return [(new, change) for _, _, new, change in ranked]
+
+    def _blame(self, target: _Target) -> tuple[int, list[tuple[int, int, int]]] | str:
+        """The position of the offending triple pattern among the query's patterns, or why none is found."""
+        types = token_types(target.tokens, self.prefixes)
+        patterns = triple_patterns(target.tokens, types)
+        if not patterns:
+            return "no plain triple pattern to repair"
+        if target.unknown:
+            for k, pattern in enumerate(patterns):
+                if any(target.tokens[i] in target.unknown for i in pattern):
+                    return k, patterns
+            return "its unknown IRIs stand outside the triple patterns"
+        if _NOT_CONJUNCTIVE & set(target.tokens):
+            return "UNION/OPTIONAL/MINUS/NOT: no single pattern to blame for the empty answer"
+        for k in range(len(patterns)):
+            if not self._matches(target.tokens, patterns[: k + 1]):
+                return k, patterns
+        return "every triple pattern matches: the empty answer comes from a FILTER, ORDER or LIMIT"
+
+    def _repair_round(
+        self, rnd: Round, target: _Target, k: int, patterns: list[tuple[int, int, int]], units: Sequence[str]
+    ) -> tuple[list[str], Answer] | _Target | None:
+        """Rewrite the target's pattern `k`: the answering rewrite, else the first empty one to go on with."""
+        checks = runs = 0
+        follow_up: _Target | None = None
+        for tokens, change in self._rewrites(target, patterns[k], units):
+            if checks >= self.max_checks or runs >= self.max_runs:
+                break
+            checks += 1
+            new_patterns = triple_patterns(tokens, token_types(tokens, self.prefixes))
+            if len(new_patterns) != len(patterns) or not self._matches(tokens, new_patterns[: k + 1]):
+                continue
+            runs += 1
+            attempt, answer, unknown = self._try(tokens, f"{target.label}: {change}")
+            rnd.attempts.append(attempt)
+            if attempt.outcome == ANSWERED and answer is not None:
+                return tokens, answer
+            if follow_up is None and attempt.outcome in (EMPTY, UNKNOWN_IRI):
+                follow_up = _Target(tokens, f"{target.label}: {change}", unknown)
+        rnd.notes.append(
+            f"pattern {k + 1} ({' '.join(target.tokens[i] for i in patterns[k])}): "
+            f"{checks} rewrite(s) checked by ASK, {runs} matched and ran"
+        )
+        return follow_up
+
+    # -- one question ----------------------------------------------------------------------------
+
+    def repair(self, hypotheses: Sequence[Sequence[str]], units: Sequence[str] = ()) -> Repaired:
+        """The first query of up to `max_rounds` rounds that answers (module docstring), with the rounds.
+
+        `hypotheses`: the question's n-best query tokens, best first; `units`: the KB tokens of the
+        model input (the linker's candidates), tried first as replacements.
+        """
+        if not hypotheses:
+            raise ValueError("repair needs at least one hypothesis")
+        first = Round(1, f"{len(hypotheses)} hypothesis(es) in order")
+        rounds = [first]
+        targets: list[_Target] = []
+        seen: set[tuple[str, ...]] = set()
+        fallback: tuple[list[str], Answer | None] | None = None
+        for n, hyp in enumerate(hypotheses, 1):
+            tokens = list(hyp)
+            if tuple(tokens) in seen:
+                continue
+            seen.add(tuple(tokens))
+            attempt, answer, unknown = self._try(tokens, f"hypothesis {n}")
+            first.attempts.append(attempt)
+            if fallback is None:
+                fallback = (tokens, answer)
+            if attempt.outcome == ANSWERED:
+                return Repaired(tokens, answer, rounds, 1)
+            if attempt.outcome in (EMPTY, UNKNOWN_IRI):
+                targets.append(_Target(tokens, f"hypothesis {n}", unknown))
+        passed: list[str] = []  # targets with nothing to rewrite: they do not use up a round
+        while len(rounds) < self.max_rounds and targets:
+            target = targets.pop(0)
+            blamed = self._blame(target)
+            if isinstance(blamed, str):
+                passed.append(f"{target.label}: {blamed}")
+                continue
+            rnd = Round(len(rounds) + 1, target.label, notes=passed)
+            passed = []
+            rounds.append(rnd)
+            outcome = self._repair_round(rnd, target, *blamed, units)
+            if isinstance(outcome, tuple):
+                return Repaired(outcome[0], outcome[1], rounds, rnd.number)
+            if outcome is not None:
+                targets.insert(0, outcome)
+        rounds[-1].notes += passed
+        reason = (
+            f"no answer within {self.max_rounds} round(s)"
+            if targets
+            else f"nothing left to try after {len(rounds)} round(s)"
+        )
+        assert fallback is not None
+        tokens, answer = fallback
+        best = first.attempts[0]
+        if answer is None:  # what the best hypothesis answers without repair; a refused text is not sent
+            sent = best.outcome == UNKNOWN_IRI
+            answer = self._query(best.sparql) if sent else Answer.failed(f"{best.outcome}: {best.detail}")
+        return Repaired(tokens, answer, rounds, None, reason)
+
+
+def rounds_histogram(repairs: Sequence[Repaired]) -> dict[str, int]:
+    """How many questions were answered in round 1, 2, ..., and how many gave up."""
+    histogram = {str(n): 0 for n in range(1, MAX_ROUNDS + 1)}
+    histogram["gave up"] = 0
+    for r in repairs:
+        histogram["gave up" if r.answered_in is None else str(r.answered_in)] += 1
+    return histogram
+
+
+def repair_all(
+    kb: KnowledgeBase,
+    prefixes: str | PrefixMap,
+    nbest: Sequence[Sequence[Sequence[str]]],
+    inputs: Sequence[str],
+    rounds: int = MAX_ROUNDS,
+    index: str | Path | None = None,
+    progress: bool = True,
+) -> list[Repaired]:
+    """Repair each question's n-best (`inputs`: the annotated texts the model read, whose units are the
+    first replacements), with the KB index file `index` when given (evaluate)."""
+    pm = prefix_map(prefixes) if isinstance(prefixes, str) else prefixes
+    kb_index = KBIndex.open(index) if index is not None else None
+    try:
+        repairer = Repairer(kb, pm, kb_index, rounds)
+        pairs = tqdm(zip(nbest, inputs), total=len(inputs), desc="repair", disable=not progress, unit="q")
+        return [repairer.repair(hyps, units(text)) for hyps, text in pairs]
+    finally:
+        if kb_index is not None:
+            kb_index.close()

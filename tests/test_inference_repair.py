@@ -1,0 +1,199 @@
+"""Execution feedback and repair (`decode.repair`): on a tiny KB and KB index built here."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from pathlib import Path
+
+import pytest
+
+from nmt_sparql.execution.answer import Answer
+from nmt_sparql.execution.base import KnowledgeBase
+from nmt_sparql.execution.embedded import EmbeddedStore
+from nmt_sparql.execution.safety import UnsafeQueryError
+from nmt_sparql.inference.repair import (
+    ANSWERED,
+    EMPTY,
+    MAX_ROUNDS,
+    PARSE_ERROR,
+    REFUSED,
+    UNKNOWN_IRI,
+    Repaired,
+    Repairer,
+    repair_rounds,
+    rounds_histogram,
+)
+from nmt_sparql.linking.index import Entry, KBIndex
+from nmt_sparql.metrics.evaluate import PredictionRecord, evaluate_predictions
+from nmt_sparql.reports.report import write_report
+from nmt_sparql.sparql.prefixes import PrefixMap, register_prefix_map
+from nmt_sparql.sparql.tokens import tokenize
+
+TTL = """@prefix res: <http://repair.test/resource/> .
+@prefix ont: <http://repair.test/ontology/> .
+res:Ridley_Scott a ont:Person ; ont:birthPlace res:South_Shields .
+res:Alien a ont:Film ; ont:director res:Ridley_Scott ; ont:releaseYear 1979 .
+res:Blade_Runner a ont:Film ; ont:director res:Ridley_Scott ; ont:releaseYear 1982 .
+"""
+ENTRIES = [
+    Entry("res:Ridley_Scott", "entity", ("Ridley Scott",)),
+    Entry("res:South_Shields", "entity", ("South Shields",)),
+    Entry("res:Alien", "entity", ("Alien",)),
+    Entry("res:Blade_Runner", "entity", ("Blade Runner",)),
+    # A class whose label is exactly the misspelt name: only an entity may replace an entity.
+    Entry("ont:RidleyScot", "class", ("Ridley Scot",)),
+    Entry("ont:Person", "class", ("person",)),
+    Entry("ont:Film", "class", ("film",)),
+    Entry("ont:birthPlace", "property", ("birth place",)),
+    Entry("ont:director", "property", ("director",)),
+    Entry("ont:releaseYear", "property", ("release year",)),
+]
+
+
+class Recording(KnowledgeBase):
+    """The tiny store, remembering every query that reached it (after the safety check)."""
+
+    def __init__(self, store: EmbeddedStore):
+        super().__init__(store.prefixes)
+        self.store, self.sent = store, []
+
+    def _run(self, sparql: str, form: str) -> Answer:
+        self.sent.append(sparql)
+        return self.store.query(sparql)
+
+    def _existing_iris(self, iris: Sequence[str]) -> set[str]:
+        return self.store._existing_iris(iris)
+
+    def close(self) -> None:
+        self.store.close()
+
+
+@pytest.fixture(scope="module")
+def prefixes() -> PrefixMap:
+    return register_prefix_map(
+        "repairtest", {"res": "http://repair.test/resource/", "ont": "http://repair.test/ontology/"}
+    )
+
+
+@pytest.fixture(scope="module")
+def store(tmp_path_factory: pytest.TempPathFactory, prefixes: PrefixMap) -> Iterator[EmbeddedStore]:
+    path = tmp_path_factory.mktemp("kb") / "kb.ttl"
+    path.write_text(TTL, encoding="utf-8")
+    with EmbeddedStore([path], prefixes=prefixes, timeout_s=10) as kb:
+        yield kb
+
+
+@pytest.fixture(scope="module")
+def index(tmp_path_factory: pytest.TempPathFactory) -> Iterator[KBIndex]:
+    with KBIndex.build(tmp_path_factory.mktemp("index") / "index.sqlite", ENTRIES) as built:
+        yield built
+
+
+@pytest.fixture
+def kb(store: EmbeddedStore) -> Recording:
+    return Recording(store)
+
+
+def _tokens(query: str) -> list[str]:
+    return tokenize(
+        "PREFIX res: <http://repair.test/resource/> PREFIX ont: <http://repair.test/ontology/> " + query,
+        "repairtest",
+    )
+
+
+def test_an_unknown_entity_is_replaced_by_the_nearest_entity_of_the_index(
+    kb: Recording, index: KBIndex, prefixes: PrefixMap
+) -> None:
+    hypothesis = _tokens("SELECT DISTINCT ?x WHERE { res:Ridley_Scot ont:birthPlace ?x }")
+    repaired = Repairer(kb, prefixes, index).repair([hypothesis])
+
+    assert repaired.answered_in == 2 and repaired.gave_up is None
+    assert "res:Ridley_Scott" in repaired.tokens and "res:Ridley_Scot" not in repaired.tokens
+    assert repaired.answer is not None and repaired.answer.rows == (
+        ("http://repair.test/resource/South_Shields",),
+    )
+    first, second = repaired.rounds
+    assert [(a.source, a.outcome, a.detail) for a in first.attempts] == [
+        ("hypothesis 1", UNKNOWN_IRI, "res:Ridley_Scot")
+    ]
+    assert second.attempts[-1].outcome == ANSWERED
+    assert "res:Ridley_Scot -> res:Ridley_Scott" in second.attempts[-1].source
+    # the query with the unknown IRI never ran, and the class with the same label was never tried
+    assert not any("Ridley_Scot>" in q or "Ridley_Scot " in q for q in kb.sent)
+    assert not any("RidleyScot" in q for q in kb.sent)
+
+
+def test_an_empty_pattern_is_rewritten_within_the_domains_the_kb_holds(
+    kb: Recording, index: KBIndex, prefixes: PrefixMap
+) -> None:
+    """`?x ont:director res:Alien` matches nothing: swapped, it names Ridley Scott (found by ASK first)."""
+    hypothesis = _tokens("SELECT DISTINCT ?x WHERE { ?x ont:director res:Alien }")
+    repaired = Repairer(kb, prefixes, index).repair([hypothesis], units=["ont:director", "res:Alien"])
+
+    assert repaired.answered_in == 2
+    assert repaired.answer is not None and repaired.answer.rows == (
+        ("http://repair.test/resource/Ridley_Scott",),
+    )
+    assert repaired.rounds[0].attempts[0].outcome == EMPTY
+    assert repaired.rounds[1].attempts == [repaired.rounds[1].attempts[-1]]  # only the matching rewrite ran
+    assert repaired.rounds[1].attempts[0].source == "hypothesis 1: subject and object swapped"
+
+
+def test_repair_gives_up_after_five_rounds_and_says_why(
+    kb: Recording, index: KBIndex, prefixes: PrefixMap
+) -> None:
+    broken = ["select", "distinct", "?x", "where", "{", "res:Alien", "ont:director"]
+    empty = [_tokens(f"SELECT ?x WHERE {{ ?x ont:releaseYear {year} }}") for year in range(1900, 1906)]
+    repaired = Repairer(kb, prefixes, index).repair([broken, *empty])
+
+    assert repaired.answered_in is None and len(repaired.rounds) == MAX_ROUNDS
+    assert repaired.gave_up == f"no answer within {MAX_ROUNDS} round(s)"
+    assert repaired.tokens == broken  # the model's best query is kept, with the reason it has no answer
+    assert repaired.answer is not None and str(repaired.answer.error).startswith("parse error: ")
+    outcomes = [a.outcome for a in repaired.rounds[0].attempts]
+    assert outcomes == [PARSE_ERROR] + [EMPTY] * 6
+    assert repaired.rounds[0].attempts[0].detail  # the parser's message
+    for rnd, year in zip(repaired.rounds[1:], range(1900, 1904)):
+        assert rnd.target == f"hypothesis {year - 1898}"
+        assert rnd.notes and "checked by ASK" in rnd.notes[-1]
+    assert rounds_histogram([repaired]) == {"1": 0, "2": 0, "3": 0, "4": 0, "5": 0, "gave up": 1}
+
+
+def test_a_refused_query_is_never_sent_to_the_kb(kb: Recording, index: KBIndex, prefixes: PrefixMap) -> None:
+    service = _tokens("SELECT ?x WHERE { SERVICE <http://10.0.0.5/sparql> { ?x ont:director ?y } }")
+    good = _tokens("SELECT ?x WHERE { res:Alien ont:releaseYear ?x }")
+    repaired = Repairer(kb, prefixes, index).repair([service, good])
+
+    first = repaired.rounds[0].attempts
+    assert [a.outcome for a in first] == [REFUSED, ANSWERED] and "10.0.0.5" in first[0].detail
+    assert repaired.tokens == good and repaired.answered_in == 1
+    assert kb.sent and not any("10.0.0.5" in q for q in kb.sent)
+    with pytest.raises(UnsafeQueryError):  # the KB itself refuses it too: repair adds no way around the check
+        kb.query(first[0].sparql)
+
+
+def test_execution_guided_is_the_first_round_of_repair() -> None:
+    assert repair_rounds({"execution_guided": True}) == 1
+    assert repair_rounds({"repair": True}) == MAX_ROUNDS
+    assert repair_rounds({"repair": True, "repair_rounds": 3, "execution_guided": True}) == 3
+    assert repair_rounds({}) == 0
+    with pytest.raises(ValueError, match="repair_rounds"):
+        repair_rounds({"repair": True, "repair_rounds": 9})
+
+
+def test_the_report_shows_the_empty_answer_rate_and_the_rounds(tmp_path: Path) -> None:
+    empty = Answer(kind="select", variables=("x",), rows=())
+    some = Answer(kind="select", variables=("x",), rows=(("a",),))
+    records = [
+        PredictionRecord("1", ["a"], ["a"], "generic", some, some),
+        PredictionRecord("2", ["a"], ["b"], "generic", some, empty),
+        PredictionRecord("3", ["a"], ["b"], "generic", some, Answer.failed("timeout")),
+        PredictionRecord("4", ["a"], ["b"], "generic", some, None),
+    ]
+    metrics = evaluate_predictions(records)
+    assert metrics["empty_answer"] == pytest.approx(100 / 3)
+    repairs = [Repaired([], some, [], 1), Repaired([], some, [], 3), Repaired([], None, [], None, "why")]
+    metrics["repair"] = {"rounds": 5, "answered_in": rounds_histogram(repairs)}
+    report = write_report(tmp_path, metrics, None, "t")["markdown"].read_text(encoding="utf-8")
+    assert "| empty answers (%) | 33.3 |" in report
+    assert "| round 1 | 1 |" in report and "| round 3 | 1 |" in report and "| gave up | 1 |" in report
