@@ -18,11 +18,18 @@ def decode(
     beam, n_best = int(cfg.get("beam", 1)), int(cfg.get("n_best", 1))
     max_len, size = int(cfg.get("max_len", 100)), int(cfg.get("batch_size", 64))
     roles = triple_roles(encoder) if cfg.get("typed_triples", False) else None
+    constrain = bool(cfg.get("kb_constraint", False))
+    if constrain and (roles is not None or not hasattr(encoder, "kb_constraint")):
+        raise ValueError(
+            "decode.kb_constraint is for LLM prompts (model=llama), and excludes decode.typed_triples"
+        )
     out: list[list[list[str]]] = []
     for start in range(0, len(questions), size):
         items = [encoder.encode(q) for q in questions[start : start + size]]
         batch = encoder.collate(items)
         bound = None if roles is None else roles.with_slots([i.slot_tokens for i in items])
+        if constrain:
+            bound = encoder.kb_constraint(items)
         if beam == 1 and n_best == 1:
             nbest = [[ids] for ids in greedy(model, batch, max_len, bound)]
         else:
