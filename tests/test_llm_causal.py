@@ -153,6 +153,8 @@ def test_constraint_allows_only_continuations_of_a_listed_element() -> None:
     )
     assert not free[0, 9] and free[0, 2] and free[0, 4]  # a wrong IRI is banned, a plain word is not
     assert not free[0, 3] and free[1, 3]  # ":" may follow "dbr" (a listed prefix), not start a word
+    raw = KBConstraint(pieces, special).with_elements([[]])  # a prompt without elements is not restricted
+    assert torch.isfinite(raw.restrict(log_probs, RowWords([b"dbr:"]), torch.tensor([0]))).all()
 
 
 # -- LoRA and pretrained weights ---------------------------------------------------------------------
@@ -298,3 +300,12 @@ def test_export_translates_like_the_run(codec, pairs, saved_base: Path, tmp_path
     finally:
         translator.close()
     assert got == expected
+
+
+def test_generated_text_that_does_not_lex_decodes_word_by_word(codec) -> None:
+    ids = codec.tokenizer("select ?uri where { foo:bar dbo:author ?uri", add_special_tokens=False)[
+        "input_ids"
+    ]
+    tokens = codec.decode_ids(ids + [codec.tokenizer.eos_token_id, 5])
+    assert tokens == ["select", "?uri", "where", "{", "<unk>", "dbo:author", "?uri"]
+    assert detokenize(tokens, "dbpedia").startswith("PREFIX dbo:")

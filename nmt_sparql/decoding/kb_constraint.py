@@ -90,7 +90,7 @@ class KBConstraint:
             i for i, (b, sp) in enumerate(zip(self.body, special)) if not sp and (b":" in b or b"<" in b)
         ]
         self._ends = torch.tensor([lead or sp for lead, sp in zip(self.lead, special)], dtype=torch.bool)
-        self.elements: list[list[bytes]] = []
+        self.elements: list[list[bytes] | None] = []
 
     @classmethod
     def for_tokenizer(cls, tokenizer: PreTrainedTokenizerBase) -> KBConstraint:
@@ -101,11 +101,14 @@ class KBConstraint:
         return cached
 
     def with_elements(self, elements: Sequence[Sequence[str]], free: Sequence[str] = ()) -> KBConstraint:
-        """A copy bound to a batch: example i may write the IRIs `elements[i]` and `free`."""
+        """A copy bound to a batch: example i may write the IRIs `elements[i]` and `free`; an example
+        whose prompt lists no element (a raw question) is left free."""
         bound = KBConstraint.__new__(KBConstraint)
         bound.__dict__.update(self.__dict__)
         shared = [f.encode("utf-8") for f in free]
-        bound.elements = [sorted({e.encode("utf-8") for e in row} | set(shared)) for row in elements]
+        bound.elements = [
+            sorted({e.encode("utf-8") for e in row} | set(shared)) if row else None for row in elements
+        ]
         return bound
 
     # -- the TripleRoles interface ---------------------------------------------------------------
@@ -141,6 +144,8 @@ class KBConstraint:
         vocab = min(len(self.pieces), log_probs.size(-1))
         for r, (word, example) in enumerate(zip(positions.words, rows.tolist())):
             allowed = self.elements[example]
+            if allowed is None:
+                continue
             if iri_like(word) or word in (b"<", b"<="):
                 keep = torch.zeros(log_probs.size(-1), dtype=torch.bool)
                 for name in allowed:

@@ -31,7 +31,7 @@ from nmt_sparql.models.interface import Batch, VocabSpec
 from nmt_sparql.sparql.tokens import SparqlSyntaxError, kb_tokens, tokenize
 from nmt_sparql.tokenization.hf import train_sentencepiece
 from nmt_sparql.tokenization.kbmask import Encoded, collate, kb_unit, read_encoder_meta
-from nmt_sparql.tokenization.vocab import VocabError
+from nmt_sparql.tokenization.vocab import UNK, VocabError
 
 STYLES = ("instruction", "plain")
 _UNIT = re.compile(r"«[^«»]*»")
@@ -177,7 +177,8 @@ class PromptEncoder:
         return collate(items, self.tokenizer.pad_token_id, self.tokenizer.pad_token_id)
 
     def decode_ids(self, ids: Sequence[int], slot_tokens: Sequence[str] = ()) -> list[str]:
-        """Generated answer ids -> query tokens (the SPARQL lexer's; whitespace split if it cannot lex)."""
+        """Generated answer ids -> query tokens (the SPARQL lexer's); when the text does not lex, word by
+        word, with `<unk>` for a word that is no token (an unknown prefix cannot reach detokenize)."""
         t = self.tokenizer
         kept = []
         for raw in ids:
@@ -188,7 +189,15 @@ class PromptEncoder:
         try:
             return tokenize(text, self.kb)
         except SparqlSyntaxError:
-            return text.split()
+            return [self._word(w) for w in text.split()]
+
+    def _word(self, word: str) -> str:
+        """One whitespace-separated word of a text the lexer refused: its token, or `<unk>`."""
+        try:
+            tokens = tokenize(word, self.kb)
+        except SparqlSyntaxError:
+            return UNK
+        return tokens[0] if len(tokens) == 1 else UNK
 
     def kb_constraint(self, items: Sequence[Encoded]) -> object:
         """`decode.kb_constraint`: generated IRIs limited to each prompt's KB elements."""
