@@ -110,9 +110,11 @@ def test_loss_covers_the_answer_only_and_padding_changes_nothing(codec, pairs) -
             assert torch.allclose(losses[i] / counts[i], reference, atol=1e-5)
 
 
-def test_causal_lm_refuses_the_copy_layer(codec) -> None:
+def test_causal_lm_refuses_the_copy_layer_and_a_7b_random_init(codec) -> None:
     with pytest.raises(ModelConfigError, match="copy=false"):
         build_model(TINY, codec.spec, True)
+    with pytest.raises(ModelConfigError, match="model.config is empty"):
+        build_model({**TINY, "config": {}}, codec.spec, False)
 
 
 # -- the KB-element constraint -----------------------------------------------------------------------

@@ -100,6 +100,11 @@ def load_causal_lm(
     else:
         if quantization:
             raise ModelConfigError("model.quantization needs pretrained weights (model.pretrained=...)")
+        if not config:  # LlamaConfig's defaults are a 7B model: never built by accident from random init
+            raise ModelConfigError(
+                "model.pretrained is not available and model.config is empty: give weights "
+                "(model.pretrained=NAME_OR_PATH) or the dims of a random-init Llama (see model=llama_small)"
+            )
         llama = LlamaConfig(
             vocab_size=spec.tgt_size,
             pad_token_id=spec.pad_id,
