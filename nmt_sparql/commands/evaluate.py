@@ -42,7 +42,14 @@ def run(cfg: DictConfig) -> dict:
     merged = evaluation_config(cfg, OmegaConf.load(run_dir / "config.yaml"))
     check_switches(
         merged,
-        ("copy", "decode.typed_triples", "decode.execution_guided", "decode.repair", "data.skip_invalid"),
+        (
+            "copy",
+            "decode.typed_triples",
+            "decode.execution_guided",
+            "decode.repair",
+            "decode.kb_constraint",
+            "data.skip_invalid",
+        ),
     )
     examples = load_splits(merged)[cfg.split]
     encoder = load_encoder(run_dir / "tokenizer")

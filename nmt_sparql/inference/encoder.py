@@ -8,6 +8,7 @@ from typing import Any
 from nmt_sparql.models.registry import CODECS, ensure_registered
 from nmt_sparql.tokenization.hf import HFEncoder
 from nmt_sparql.tokenization.kbmask import read_encoder_meta
+from nmt_sparql.tokenization.prompt import PromptEncoder
 from nmt_sparql.tokenization.word import Encoder
 
 
@@ -16,6 +17,14 @@ def build_encoder(
 ) -> Any:
     """The tokenization the model expects: word vocabularies, or a (pretrained or trained) HF tokenizer."""
     ensure_registered()
+    if CODECS[model_cfg["name"]] == "prompt":
+        return PromptEncoder.build(
+            pairs,
+            kb,
+            pretrained=model_cfg.get("pretrained"),
+            sp_vocab_size=model_cfg.get("sp_vocab_size", 1000),
+            style=model_cfg.get("prompt", "instruction"),
+        )
     if CODECS[model_cfg["name"]] == "hf":
         if mask != "plain":
             raise ValueError(
@@ -33,8 +42,7 @@ def build_encoder(
 
 def load_encoder(directory: Path) -> Any:
     """Reload the tokenization saved by a training run."""
-    return (
-        Encoder.load(directory)
-        if read_encoder_meta(directory)["type"] == "word"
-        else HFEncoder.load(directory)
-    )
+    kind = read_encoder_meta(directory)["type"]
+    if kind == "prompt":
+        return PromptEncoder.load(directory)
+    return Encoder.load(directory) if kind == "word" else HFEncoder.load(directory)

@@ -2,7 +2,8 @@
 
 `build_model(cfg, spec, copy)` takes the model config (the `model:` section of conf/model/<name>.yaml),
 the tokenization's `VocabSpec` and the top-level `copy` flag. `CODECS[name]` says which tokenization a model expects:
-"word" (tokenization.word.Encoder) or "hf" (tokenization.hf.HFEncoder).
+"word" (tokenization.word.Encoder), "hf" (tokenization.hf.HFEncoder) or "prompt" (tokenization.prompt.PromptEncoder:
+instruction prompts of decoder-only LLMs).
 """
 
 from __future__ import annotations
@@ -29,7 +30,12 @@ NON_ARCHITECTURE_KEYS = frozenset({"name", "pretrained", "min_freq", "sp_vocab_s
 RECIPE_KEYS = frozenset(
     {"optimizer", "scheduler", "batch_size", "clip_norm", "label_smoothing", "max_epochs"}
 )
-_BUILTIN = ("nmt_sparql.models.transformer", "nmt_sparql.models.convs2s", "nmt_sparql.models.pretrained")
+_BUILTIN = (
+    "nmt_sparql.models.transformer",
+    "nmt_sparql.models.convs2s",
+    "nmt_sparql.models.pretrained",
+    "nmt_sparql.models.causal_lm",
+)
 
 
 class ModelConfigError(ValueError):
@@ -38,8 +44,8 @@ class ModelConfigError(ValueError):
 
 def register_model(name: str, codec: str) -> Callable[[Builder], Builder]:
     """Decorator: make `builder` available as config name `name`."""
-    if codec not in ("word", "hf"):
-        raise ValueError(f"codec must be 'word' or 'hf', got {codec!r}")
+    if codec not in ("word", "hf", "prompt"):
+        raise ValueError(f"codec must be 'word', 'hf' or 'prompt', got {codec!r}")
 
     def wrap(builder: Builder) -> Builder:
         if name in MODELS and MODELS[name] is not builder:

@@ -6,8 +6,8 @@ The export holds everything `Translator.from_pretrained` needs:
   tokenizer/          the run's tokenization (word vocabularies or a Hugging Face tokenizer), JSON only
   prefixes.json       the KB prefix map, so a user's own KB detokenizes without registering it
   kb_index.sqlite     the KB index raw questions are linked with (runs of a non-raw annotation)
-  hf/                 BART/T5 only: the underlying transformers model + tokenizer (save_pretrained),
-                      usable by Hugging Face tools and loaded from here instead of the hub
+  hf/                 BART/T5/LLMs: the underlying transformers model + tokenizer (save_pretrained; an
+                      LLM's LoRA adapters merged in), usable by Hugging Face tools and loaded from here
   manifest.json       the sha256 of every other file (serving/manifest.py), checked on load
 It is written in a temporary sibling folder and renamed into place, so a crash leaves no half export.
 """
@@ -24,6 +24,7 @@ from safetensors.torch import save_model
 
 from nmt_sparql.atomic import atomic_write, atomic_write_json
 from nmt_sparql.inference.encoder import load_encoder
+from nmt_sparql.models.causal_lm import CausalLM
 from nmt_sparql.models.pretrained import PretrainedSeq2Seq
 from nmt_sparql.models.registry import RECIPE_KEYS, build_model, codec_for
 from nmt_sparql.preparation.linking_index import INDEX_FILE, copy_index
@@ -33,7 +34,7 @@ from nmt_sparql.training.checkpoint import load_weights, resolve_checkpoint
 
 FORMAT = "nmt-sparql-export"
 VERSION = 2  # 2: manifest.json (version 1 exports have none)
-DECODE_KEYS = ("beam", "n_best", "max_len", "batch_size", "typed_triples")
+DECODE_KEYS = ("beam", "n_best", "max_len", "batch_size", "typed_triples", "kb_constraint")
 # Files an export may never contain: pickles run code when loaded.
 PICKLE_SUFFIXES = (".pkl", ".pickle", ".pt", ".pth", ".bin", ".ckpt")
 
@@ -61,8 +62,10 @@ def _run_config(run_dir: Path) -> dict[str, Any]:
 def export_config(cfg: dict[str, Any], checkpoint: Path) -> dict[str, Any]:
     """The inference settings of a run: what builds the model and how its inputs are written."""
     model_cfg = {k: v for k, v in cfg["model"].items() if k not in RECIPE_KEYS}  # older runs carried them
-    if codec_for(model_cfg["name"]) == "hf":
+    if codec_for(model_cfg["name"]) in ("hf", "prompt"):
         model_cfg["pretrained"] = "hf"  # the export's own hf/ folder, resolved at load time
+    if codec_for(model_cfg["name"]) == "prompt":  # adapters merged into hf/, nothing else to load
+        model_cfg.update(lora=None, quantization=None, gradient_checkpointing=False, frozen=True)
     decode = cfg.get("decode") or {}
     return {
         "format": FORMAT,
@@ -84,6 +87,8 @@ def _write(model: Any, encoder: Any, config: dict[str, Any], folder: Path, index
     folder.mkdir(parents=True)
     if index is not None:
         copy_index(index, folder)
+    if isinstance(model, CausalLM):
+        model.merge_and_freeze()
     atomic_write(folder / "model.safetensors", lambda p: save_model(model, str(p)))
     encoder.save(folder / "tokenizer")
     pm = prefix_map(config["kb"])
@@ -91,7 +96,7 @@ def _write(model: Any, encoder: Any, config: dict[str, Any], folder: Path, index
         folder / "prefixes.json",
         {"name": pm.name, "prefixes": pm.prefixes, "vocabulary_iris": sorted(pm.vocabulary_iris)},
     )
-    if isinstance(model, PretrainedSeq2Seq):
+    if isinstance(model, (PretrainedSeq2Seq, CausalLM)):
         model.model.save_pretrained(str(folder / "hf"))
         encoder.tokenizer.save_pretrained(str(folder / "hf"))
     atomic_write_json(folder / "config.json", config)
@@ -111,7 +116,10 @@ def export_model(run_dir: str | Path, out: str | Path, checkpoint: str = "best")
     if folder is None:
         raise ExportError(f"{run_dir}: no complete checkpoint '{checkpoint}' (nor last/)")
     encoder = load_encoder(run_dir / "tokenizer")
-    model = build_model(cfg["model"], encoder.spec, bool(cfg["copy"]))
+    build_cfg = cfg["model"]
+    if codec_for(build_cfg["name"]) == "prompt":  # merged into a full-precision base, on any machine
+        build_cfg = {**build_cfg, "quantization": None, "gradient_checkpointing": False}
+    model = build_model(build_cfg, encoder.spec, bool(cfg["copy"]))
     load_weights(folder, model)
     config = export_config(cfg, folder)
 

@@ -32,10 +32,10 @@ def read_encoder_meta(directory: Path, kind: str | None = None) -> dict[str, Any
         raise VocabError(f"{path}: cannot read: {err}") from err
     if (
         not isinstance(meta, dict)
-        or meta.get("type") not in ("word", "hf")
+        or meta.get("type") not in ("word", "hf", "prompt")
         or not isinstance(meta.get("copy"), bool)
     ):
-        raise VocabError(f"{path}: field 'type' must be 'word' or 'hf' and 'copy' a bool")
+        raise VocabError(f"{path}: field 'type' must be 'word', 'hf' or 'prompt' and 'copy' a bool")
     if kind is not None and meta["type"] != kind:
         raise VocabError(f"{path}: field 'type' is {meta['type']!r}, expected {kind!r}")
     return meta
