@@ -20,18 +20,39 @@ from nmt_sparql.atomic import atomic_write_json
 from nmt_sparql.config_values import config_bool
 from nmt_sparql.data.lexicon import bundled_lexicon
 from nmt_sparql.data.linking_index import dataset_index
-from nmt_sparql.data.readers import ReadResult, read_dataset
+from nmt_sparql.data.readers import USER_READERS, ReadResult, read_dataset
+from nmt_sparql.data.readers.base import skipped_summary
 from nmt_sparql.data.record import SPLITS, Example, read_jsonl, write_jsonl
-from nmt_sparql.data.splits import official_split, random_split, unseen_kb_split, unseen_templates_split
+from nmt_sparql.data.splits import (
+    auto_split,
+    official_split,
+    random_split,
+    unseen_kb_split,
+    unseen_templates_split,
+)
 from nmt_sparql.data.synthesize import open_kb_source, synthesize
 from nmt_sparql.linking.index import FORMAT_VERSION
 
 log = logging.getLogger(__name__)
 
 
+def dataset_reader(cfg: DictConfig) -> str:
+    """The reader of this dataset: `dataset.reader`, or the dataset's name for the built-in ones.
+
+    A user's dataset keeps its reader (`jsonl`, `nspm`) whatever `dataset.name` it is given, so that two
+    datasets of one format get their own prepared data and checkpoints.
+    """
+    return str(cfg.dataset.get("reader") or cfg.dataset.name)
+
+
 def dataset_root(cfg: DictConfig) -> Path:
-    """Where the raw dataset files are: `data.root` (a local copy) or `<data.dir>/raw` (downloaded)."""
-    if cfg.dataset.name == "jsonl":
+    """Where the raw dataset files are: the user's `dataset.path`, `data.root` (a local copy of the
+    public datasets) or `<data.dir>/raw` (downloaded)."""
+    if dataset_reader(cfg) in USER_READERS:
+        if OmegaConf.is_missing(cfg.dataset, "path") or not cfg.dataset.get("path"):
+            raise ValueError(
+                f"dataset={dataset_reader(cfg)} reads your own files: set dataset.path=FILE_OR_FOLDER"
+            )
         return Path(cfg.dataset.path)
     return Path(cfg.data.root) if cfg.data.get("root") else Path(cfg.data.dir) / "raw"
 
@@ -46,7 +67,7 @@ def read_examples(cfg: DictConfig) -> ReadResult:
     options = OmegaConf.to_container(given, resolve=True) if given else {}
     skip_invalid = config_bool(cfg.data.get("skip_invalid", False), "data.skip_invalid")
     root = dataset_root(cfg)
-    examples = read_dataset(cfg.dataset.name, root, skip_invalid=skip_invalid, **options)
+    examples = read_dataset(dataset_reader(cfg), root, skip_invalid=skip_invalid, **options)
     if not examples:
         skipped = f" ({len(examples.skipped)} record(s) skipped)" if examples.skipped else ""
         raise ValueError(f"{root}: dataset '{cfg.dataset.name}' has no examples{skipped}")
@@ -61,6 +82,10 @@ def make_splits(examples: list[Example], cfg: DictConfig) -> dict[str, list[Exam
     if kind == "random":
         sizes = tuple(split.sizes) if split.get("sizes") else None
         return random_split(examples, sizes=sizes, ratios=ratios, seed=seed)
+    if kind == "auto":
+        return auto_split(
+            examples, ratios=ratios, seed=seed, validation_fraction=ratios[1] / (ratios[0] + ratios[1])
+        )
     if kind == "official":
         return official_split(examples, validation_fraction=ratios[1] / (ratios[0] + ratios[1]), seed=seed)
     if kind == "unseen_templates":
@@ -68,7 +93,7 @@ def make_splits(examples: list[Example], cfg: DictConfig) -> dict[str, list[Exam
     if kind == "unseen_kb":
         return unseen_kb_split(examples, ratios=ratios, seed=seed)
     raise ValueError(
-        f"dataset.split.kind: unknown split '{kind}'; use random, official, unseen_templates or unseen_kb"
+        f"dataset.split.kind: unknown split '{kind}'; use auto, random, official, unseen_templates or unseen_kb"
     )
 
 
@@ -166,7 +191,7 @@ def prepare(cfg: DictConfig) -> dict[str, list[Example]]:
     atomic_write_json(out / "manifest.json", _manifest(cfg, splits, len(examples.skipped)))
     log.info("prepared %s under %s", {k: len(v) for k, v in splits.items()}, out)
     if examples.skipped:
-        log.warning("%d record(s) skipped (listed by `data stats`)", len(examples.skipped))
+        log.warning("%s", skipped_summary(examples.skipped))
     return splits
 
 
