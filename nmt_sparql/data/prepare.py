@@ -18,6 +18,7 @@ from nmt_sparql.annotation.annotator import Annotator
 from nmt_sparql.annotation.labels import LabelResolver
 from nmt_sparql.atomic import atomic_write_json
 from nmt_sparql.config_values import config_bool
+from nmt_sparql.data.fingerprint import content_hash, source_paths
 from nmt_sparql.data.lexicon import bundled_lexicon
 from nmt_sparql.data.linking_index import dataset_index
 from nmt_sparql.data.readers import USER_READERS, ReadResult, read_dataset
@@ -137,7 +138,14 @@ def prepared_dir(cfg: DictConfig) -> Path:
     return Path(cfg.data.dir) / cfg.dataset.name / cfg.annotation
 
 
-def _manifest(cfg: DictConfig, splits: dict[str, list[Example]], skipped: int = 0) -> dict[str, Any]:
+def sources_hash(cfg: DictConfig) -> str:
+    """The content hash of the files this config's prepared data is made from (data/fingerprint.py)."""
+    return content_hash(source_paths(cfg, dataset_reader(cfg), dataset_root(cfg)))
+
+
+def _manifest(
+    cfg: DictConfig, splits: dict[str, list[Example]], skipped: int = 0, sources: str | None = None
+) -> dict[str, Any]:
     linked = cfg.get("linked") if cfg.annotation == "linked" else None
     return {
         "dataset": OmegaConf.to_container(cfg.dataset, resolve=True),
@@ -152,6 +160,7 @@ def _manifest(cfg: DictConfig, splits: dict[str, list[Example]], skipped: int = 
         "augment": [cfg.data.get("augment"), cfg.data.get("augment_n")],
         "sizes": {name: len(examples) for name, examples in splits.items()},
         "skipped": skipped,
+        "sources": sources,
     }
 
 
@@ -173,6 +182,7 @@ def augment_training_split(splits: dict[str, list[Example]], cfg: DictConfig) ->
 
 def prepare(cfg: DictConfig) -> dict[str, list[Example]]:
     """Read, split, label and annotate a dataset, and write the splits and their manifest."""
+    sources = sources_hash(cfg)
     examples = read_examples(cfg)
     splits = make_splits(list(examples), cfg)
     augment_training_split(splits, cfg)
@@ -188,7 +198,7 @@ def prepare(cfg: DictConfig) -> dict[str, list[Example]]:
     out = prepared_dir(cfg)
     for name in SPLITS:
         write_jsonl(out / f"{name}.jsonl", splits.get(name, []))
-    atomic_write_json(out / "manifest.json", _manifest(cfg, splits, len(examples.skipped)))
+    atomic_write_json(out / "manifest.json", _manifest(cfg, splits, len(examples.skipped), sources))
     log.info("prepared %s under %s", {k: len(v) for k, v in splits.items()}, out)
     if examples.skipped:
         log.warning("%s", skipped_summary(examples.skipped))
@@ -196,16 +206,19 @@ def prepare(cfg: DictConfig) -> dict[str, list[Example]]:
 
 
 def load_splits(cfg: DictConfig) -> dict[str, list[Example]]:
-    """The prepared splits for this config, preparing them when missing or prepared differently."""
+    """The prepared splits for this config, preparing them when missing, prepared with other settings,
+    or made from source files whose content has changed since."""
     out = prepared_dir(cfg)
     manifest = out / "manifest.json"
     if manifest.is_file():
         saved = json.loads(manifest.read_text(encoding="utf-8"))
-        wanted = _manifest(cfg, {})
+        wanted = _manifest(cfg, {}, sources=sources_hash(cfg))
         if (
             all(saved.get(k, False) == wanted[k] for k in ("dataset", "annotation", "seed", "skip_invalid"))
             and saved.get("linked") == wanted["linked"]
             and saved.get("augment") == wanted["augment"]
         ):
-            return {name: list(read_jsonl(out / f"{name}.jsonl")) for name in SPLITS}
+            if saved.get("sources") == wanted["sources"]:
+                return {name: list(read_jsonl(out / f"{name}.jsonl")) for name in SPLITS}
+            log.info("the source files of %s changed since they were prepared: preparing again", out)
     return prepare(cfg)
