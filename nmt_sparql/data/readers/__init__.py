@@ -47,6 +47,10 @@ READERS: dict[str, Reader] = {
 }
 
 
+class UnknownDatasetError(KeyError, ValueError):
+    """A dataset name no reader reads: a bad setting (ValueError) found by lookup (KeyError)."""
+
+
 # Readers of a user's own files: they read `dataset.path`, not a folder under `data.root`.
 USER_READERS = ("jsonl", "nspm")
 
@@ -57,11 +61,19 @@ def read_dataset(name: str, root: Path | str, **options: Any) -> ReadResult:
     `options` go to readers that take them (`bundled`: generator, n, n_per_template, seed; all: skip_invalid).
     """
     if name not in READERS:
-        raise KeyError(
+        raise UnknownDatasetError(
             f"unknown dataset '{name}'; known: {', '.join(sorted(READERS))} "
             "(your own data: dataset=jsonl or dataset=nspm with dataset.path=..., dataset.name=NAME)"
         )
     return READERS[name](Path(root), **options)
 
 
-__all__ = ["READERS", "USER_READERS", "ReadResult", "Reader", "SkippedRecord", "read_dataset"]
+__all__ = [
+    "READERS",
+    "USER_READERS",
+    "UnknownDatasetError",
+    "ReadResult",
+    "Reader",
+    "SkippedRecord",
+    "read_dataset",
+]
