@@ -48,3 +48,35 @@ def test_partly_split_records_name_the_setting_that_resolves_them():
     examples = [Example(str(i), "q", "ASK {}", "dbpedia", split="train" if i else None) for i in range(3)]
     with pytest.raises(ValueError, match="dataset.split.kind=random"):
         auto_split(examples)
+
+
+def test_a_users_qald_file_is_read_with_its_gold_answers(tmp_path):
+    questions = [
+        {
+            "id": str(i),
+            "question": [{"language": "en", "string": f"Where was person {i} born?"}],
+            "query": {
+                "sparql": f"SELECT ?x WHERE {{ <http://dbpedia.org/resource/P{i}> <http://dbpedia.org/ontology/birthPlace> ?x }}"
+            },
+            "answers": [{"head": {"vars": ["x"]}, "results": {"bindings": []}}],
+        }
+        for i in range(10)
+    ]
+    path, data_dir = tmp_path / "mine.json", tmp_path / "data"
+    path.write_text(json.dumps({"questions": questions}), encoding="utf-8")
+    main(
+        [
+            "data",
+            "prepare",
+            "dataset=qald",
+            f"dataset.path={path}",
+            "dataset.name=mine",
+            f"data.dir={data_dir}",
+        ]
+    )
+    prepared = [
+        e
+        for s in ("train", "validation", "test")
+        for e in read_jsonl(data_dir / "mine" / "tag_within" / f"{s}.jsonl")
+    ]
+    assert len(prepared) == 10 and all(e.answers for e in prepared)

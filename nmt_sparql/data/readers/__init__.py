@@ -39,9 +39,10 @@ READERS: dict[str, Reader] = {
         root / "qald" / "qald-9-train-multilingual.json", "dbpedia", "train"
     ),
     "qald10": lambda root, skip_invalid=False: read_qald(root / "qald" / "qald_10.json", "wikidata", "test"),
-    # The user's own data (`dataset.path`): `root` is the .jsonl file or folder, or the NSpM/DBNQA folder.
+    # The user's own data (`dataset.path`): the .jsonl file or folder, the NSpM/DBNQA folder, a QALD file.
     "jsonl": read_jsonl_data,
     "nspm": lambda root, skip_invalid=False: read_nspm(root, skip_invalid),
+    "qald": lambda root, skip_invalid=False, kb="dbpedia": read_qald(root, kb, None),
     # Generated from the KB shipped in the package: needs no download.
     "bundled": read_bundled,
 }
@@ -52,11 +53,11 @@ class UnknownDatasetError(KeyError, ValueError):
 
 
 # Readers of a user's own files: they read `dataset.path`, not a folder under `data.root`.
-USER_READERS = ("jsonl", "nspm")
+USER_READERS = ("jsonl", "nspm", "qald")
 
 
 def read_dataset(name: str, root: Path | str, **options: Any) -> ReadResult:
-    """Read dataset `name` under `root` (for `jsonl` and `nspm`, `root` is the user's file or folder).
+    """Read dataset `name` under `root` (for `jsonl`, `nspm` and `qald`, `root` is the user's file or folder).
 
     `options` go to readers that take them (`bundled`: generator, n, n_per_template, seed; all: skip_invalid).
     """
