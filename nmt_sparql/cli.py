@@ -6,9 +6,13 @@ Hydra does the rest: overrides, `-m` multiruns (each run in its own folder), `--
 
 from __future__ import annotations
 
+import functools
 import importlib
+import os
 import re
 import sys
+from collections.abc import Callable
+from typing import Any
 
 COMMANDS = {
     "data": "download, prepare, describe or synthesize a dataset: `data download NAME`, `data prepare`, `data stats`, `data generate kb=FILE out=DIR`",
@@ -66,6 +70,49 @@ def _explain_args(args: list[str]) -> list[str]:
     return [f"query='{quoted}'", *args[1:]]
 
 
+# Errors of the user's input, settings or files: their message says what is wrong and what to change,
+# so they are printed alone (exit code 2), not as a stack trace; HYDRA_FULL_ERROR=1 shows the trace.
+# Project errors about input all derive from ValueError (RecordError, VocabError, CheckpointError, ...).
+KNOWN_ERRORS: tuple[type[BaseException], ...] = (
+    ValueError,
+    FileNotFoundError,
+    NotADirectoryError,
+    IsADirectoryError,
+    PermissionError,
+    ConnectionError,
+)
+USER_ERROR_EXIT = 2
+
+
+def _error_message(err: BaseException) -> str:
+    from omegaconf.errors import MissingMandatoryValue
+
+    if isinstance(err, MissingMandatoryValue):
+        return f"missing setting: {err.full_key} is required, add {err.full_key}=... to the command"
+    text = str(err.args[0]) if isinstance(err, KeyError) and err.args else str(err)
+    return f"{type(err).__name__}: {text.strip()}"
+
+
+def _reporting(command: str, run: Callable[[Any], Any]) -> Callable[[Any], Any]:
+    """`run` with its known errors (KNOWN_ERRORS, missing settings) printed as one or two lines, exit 2."""
+    from omegaconf.errors import MissingMandatoryValue
+
+    from nmt_sparql.training.lock import RunFolderLocked
+
+    @functools.wraps(run)
+    def reporting(cfg: Any) -> Any:
+        try:
+            return run(cfg)
+        except (*KNOWN_ERRORS, MissingMandatoryValue, RunFolderLocked) as err:
+            if os.environ.get("HYDRA_FULL_ERROR") == "1":
+                raise
+            print(f"nmt-sparql {command}: {_error_message(err)}", file=sys.stderr)
+            print("(set HYDRA_FULL_ERROR=1 for the full stack trace)", file=sys.stderr)
+            raise SystemExit(USER_ERROR_EXIT) from None
+
+    return reporting
+
+
 def main(argv: list[str] | None = None) -> None:
     argv = list(sys.argv[1:] if argv is None else argv)
     if not argv or argv[0] in ("-h", "--help", "help"):
@@ -78,7 +125,7 @@ def main(argv: list[str] | None = None) -> None:
 
     module = importlib.import_module(f"nmt_sparql.commands.{command}")
     task = hydra.main(config_path="pkg://nmt_sparql.conf", config_name=command, version_base="1.3")(
-        module.run
+        _reporting(command, module.run)
     )
     sys.argv = [f"nmt-sparql {command}", *_hydra_args(command, argv[1:])]
     task()

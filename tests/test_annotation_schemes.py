@@ -155,10 +155,10 @@ def test_split_question_keeps_kb_units_and_sep() -> None:
     ]
 
 
-def test_mark_refuses_tokens_that_would_break_the_unit() -> None:
+def test_mark_escapes_tokens_that_would_break_the_unit() -> None:
     assert mark("dbr:X") == "«dbr:X»"
-    with pytest.raises(ValueError, match="guillemet"):
-        mark('"a » b"')
+    unit = mark('"a » b"')
+    assert split_question(f"x {unit} y")[1] == unit
 
 
 def test_tagging_coverage_counts_fully_tagged_examples() -> None:

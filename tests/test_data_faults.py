@@ -97,7 +97,7 @@ def test_an_empty_dataset_is_an_error_naming_the_file(
     path.write_text("\n", encoding="utf-8")
     with pytest.raises(SystemExit) as exit_:
         main(["data", "prepare", "dataset=jsonl", f"dataset.path={path}", f"data.dir={tmp_path / 'out'}"])
-    assert exit_.value.code == 1 and f"{path}: dataset 'jsonl' has no examples" in capsys.readouterr().err
+    assert exit_.value.code == 2 and f"{path}: dataset 'jsonl' has no examples" in capsys.readouterr().err
     assert not (tmp_path / "out").exists()
 
 

@@ -20,6 +20,7 @@ from typing import Literal
 from rapidfuzz import fuzz
 
 from nmt_sparql.annotation.labels import LabelResolver, Resolved, normalize_space
+from nmt_sparql.core.marks import UNIT_PATTERN, mark, plain_text
 from nmt_sparql.core.record import Example
 
 Scheme = Literal["raw", "tag_within", "tag_end"]
@@ -30,7 +31,7 @@ FUZZY_MIN_SCORE = 85.0
 FUZZY_MIN_SPAN_RATIO = 75.0
 _FUZZY_MIN_LABEL_CHARS = 4
 
-_QUESTION_TOKEN = re.compile(r"«[^«»]*»|<sep>|\d+(?:[.,]\d+)+|\w+|[^\w\s]")
+_QUESTION_TOKEN = re.compile(UNIT_PATTERN + r"|<sep>|\d+(?:[.,]\d+)+|\w+|[^\w\s]")
 
 
 @dataclass(frozen=True)
@@ -48,13 +49,6 @@ def split_question(text: str) -> list[str]:
     return _QUESTION_TOKEN.findall(text)
 
 
-def mark(token: str) -> str:
-    """A KB token as one question unit: `«dbr:Ike_Clanton»`."""
-    if "«" in token or "»" in token:
-        raise ValueError(f"KB token {token!r} contains a guillemet and cannot be written as one «...» unit")
-    return f"«{token}»"
-
-
 def _rng(seed: int, example_id: str) -> random.Random:
     """A generator that depends only on (seed, example id): same order whatever the processing order."""
     return random.Random(f"{seed}:{example_id}")
@@ -64,7 +58,8 @@ def _tail(resolved: list[Resolved], rng: random.Random) -> str:
     order = list(resolved)
     rng.shuffle(order)
     return "".join(
-        f" {SEP} {mark(r.element.token)} {normalize_space(r.element.label or '')}".rstrip() for r in order
+        f" {SEP} {mark(r.element.token)} {plain_text(normalize_space(r.element.label or ''))}".rstrip()
+        for r in order
     )
 
 
@@ -173,9 +168,9 @@ def _tag_within(example: Example, resolver: LabelResolver, seed: int) -> Annotat
     pieces: list[str] = []
     pos = 0
     for k, (start, end) in sorted(spans.items(), key=lambda item: item[1]):
-        pieces.extend([normalize_space(text[pos:start]), mark(resolved[k].element.token)])
+        pieces.extend([plain_text(normalize_space(text[pos:start])), mark(resolved[k].element.token)])
         pos = end
-    pieces.append(normalize_space(text[pos:]))
+    pieces.append(plain_text(normalize_space(text[pos:])))
     untagged = [r for k, r in enumerate(resolved) if k not in spans]
     body = " ".join(p for p in pieces if p)
     return Annotated(
@@ -197,12 +192,12 @@ def annotate(
     resolver = resolver or LabelResolver()
     if scheme == "raw":
         tokens = [r.element.token for r in resolver.resolve_detailed(example)[1]]
-        return Annotated(normalize_space(example.question), [], tokens, fully_tagged=not tokens)
+        return Annotated(plain_text(normalize_space(example.question)), [], tokens, fully_tagged=not tokens)
     if scheme == "tag_within":
         return _tag_within(example, resolver, seed)
     if scheme == "tag_end":
         resolved = resolver.resolve_detailed(example)[1]
-        text = normalize_space(example.question) + _tail(resolved, _rng(seed, example.id))
+        text = plain_text(normalize_space(example.question)) + _tail(resolved, _rng(seed, example.id))
         return Annotated(text, [r.element.token for r in resolved], [], fully_tagged=True)
     raise ValueError(f"unknown annotation scheme {scheme!r}; expected one of {', '.join(SCHEMES)}")
 

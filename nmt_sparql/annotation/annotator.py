@@ -25,6 +25,7 @@ from typing import Any, Literal
 from nmt_sparql.annotation.annotate import SCHEMES, SEP, Annotated, LabelResolver, annotate, mark
 from nmt_sparql.annotation.labels import normalize_space
 from nmt_sparql.annotation.units import check_units
+from nmt_sparql.core.marks import find_units, plain_text
 from nmt_sparql.core.record import Example
 from nmt_sparql.linking.index import KBIndex
 from nmt_sparql.linking.linker import Candidate, Linker
@@ -43,7 +44,7 @@ def has_units(question: str) -> bool:
 
 
 def _unit(token: str, label: str | None, kind: str | None = None) -> str:
-    unit = f"{mark(token)} {normalize_space(label or '')}".rstrip()
+    unit = f"{mark(token)} {plain_text(normalize_space(label or ''))}".rstrip()
     return f"{unit} ({kind})" if kind else unit
 
 
@@ -161,9 +162,9 @@ class Annotator:
             return annotate(example, self.scheme, self.seed, self.resolver)  # type: ignore[arg-type]
         text = self.question(example.question)
         if has_units(normalize_space(example.question)):
-            offered = set(re.findall(r"«([^«»]+)»", text))
+            offered = set(find_units(text))
         else:
-            offered = {u[1 : u.index("»")] for u in text.split(f" {SEP} ")[1:]}
+            offered = {find_units(u)[0] for u in text.split(f" {SEP} ")[1:]}
         gold = [r.element for r in self.resolver.resolve_detailed(example)[1]]
         missed = [e for e in gold if e.token not in offered]
         added: list[str] = []

@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 
 from nmt_sparql.annotation.annotate import split_question
+from nmt_sparql.core.marks import unmark
 from nmt_sparql.sparql.prefixes import PrefixMap
 
 
@@ -35,7 +36,7 @@ _UNIT = re.compile(
 
 def units(question: str) -> list[str]:
     """The KB tokens of the `«...»` units of `question`, as the model's splitter finds them."""
-    return [word[1:-1] for word in split_question(question) if word.startswith("«") and word.endswith("»")]
+    return [token for token in map(unmark, split_question(question)) if token is not None]
 
 
 def check_units(question: str, prefixes: PrefixMap | None = None) -> list[str]:

@@ -70,7 +70,7 @@ def run(cfg: DictConfig) -> None:
             coverage = annotate_splits(splits, annotation)
         finally:
             annotation.close()
-        stats = dataset_stats(read, splits, cfg.annotation, int(cfg.seed), annotation.resolver)
+        stats = dataset_stats(read, splits, cfg.annotation, int(cfg.seed), annotation.resolver, coverage)
         stats["input_coverage"] = coverage
         out = Path(cfg.out) if cfg.get("out") else prepared_dir(cfg)
         atomic_write_json(out / "stats.json", stats)

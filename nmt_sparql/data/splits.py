@@ -83,7 +83,7 @@ def official_split(
         if e.split not in parts:
             raise ValueError(
                 f"example '{e.id}' has split {e.split!r}: the official split needs every example in one of "
-                f"{', '.join(SPLITS)} (this dataset has no official split; use random_split)"
+                f"{', '.join(SPLITS)} (this dataset has no official split: set dataset.split.kind=random)"
             )
         parts[e.split].append(e)
     if not parts["validation"] and parts["train"]:
@@ -94,6 +94,29 @@ def official_split(
         parts["validation"] = [e for e in parts["train"] if e.id in chosen]
         parts["train"] = [e for e in parts["train"] if e.id not in chosen]
     return _labelled(parts)
+
+
+def auto_split(
+    examples: Sequence[Example],
+    ratios: Sequence[float] = (0.8, 0.1, 0.1),
+    seed: int = DEFAULT_SEED,
+    validation_fraction: float = 0.1,
+) -> Split:
+    """The official split when every example has one, a seeded random one (`ratios`) when none has.
+
+    A user's file either ships its split or not; one that labels only some records is ambiguous, so it
+    is refused with the two settings that resolve it.
+    """
+    labelled = [e for e in examples if e.split is not None]
+    if not labelled:
+        return random_split(examples, ratios=ratios, seed=seed)
+    if len(labelled) == len(examples):
+        return official_split(examples, validation_fraction=validation_fraction, seed=seed)
+    missing = next(e for e in examples if e.split is None)
+    raise ValueError(
+        f"{len(examples) - len(labelled)} of {len(examples)} examples have no split (e.g. '{missing.id}'): "
+        "give every record a split, or set dataset.split.kind=random to ignore the given ones"
+    )
 
 
 def unseen_templates_split(

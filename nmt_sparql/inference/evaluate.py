@@ -25,7 +25,7 @@ from nmt_sparql.inference.kb import open_kb
 from nmt_sparql.inference.repair import Repaired, repair_all, repair_rounds, rounds_histogram
 from nmt_sparql.metrics.errors import analyse_errors, dataset_uris
 from nmt_sparql.metrics.evaluate import PredictionRecord, evaluate_predictions
-from nmt_sparql.reports.report import write_report
+from nmt_sparql.reports.report import NO_KB, write_report
 from nmt_sparql.sparql.tokens import detokenize, tokenize
 
 log = logging.getLogger(__name__)
@@ -81,6 +81,8 @@ def evaluate_split(
         metrics = evaluate_predictions(records)
         if any(r is not None for r in repairs):
             metrics["repair"] = {"rounds": rounds, "answered_in": rounds_histogram([r for r in repairs if r])}
+        if knowledge_base is None:  # nothing executed the predictions: answers cannot be scored
+            metrics.update(answer_accuracy=None, answer_f1=None, answers={"kept": 0, "kb_given": False})
         errors = analyse_errors(
             zip(gold_tokens, best),
             kb,
@@ -118,14 +120,15 @@ def format_metrics(metrics: dict[str, Any]) -> str:
         return "n/a" if v is None else f"{v:.2f}"
 
     kept = metrics.get("answers", {}).get("kept")
+    no_kb = metrics.get("answers", {}).get("kb_given") is False
     rows = [
         ("BLEU", pct(metrics.get("bleu"))),
         ("exact match %", pct(metrics.get("exact_match"))),
         ("equivalent query %", pct(metrics.get("equivalent"))),
         ("syntax valid %", pct(metrics.get("syntax_valid"))),
-        ("answer accuracy %", pct(metrics.get("answer_accuracy"))),
-        ("answer F1 %", pct(metrics.get("answer_f1"))),
-        ("empty answers %", pct(metrics.get("empty_answer"))),
+        ("answer accuracy %", NO_KB if no_kb else pct(metrics.get("answer_accuracy"))),
+        ("answer F1 %", NO_KB if no_kb else pct(metrics.get("answer_f1"))),
+        ("empty answers %", NO_KB if no_kb else pct(metrics.get("empty_answer"))),
         ("questions (answers kept)", f"{metrics.get('n')} ({kept})"),
     ]
     width = max(len(name) for name, _ in rows)

@@ -28,6 +28,7 @@ from nmt_sparql.annotation.labels import (
     read_label_file,
 )
 from nmt_sparql.core.language import label_rank
+from nmt_sparql.core.marks import unmark
 from nmt_sparql.core.record import Example, RecordError
 from nmt_sparql.execution.base import KnowledgeBase
 from nmt_sparql.linking.index import Entry, Kind, normalize
@@ -248,9 +249,10 @@ def _aligned_spans(example: Example, resolver: LabelResolver) -> dict[str, str]:
     units = split_question(body)
     pattern, tokens = [], []
     for unit in units:
-        if unit.startswith("«") and unit.endswith("»"):
+        token = unmark(unit)
+        if token is not None:
             pattern.append(r"(.+?)")
-            tokens.append(unit[1:-1])
+            tokens.append(token)
         else:
             pattern.append(re.escape(unit))
     found = re.fullmatch(r"\s*".join(pattern), plain)

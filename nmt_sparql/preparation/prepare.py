@@ -19,9 +19,17 @@ from nmt_sparql.annotation.labels import LabelResolver
 from nmt_sparql.atomic import atomic_write_json
 from nmt_sparql.config_values import config_bool
 from nmt_sparql.core.record import SPLITS, Example, read_jsonl, write_jsonl
+from nmt_sparql.data.fingerprint import content_hash, source_paths
 from nmt_sparql.data.lexicon import bundled_lexicon
-from nmt_sparql.data.readers import ReadResult, read_dataset
-from nmt_sparql.data.splits import official_split, random_split, unseen_kb_split, unseen_templates_split
+from nmt_sparql.data.readers import USER_READERS, ReadResult, read_dataset
+from nmt_sparql.data.readers.base import skipped_summary
+from nmt_sparql.data.splits import (
+    auto_split,
+    official_split,
+    random_split,
+    unseen_kb_split,
+    unseen_templates_split,
+)
 from nmt_sparql.data.synthesize import open_kb_source, synthesize
 from nmt_sparql.linking.index import FORMAT_VERSION
 from nmt_sparql.preparation.linking_index import dataset_index
@@ -29,9 +37,23 @@ from nmt_sparql.preparation.linking_index import dataset_index
 log = logging.getLogger(__name__)
 
 
+def dataset_reader(cfg: DictConfig) -> str:
+    """The reader of this dataset: `dataset.reader`, or the dataset's name for the built-in ones.
+
+    A user's dataset keeps its reader (`jsonl`, `nspm`) whatever `dataset.name` it is given, so that two
+    datasets of one format get their own prepared data and checkpoints.
+    """
+    return str(cfg.dataset.get("reader") or cfg.dataset.name)
+
+
 def dataset_root(cfg: DictConfig) -> Path:
-    """Where the raw dataset files are: `data.root` (a local copy) or `<data.dir>/raw` (downloaded)."""
-    if cfg.dataset.name == "jsonl":
+    """Where the raw dataset files are: the user's `dataset.path`, `data.root` (a local copy of the
+    public datasets) or `<data.dir>/raw` (downloaded)."""
+    if dataset_reader(cfg) in USER_READERS:
+        if OmegaConf.is_missing(cfg.dataset, "path") or not cfg.dataset.get("path"):
+            raise ValueError(
+                f"dataset={dataset_reader(cfg)} reads your own files: set dataset.path=FILE_OR_FOLDER"
+            )
         return Path(cfg.dataset.path)
     return Path(cfg.data.root) if cfg.data.get("root") else Path(cfg.data.dir) / "raw"
 
@@ -46,7 +68,7 @@ def read_examples(cfg: DictConfig) -> ReadResult:
     options = OmegaConf.to_container(given, resolve=True) if given else {}
     skip_invalid = config_bool(cfg.data.get("skip_invalid", False), "data.skip_invalid")
     root = dataset_root(cfg)
-    examples = read_dataset(cfg.dataset.name, root, skip_invalid=skip_invalid, **options)
+    examples = read_dataset(dataset_reader(cfg), root, skip_invalid=skip_invalid, **options)
     if not examples:
         skipped = f" ({len(examples.skipped)} record(s) skipped)" if examples.skipped else ""
         raise ValueError(f"{root}: dataset '{cfg.dataset.name}' has no examples{skipped}")
@@ -61,6 +83,10 @@ def make_splits(examples: list[Example], cfg: DictConfig) -> dict[str, list[Exam
     if kind == "random":
         sizes = tuple(split.sizes) if split.get("sizes") else None
         return random_split(examples, sizes=sizes, ratios=ratios, seed=seed)
+    if kind == "auto":
+        return auto_split(
+            examples, ratios=ratios, seed=seed, validation_fraction=ratios[1] / (ratios[0] + ratios[1])
+        )
     if kind == "official":
         return official_split(examples, validation_fraction=ratios[1] / (ratios[0] + ratios[1]), seed=seed)
     if kind == "unseen_templates":
@@ -68,7 +94,7 @@ def make_splits(examples: list[Example], cfg: DictConfig) -> dict[str, list[Exam
     if kind == "unseen_kb":
         return unseen_kb_split(examples, ratios=ratios, seed=seed)
     raise ValueError(
-        f"dataset.split.kind: unknown split '{kind}'; use random, official, unseen_templates or unseen_kb"
+        f"dataset.split.kind: unknown split '{kind}'; use auto, random, official, unseen_templates or unseen_kb"
     )
 
 
@@ -112,7 +138,14 @@ def prepared_dir(cfg: DictConfig) -> Path:
     return Path(cfg.data.dir) / cfg.dataset.name / cfg.annotation
 
 
-def _manifest(cfg: DictConfig, splits: dict[str, list[Example]], skipped: int = 0) -> dict[str, Any]:
+def sources_hash(cfg: DictConfig) -> str:
+    """The content hash of the files this config's prepared data is made from (data/fingerprint.py)."""
+    return content_hash(source_paths(cfg, dataset_reader(cfg), dataset_root(cfg)))
+
+
+def _manifest(
+    cfg: DictConfig, splits: dict[str, list[Example]], skipped: int = 0, sources: str | None = None
+) -> dict[str, Any]:
     linked = cfg.get("linked") if cfg.annotation == "linked" else None
     return {
         "dataset": OmegaConf.to_container(cfg.dataset, resolve=True),
@@ -127,6 +160,7 @@ def _manifest(cfg: DictConfig, splits: dict[str, list[Example]], skipped: int = 
         "augment": [cfg.data.get("augment"), cfg.data.get("augment_n")],
         "sizes": {name: len(examples) for name, examples in splits.items()},
         "skipped": skipped,
+        "sources": sources,
     }
 
 
@@ -148,6 +182,7 @@ def augment_training_split(splits: dict[str, list[Example]], cfg: DictConfig) ->
 
 def prepare(cfg: DictConfig) -> dict[str, list[Example]]:
     """Read, split, label and annotate a dataset, and write the splits and their manifest."""
+    sources = sources_hash(cfg)
     examples = read_examples(cfg)
     splits = make_splits(list(examples), cfg)
     augment_training_split(splits, cfg)
@@ -163,24 +198,27 @@ def prepare(cfg: DictConfig) -> dict[str, list[Example]]:
     out = prepared_dir(cfg)
     for name in SPLITS:
         write_jsonl(out / f"{name}.jsonl", splits.get(name, []))
-    atomic_write_json(out / "manifest.json", _manifest(cfg, splits, len(examples.skipped)))
+    atomic_write_json(out / "manifest.json", _manifest(cfg, splits, len(examples.skipped), sources))
     log.info("prepared %s under %s", {k: len(v) for k, v in splits.items()}, out)
     if examples.skipped:
-        log.warning("%d record(s) skipped (listed by `data stats`)", len(examples.skipped))
+        log.warning("%s", skipped_summary(examples.skipped))
     return splits
 
 
 def load_splits(cfg: DictConfig) -> dict[str, list[Example]]:
-    """The prepared splits for this config, preparing them when missing or prepared differently."""
+    """The prepared splits for this config, preparing them when missing, prepared with other settings,
+    or made from source files whose content has changed since."""
     out = prepared_dir(cfg)
     manifest = out / "manifest.json"
     if manifest.is_file():
         saved = json.loads(manifest.read_text(encoding="utf-8"))
-        wanted = _manifest(cfg, {})
+        wanted = _manifest(cfg, {}, sources=sources_hash(cfg))
         if (
             all(saved.get(k, False) == wanted[k] for k in ("dataset", "annotation", "seed", "skip_invalid"))
             and saved.get("linked") == wanted["linked"]
             and saved.get("augment") == wanted["augment"]
         ):
-            return {name: list(read_jsonl(out / f"{name}.jsonl")) for name in SPLITS}
+            if saved.get("sources") == wanted["sources"]:
+                return {name: list(read_jsonl(out / f"{name}.jsonl")) for name in SPLITS}
+            log.info("the source files of %s changed since they were prepared: preparing again", out)
     return prepare(cfg)

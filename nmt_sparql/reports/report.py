@@ -33,6 +33,17 @@ METRIC_LABELS = {
 }
 
 
+# What answer metrics read when no KB executed the predicted queries (not a model failure).
+NO_KB = "n/a (no KB given)"
+ANSWER_METRICS = ("answer_accuracy", "answer_f1")
+
+
+def _metric_value(metrics: Mapping[str, Any], key: str) -> Any:
+    answers = metrics.get("answers")
+    no_kb = isinstance(answers, Mapping) and answers.get("kb_given") is False
+    return NO_KB if no_kb and key in ANSWER_METRICS else metrics.get(key)
+
+
 def _flatten(data: Mapping[str, Any], prefix: str = "") -> list[tuple[str, Any]]:
     out: list[tuple[str, Any]] = []
     for key, value in data.items():
@@ -97,11 +108,14 @@ def _markdown(metrics: Mapping[str, Any], errors: ErrorReport | None, title: str
     parts = [f"# {title}", "", "## Metrics", ""]
     parts.append(
         _md_table(
-            ["metric", "value"], [[METRIC_LABELS[k], metrics.get(k)] for k in METRIC_LABELS if k in metrics]
+            ["metric", "value"],
+            [[METRIC_LABELS[k], _metric_value(metrics, k)] for k in METRIC_LABELS if k in metrics],
         )
     )
     answers = metrics.get("answers")
-    if isinstance(answers, Mapping):
+    if isinstance(answers, Mapping) and answers.get("kb_given") is False:
+        parts += ["", f"Answer metrics: {NO_KB}; pass kb=FILE or kb=URL to execute the queries."]
+    elif isinstance(answers, Mapping):
         parts += [
             "",
             f"Answer metrics on {answers.get('kept')} questions with a non-empty gold answer "

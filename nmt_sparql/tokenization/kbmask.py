@@ -16,9 +16,8 @@ from typing import Any
 import torch
 
 from nmt_sparql.core.interface import Batch
+from nmt_sparql.core.marks import unmark
 from nmt_sparql.tokenization.vocab import VocabError
-
-KB_OPEN, KB_CLOSE = "«", "»"
 
 Splitter = Callable[[str], list[str]]
 
@@ -50,9 +49,7 @@ def default_splitter() -> Splitter:
 
 def kb_unit(word: str) -> str | None:
     """The KB token of a `«TOKEN»` unit, or None for an ordinary word."""
-    if len(word) > 2 and word.startswith(KB_OPEN) and word.endswith(KB_CLOSE):
-        return word[1:-1]
-    return None
+    return unmark(word) if len(word) > 2 else None
 
 
 ROLE_PREFIXES = {

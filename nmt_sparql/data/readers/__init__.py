@@ -39,21 +39,42 @@ READERS: dict[str, Reader] = {
         root / "qald" / "qald-9-train-multilingual.json", "dbpedia", "train"
     ),
     "qald10": lambda root, skip_invalid=False: read_qald(root / "qald" / "qald_10.json", "wikidata", "test"),
-    # The user's own data: `root` is the .jsonl file or folder itself.
+    # The user's own data (`dataset.path`): the .jsonl file or folder, the NSpM/DBNQA folder, a QALD file.
     "jsonl": read_jsonl_data,
+    "nspm": lambda root, skip_invalid=False: read_nspm(root, skip_invalid),
+    "qald": lambda root, skip_invalid=False, kb="dbpedia": read_qald(root, kb, None),
     # Generated from the KB shipped in the package: needs no download.
     "bundled": read_bundled,
 }
 
 
+class UnknownDatasetError(KeyError, ValueError):
+    """A dataset name no reader reads: a bad setting (ValueError) found by lookup (KeyError)."""
+
+
+# Readers of a user's own files: they read `dataset.path`, not a folder under `data.root`.
+USER_READERS = ("jsonl", "nspm", "qald")
+
+
 def read_dataset(name: str, root: Path | str, **options: Any) -> ReadResult:
-    """Read dataset `name` under `root` (for `jsonl`, `root` is the file or folder of *.jsonl).
+    """Read dataset `name` under `root` (for `jsonl`, `nspm` and `qald`, `root` is the user's file or folder).
 
     `options` go to readers that take them (`bundled`: generator, n, n_per_template, seed; all: skip_invalid).
     """
     if name not in READERS:
-        raise KeyError(f"unknown dataset '{name}'; known: {', '.join(sorted(READERS))}")
+        raise UnknownDatasetError(
+            f"unknown dataset '{name}'; known: {', '.join(sorted(READERS))} "
+            "(your own data: dataset=jsonl or dataset=nspm with dataset.path=..., dataset.name=NAME)"
+        )
     return READERS[name](Path(root), **options)
 
 
-__all__ = ["READERS", "ReadResult", "Reader", "SkippedRecord", "read_dataset"]
+__all__ = [
+    "READERS",
+    "USER_READERS",
+    "UnknownDatasetError",
+    "ReadResult",
+    "Reader",
+    "SkippedRecord",
+    "read_dataset",
+]

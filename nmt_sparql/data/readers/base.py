@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import logging
+import re
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -30,12 +31,20 @@ class SkippedRecord:
     error: str
 
 
+SKIP_HINT = "set data.skip_invalid=true to skip and count such records"
+# Records skipped with `data.skip_invalid` that are logged one by one; the rest are only counted.
+LOGGED_SKIPS = 5
+_NSPM_ENCODED = re.compile(r"\b(?:brack_open|brack_close|var_\w+|sep_dot)\b")
+
+
 class InvalidQueryError(RecordError):
-    """A record whose query does not lex or is not a SPARQL 1.1 query (`data.skip_invalid` skips it)."""
+    """A record whose query does not lex or is not a SPARQL 1.1 query (`data.skip_invalid` skips it).
+
+    The message ends with the setting that skips such records; `problem` is the reason alone."""
 
     def __init__(self, source: str | Path, index: int | str, field_name: str, problem: str, record_id: str):
-        super().__init__(source, index, field_name, problem)
-        self.record_id = record_id
+        super().__init__(source, index, field_name, f"{problem} ({SKIP_HINT})")
+        self.record_id, self.problem = record_id, problem
 
 
 class ReadResult(list[Example]):
@@ -69,8 +78,28 @@ class ReadResult(list[Example]):
         except InvalidQueryError as err:
             if not self.skip_invalid:
                 raise
-            log.warning("skipped: %s", str(err)[:300])
-            self.skipped.append(SkippedRecord(err.source, int(err.index), err.record_id, str(err)))
+            if len(self.skipped) < LOGGED_SKIPS:
+                log.warning(
+                    "skipped %s", skipped_where(err.source, int(err.index)) + f": {err.problem[:300]}"
+                )
+            self.skipped.append(SkippedRecord(err.source, int(err.index), err.record_id, err.problem))
+
+
+def skipped_where(source: str, index: int) -> str:
+    """`FILE record I` (and `line N` for the line-per-record formats), as the skip summary prints it."""
+    line = f" (line {index + 1})" if Path(source).suffix in (".jsonl", ".sparql", ".en") else ""
+    return f"{source}: record {index}{line}"
+
+
+def skipped_summary(skipped: list[SkippedRecord], first: int = LOGGED_SKIPS) -> str:
+    """How many records were skipped, and where the first few are (empty when none was)."""
+    if not skipped:
+        return ""
+    lines = [
+        f"{len(skipped)} record(s) skipped (their query is not valid SPARQL), first {min(first, len(skipped))}:"
+    ]
+    lines += [f"  {skipped_where(s.source, s.index)}: {s.error[:200]}" for s in skipped[:first]]
+    return "\n".join(lines)
 
 
 def load_json(path: Path) -> Any:
@@ -166,6 +195,8 @@ def checked_query(
         ) from err
     problem = query_parse_error(query)
     if problem is not None:
+        if _NSPM_ENCODED.search(original_query):
+            problem += "; it looks NSpM-encoded (brack_open, var_x): read such files with dataset=nspm"
         raise InvalidQueryError(
             source,
             index,
