@@ -98,3 +98,11 @@ def test_word_forms_come_from_the_label() -> None:
 def test_an_empty_index_links_nothing(tmp_path: Path) -> None:
     index = KBIndex.build(tmp_path / "x" / "i.sqlite", [])
     assert len(index) == 0 and Linker(index).link("anything at all") == []
+
+
+def test_numbers_with_a_scale_word_are_the_number_they_name() -> None:
+    found = {
+        c.token: c.label for c in literal_candidates("Which countries have more than 200 million people?")
+    }
+    assert found == {"200000000": "200 million"}
+    assert "1500000000" in {c.token for c in literal_candidates("over 1.5 billion")}

@@ -196,3 +196,17 @@ def test_frequent_elements_are_proposed_for_every_question(tmp_path: Path) -> No
         "instance of",
         0,
     )
+
+
+def test_side_by_side_marks_teach_their_own_words_not_a_split_guess() -> None:
+    # Tag-within writes «class» «property» with no text between them: the marks say where each ends.
+    example = Example(
+        id="1",
+        question="Which painter was born in Paris?",
+        query="SELECT ?x WHERE { ?x a dbo:Painter . ?x dbo:birthPlace dbr:Paris }",
+        kb="dbpedia",
+        marked_question="Which <painter> <was born in> <Paris>?",
+    )
+    entries = {e.token: e for e in entries_from_examples([example])}
+    assert "was born in" in entries["dbo:birthPlace"].labels
+    assert not any(len(label) < 3 for e in entries.values() for label in e.labels)

@@ -13,7 +13,7 @@ import pytest
 from nmt_sparql.cli import main
 from nmt_sparql.data.generate import load_store
 from nmt_sparql.data.readers import read_dataset
-from nmt_sparql.data.synthesize import FAMILIES, MAX_ANSWERS, synthesize
+from nmt_sparql.data.synthesize import FAMILIES, FAMILY_WEIGHTS, MAX_ANSWERS, family_quotas, synthesize
 from nmt_sparql.sparql.tokens import canonicalize
 
 TOWN_TTL = """
@@ -196,3 +196,11 @@ def test_data_generate_names_a_missing_kb_or_a_bad_lexicon(kb_file: Path, tmp_pa
     lexicon.write_text('{"v:author": {"active": ["{o} wrote it"]}}')
     with pytest.raises(SystemExit, match=r"lex.json: key 'v:author.active'"):
         main(["data", "generate", f"kb={kb_file}", f"out={tmp_path}", f"lexicon={lexicon}"])
+
+
+def test_family_quotas_follow_the_weights_and_sum_to_n() -> None:
+    quotas = family_quotas(1001, FAMILIES)
+    assert sum(quotas.values()) == 1001 and set(quotas) == set(FAMILIES)
+    heavy, light = max(FAMILIES, key=FAMILY_WEIGHTS.get), min(FAMILIES, key=FAMILY_WEIGHTS.get)
+    assert quotas[heavy] > quotas[light]
+    assert family_quotas(3, ("chain1", "ask")) == {"chain1": 2, "ask": 1}

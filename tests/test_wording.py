@@ -13,7 +13,7 @@ from nmt_sparql.data.generate import KBGraph, load_store
 from nmt_sparql.data.lexicon import Lexicon
 from nmt_sparql.data.querygraph import Path, QueryGraph, Step
 from nmt_sparql.data.synthesize import superclasses
-from nmt_sparql.data.wording import TYPO_RATE, Wording, derived_clauses, plural, surface
+from nmt_sparql.data.wording import TYPO_RATE, Wording, derived_clauses, number_words, plural, surface
 
 T, V = "http://example.org/town/", "http://example.org/vocab/"
 
@@ -106,3 +106,10 @@ def test_same_seed_same_question(wording: Wording) -> None:
     assert wording.question(graph, answer, random.Random(3)) == wording.question(
         graph, answer, random.Random(3)
     )
+
+
+def test_large_round_numbers_are_sometimes_worded_with_a_scale() -> None:
+    rng = random.Random(0)
+    assert {number_words("200000000", rng) for _ in range(50)} == {"200000000", "200 million"}
+    assert {number_words("1500000", rng) for _ in range(50)} == {"1500000", "1.5 million"}
+    assert {number_words("1234567", rng) for _ in range(20)} == {"1234567"}  # not round: as it is

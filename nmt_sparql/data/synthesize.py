@@ -60,6 +60,13 @@ FAMILIES = (
     "chain1", "chain2", "chain3", "class", "star", "count", "ask", "filter_number", "filter_date",
     "superlative", "contains",
 )  # fmt: skip
+# Share of each family in the examples: the shapes people ask most (one and two hops, lists of a class,
+# yes/no, counts, superlatives) weigh more than three-hop chains and label filters, which questions
+# people write rarely take (TARGA samples for balance; balance by what users ask is ours).
+FAMILY_WEIGHTS = {
+    "chain1": 2.0, "chain2": 2.0, "chain3": 0.5, "class": 1.5, "star": 1.0, "count": 1.5, "ask": 1.5,
+    "filter_number": 1.0, "filter_date": 1.0, "superlative": 1.5, "contains": 0.5,
+}  # fmt: skip
 ATTEMPTS_PER_EXAMPLE = 40
 
 Answer = frozenset[str] | int | bool
@@ -487,6 +494,17 @@ def _answer_kind(graph: QueryGraph, answer: Answer, wording: Wording) -> str:
     return wording.answer_type(answer)
 
 
+def family_quotas(n: int, families: tuple[str, ...]) -> dict[str, int]:
+    """`n` examples shared among `families` by FAMILY_WEIGHTS (largest remainders), summing to `n`."""
+    total = sum(FAMILY_WEIGHTS[f] for f in families)
+    exact = {f: n * FAMILY_WEIGHTS[f] / total for f in families}
+    quotas = {f: int(v) for f, v in exact.items()}
+    by_remainder = sorted(families, key=lambda f: (quotas[f] - exact[f], families.index(f)))
+    for f in by_remainder[: n - sum(quotas.values())]:
+        quotas[f] += 1
+    return quotas
+
+
 def synthesize(
     store: ox.Store,
     kb_name: str,
@@ -495,7 +513,7 @@ def synthesize(
     lexicon: Lexicon | None = None,
     families: tuple[str, ...] = FAMILIES,
 ) -> Synthesis:
-    """Up to `n` answered, deduplicated, worded examples, an equal share per family of shapes/forms.
+    """Up to `n` answered, deduplicated, worded examples, each family of shapes/forms its FAMILY_WEIGHTS share.
 
     `kb_name` names the registered prefix map the queries are tokenized with. The same store,
     arguments and seed always give the same examples in the same order.
@@ -519,7 +537,7 @@ def synthesize(
     stats: dict[str, Counter] = {k: Counter() for k in ("family", "form", "shape", "hops", "edges", "answer")}
     props: Counter = Counter()
     classes: Counter = Counter()
-    quotas = {f: n // len(families) + (1 if i < n % len(families) else 0) for i, f in enumerate(families)}
+    quotas = family_quotas(n, families)
     for family in families:
         rng = random.Random(f"{seed}:{family}")
         kept = 0

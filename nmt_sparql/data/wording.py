@@ -67,9 +67,11 @@ MORE = {
 LATER = {">": ("after", "later than"), "<": ("before", "earlier than")}
 MOST = {"DESC": ("highest", "largest", "greatest"), "ASC": ("lowest", "smallest", "least")}
 LATEST = {"DESC": ("latest", "most recent"), "ASC": ("earliest",)}
-LOWERCASE_RATE = 0.12
-NO_PUNCTUATION_RATE = 0.15
-TYPO_RATE = 0.04
+LOWERCASE_RATE = 0.2
+NO_PUNCTUATION_RATE = 0.2
+TYPO_RATE = 0.05
+CONTRACTION_RATE = 0.3  # "What is" -> "What's"
+_CONTRACTIBLE = re.compile(r"^(What|Who|Where|When|How|Which|Whose|That|It) is\b", re.I)
 
 
 # ---------------------------------------------------------------------------------------------------
@@ -338,10 +340,11 @@ class Wording:
         given = list(self.lexicon.get(p, "active")) + list(self.lexicon.get(p, "passive"))
         return given or derived_clauses(self._label(p))
 
-    def measure(self, p: str) -> str | None:
+    def measure(self, p: str, rng: random.Random) -> str | None:
+        """The adjective of a measure property; any of the lexicon's ("high" or "tall" for elevation)."""
         given = self.lexicon.get(p, "measure")
         if given:
-            return given[0]
+            return rng.choice(given)
         return MEASURES.get(self._label(p).lower().split()[-1])
 
     def _is_time(self, p: str) -> bool:
@@ -502,7 +505,7 @@ class Wording:
             out += self._object_questions(path, "When", rng)
             out += [f"In which year {q[5:]}" for q in self._object_questions(path, "When", rng)]
         elif kind == "number":
-            adjective = self.measure(step.prop)
+            adjective = self.measure(step.prop, rng)
             if adjective:
                 out.append(f"How {self._m(adjective, step.prop)} is {inner}?")
         elif kind == "place":
@@ -538,6 +541,8 @@ class Wording:
         inner, target = self.np(rest, rng), self.term(graph.target)
         s, o = (target, inner) if step.forward else (inner, target)
         out = [f"Is {o} the {n} of {s}?" for n in self.prop_nouns(step.prop)]
+        if step.forward or not rest.steps:  # the triple's subject is a name: "Is <Y> <X>'s <capital>?"
+            out += [f"Is {o} {s}'s {n}?" for n in self.prop_nouns(step.prop)]
         out += [f"Does {s} have {o} as its {n}?" for n in self.prop_nouns(step.prop)]
         mark = self.marker(step.prop)
         out += [f"{q}?" for c in self.clauses(step.prop) if (q := _yes_no(c, s, o, mark))]
@@ -559,7 +564,7 @@ class Wording:
         things = self._thing(graph, answers, True, rng)
         rel = self._restricted(graph, True, rng)
         rel = f" {rel}" if rel else ""
-        n = self._m(graph.threshold or "")
+        n = self._m(number_words(graph.threshold or "", rng))
         time = self._is_time(p)
         cmp = rng.choice(LATER[graph.op] if time else MORE[graph.op])
         out: list[str] = []
@@ -572,16 +577,22 @@ class Wording:
             ]
         if time:
             out += [f"Which {things}{rel} {v} {cmp} {n}?" for v in self._time_predicates(p, True)]
+            out += [f"{things}{rel} that {v} {cmp} {n}" for v in self._time_predicates(p, True)]
         units = self.lexicon.get(p, "unit")
         if not time:
-            out += [f"Which {things}{rel} have {cmp} {n} {unit}?" for unit in units]
-        adjective = self.measure(p)
+            out += [f"Which {things}{rel} have {cmp} {n} {self._unit(unit, p)}?" for unit in units]
+        adjective = self.measure(p, rng)
         if adjective and not time:
             word = adjective if graph.op == ">" else OPPOSITES.get(adjective)
             if word:
-                unit = f" {rng.choice(units)}" if units else ""
+                unit = f" {self._unit(rng.choice(units), p)}" if units else ""
                 out.append(f"Which {things}{rel} are {self._m(_degree(word, 'JJR'), p)} than {n}{unit}?")
         return out
+
+    def _unit(self, unit: str, p: str) -> str:
+        """A unit marked as its property ("inhabitants": population), so the linker learns it; not a
+        word for persons ("people"), which names a class far more often than a measure."""
+        return unit if unit.lower() in PERSON_WORDS else self._m(unit, p)
 
     def _superlative(self, graph: QueryGraph, answers: frozenset[str], rng: random.Random) -> list[str]:
         assert graph.value_prop and graph.op
@@ -611,12 +622,15 @@ class Wording:
             )
             age = self._m(age, p)
             out += [f"What is the {age} {thing}{rel}?", f"Who is the {age} {thing}{rel}?" if person else ""]
-        adjective = self.measure(p)
+        adjective = self.measure(p, rng)
         if adjective and not time:
             word = adjective if graph.op == "DESC" else OPPOSITES.get(adjective)
             if word:
                 best = self._m(_degree(word, "JJS"), p)
                 out += [f"What is the {best} {thing}{rel}?", f"Which is the {best} {thing}{rel}?"]
+        if not time:  # "the largest country by area"
+            most_word = rng.choice(MOST[graph.op])
+            out += [f"What is the {most_word} {thing}{rel} by {n}?" for n in self.prop_nouns(p)]
         return out
 
     def _contains(self, graph: QueryGraph, rng: random.Random) -> list[str]:
@@ -684,6 +698,22 @@ class Wording:
 # ---------------------------------------------------------------------------------------------------
 # Surface noise
 
+SCALES = ((1_000_000_000, "billion"), (1_000_000, "million"))
+SCALE_WORDS_RATE = 0.5
+
+
+def number_words(value: str, rng: random.Random) -> str:
+    """A large round number as people write it, at SCALE_WORDS_RATE: 200000000 -> "200 million",
+    1500000 -> "1.5 million" (the linker reads both forms back as the same number)."""
+    if not value.isdigit() or rng.random() >= SCALE_WORDS_RATE:
+        return value
+    number = int(value)
+    for scale, word in SCALES:
+        if number >= scale and number % (scale // 10) == 0:
+            whole, tenth = divmod(number // (scale // 10), 10)
+            return f"{whole}.{tenth} {word}" if tenth else f"{whole} {word}"
+    return value
+
 
 def _typo(word: str, rng: random.Random) -> str:
     i = rng.randrange(1, len(word) - 1)
@@ -704,6 +734,8 @@ def surface(marked: str, rng: random.Random) -> str:
     """Capitalized and punctuated, or (at small rates) lower-cased, unpunctuated, or with one typo."""
     text = " ".join(marked.split())
     text = text[:1].upper() + text[1:] if not text.startswith("<") else text
+    if rng.random() < CONTRACTION_RATE:
+        text = _CONTRACTIBLE.sub(lambda m: f"{m.group(1)}'s", text)
     if rng.random() < TYPO_RATE:
         spans = _outside_marks(text)
         if spans:

@@ -10,7 +10,7 @@ from pathlib import Path
 from nmt_sparql.core.record import Example
 from nmt_sparql.data.generate import bundled_kb_path, load_store
 from nmt_sparql.execution.endpoint import EndpointKB
-from nmt_sparql.linking.index import Entry, KBIndex
+from nmt_sparql.linking.index import Entry, Fact, KBIndex
 from nmt_sparql.linking.linker import STOPWORDS
 from nmt_sparql.linking.sources import (
     entries_from_cooccurrence,
@@ -19,6 +19,7 @@ from nmt_sparql.linking.sources import (
     entries_from_label_files,
     entries_from_lexicon,
     entries_from_store,
+    facts_from_store,
 )
 from nmt_sparql.sparql.prefixes import PrefixMap
 
@@ -38,6 +39,19 @@ def kb_entries(kb: str, prefixes: PrefixMap, page: int = 10000) -> list[Entry]:
     if not paths:
         raise ValueError(f"kb={kb!r}: no RDF file given")
     return list(entries_from_store(load_store(paths), prefixes))
+
+
+def kb_facts(kb: str, prefixes: PrefixMap) -> list[Fact]:
+    """The facts of an embedded `kb` (`embedded:bundled`, RDF files) for `KBIndex.relations`; none for an
+    endpoint (a whole public KB's triples are not copied into the index)."""
+    kb = kb.strip()
+    if kb.startswith(("http://", "https://")):
+        return []
+    if kb == BUNDLED:
+        paths = [bundled_kb_path()]
+    else:
+        paths = [Path(p.strip()) for p in kb.removeprefix("embedded:").split(",") if p.strip()]
+    return list(facts_from_store(load_store(paths), prefixes)) if paths else []
 
 
 def build_index(
@@ -67,5 +81,6 @@ def build_index(
         entries += entries_from_lexicon(lexicon, kinds)
     if not entries:
         raise ValueError("nothing to index: give a kb, label files or training examples")
-    log.info("indexing %d entries into %s", len(entries), out)
-    return KBIndex.build(out, entries, word_forms=word_forms)
+    facts = kb_facts(kb, prefixes) if kb else []
+    log.info("indexing %d entries and %d facts into %s", len(entries), len(facts), out)
+    return KBIndex.build(out, entries, word_forms=word_forms, facts=facts)

@@ -34,7 +34,9 @@ from nmt_sparql.atomic import atomic_write
 
 Kind = Literal["entity", "property", "class"]
 KINDS: tuple[Kind, ...] = get_args(Kind)
-FORMAT_VERSION = "1"
+# 2: the `facts` table (entity-to-entity triples and class memberships; empty for a KB indexed from labels).
+FORMAT_VERSION = "2"
+_READABLE_FORMATS = ("1", FORMAT_VERSION)  # 1: written before `facts`; opened as an index without facts
 _WORD = re.compile(r"\w+")
 # Tiers of a match; `Hit.score` is the tier, plus 0.4 when the phrase covers the whole label (0.2 when
 # not), plus 0.1 when a label (not a derived word form) matched.
@@ -45,6 +47,8 @@ _TWO_EDITS_CHARS = 8
 _FUZZY_WORDS = 8
 # Labels fetched per tier before re-ranking: the most popular ones, as labels are stored by popularity.
 _FETCH_PER_K = 20
+# A triple between two IRIs as model tokens (subject, property, object); ("x", "a", "C") for a membership.
+Fact = tuple[str, str, str]
 
 
 class IndexFileError(ValueError):
@@ -93,6 +97,7 @@ CREATE TABLE staged (element INTEGER NOT NULL, text TEXT NOT NULL, norm TEXT NOT
                      derived INTEGER NOT NULL);
 CREATE TABLE labels (id INTEGER PRIMARY KEY, element INTEGER NOT NULL, text TEXT NOT NULL,
                      norm TEXT NOT NULL, kind TEXT NOT NULL, derived INTEGER NOT NULL);
+CREATE TABLE facts (s TEXT NOT NULL, p TEXT NOT NULL, o TEXT NOT NULL);
 """
 _INDEXES = """
 CREATE INDEX labels_norm ON labels (norm);
@@ -105,10 +110,13 @@ INSERT INTO words (word, n) SELECT term, doc FROM labels_vocab WHERE col = 'norm
 DROP TABLE labels_vocab;
 CREATE VIRTUAL TABLE words_tri USING fts5 (word, content='words', content_rowid='id', tokenize='trigram');
 INSERT INTO words_tri (words_tri) VALUES ('rebuild');
+CREATE INDEX facts_so ON facts (s, o);
+CREATE INDEX facts_o ON facts (o, p);
+CREATE INDEX facts_members ON facts (p, o, s);
 """
 
 
-def _write(path: Path, entries: Iterable[Entry]) -> None:
+def _write(path: Path, entries: Iterable[Entry], facts: Iterable[Fact] = ()) -> None:
     db = sqlite3.connect(path)
     try:
         db.executescript("PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF;" + _SCHEMA)
@@ -151,6 +159,7 @@ def _write(path: Path, entries: Iterable[Entry]) -> None:
                GROUP BY s.element, s.norm ORDER BY e.popularity DESC, s.element, min(s.rank)"""
         )
         db.execute("DROP TABLE staged")
+        db.executemany("INSERT INTO facts VALUES (?, ?, ?)", facts)
         db.executescript(_INDEXES)
         db.executemany(
             "INSERT INTO meta VALUES (?, ?)", [("format", FORMAT_VERSION), ("elements", str(len(ids)))]
@@ -170,6 +179,10 @@ class KBIndex:
         # A linker looks the same words up many times (every span, every kind).
         self._alternatives = functools.lru_cache(maxsize=100_000)(self._alternatives_uncached)
         self._size = int(db.execute("SELECT count(*) FROM elements").fetchone()[0])
+        self._has_facts = (
+            db.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'facts'").fetchone()
+            is not None
+        )
         self._max_words = int(
             db.execute(
                 "SELECT coalesce(max(length(norm) - length(replace(norm, ' ', '')) + 1), 0) FROM labels"
@@ -177,8 +190,11 @@ class KBIndex:
         )
 
     @classmethod
-    def build(cls, path: str | Path, entries: Iterable[Entry], word_forms: bool = True) -> KBIndex:
-        """Index `entries` into `path`, written to a temporary file and renamed over it in one step.
+    def build(
+        cls, path: str | Path, entries: Iterable[Entry], word_forms: bool = True, facts: Iterable[Fact] = ()
+    ) -> KBIndex:
+        """Index `entries` (and the KB's `facts`, for `relations`) into `path`, written to a temporary
+        file and renamed over it in one step.
 
         An element met several times (from several sources) keeps its first kind and preferred label,
         gains every label, and takes the highest popularity. With `word_forms`, properties and classes
@@ -192,7 +208,7 @@ class KBIndex:
 
         def write(tmp: Path) -> None:
             tmp.unlink()  # SQLite creates its own file; atomic_write only reserved the name
-            _write(tmp, entries)
+            _write(tmp, entries, facts)
 
         atomic_write(path, write)
         return cls.open(path)
@@ -208,7 +224,7 @@ class KBIndex:
             found = db.execute("SELECT value FROM meta WHERE key = 'format'").fetchone()
         except sqlite3.DatabaseError as err:
             raise IndexFileError(f"{path}: not a KB index (SQLite says: {err})") from None
-        if found is None or found[0] != FORMAT_VERSION:
+        if found is None or found[0] not in _READABLE_FORMATS:
             db.close()
             raise IndexFileError(
                 f"{path}: KB index format {found and found[0]!r}, expected {FORMAT_VERSION!r}"
@@ -243,6 +259,29 @@ class KBIndex:
     def kind(self, token: str) -> Kind | None:
         row = self._db.execute("SELECT kind FROM elements WHERE token = ?", (token,)).fetchone()
         return row[0] if row else None
+
+    def relations(self, a: str, b: str, k: int = 2) -> list[str]:
+        """The `k` properties the KB most often links `a` and `b` with, either way round: between two
+        entities, the facts that join them; between a class and an entity, the facts that join the
+        class's members to the entity ("universities" and "London": city). [] without facts."""
+        if not self._has_facts or k <= 0:
+            return []
+        if self.kind(a) == "class":
+            rows = self._db.execute(
+                "SELECT p, count(*) AS n FROM ("
+                " SELECT f.p FROM facts m JOIN facts f ON f.s = m.s WHERE m.p = 'a' AND m.o = ? AND f.o = ?"
+                " UNION ALL"
+                " SELECT f.p FROM facts m JOIN facts f ON f.o = m.s WHERE m.p = 'a' AND m.o = ? AND f.s = ?"
+                ") WHERE p != 'a' GROUP BY p ORDER BY n DESC, p LIMIT ?",
+                (a, b, a, b, k),
+            ).fetchall()
+        else:
+            rows = self._db.execute(
+                "SELECT p, count(*) AS n FROM facts WHERE p != 'a' AND (s = ? AND o = ? OR s = ? AND o = ?)"
+                " GROUP BY p ORDER BY n DESC, p LIMIT ?",
+                (a, b, b, a, k),
+            ).fetchall()
+        return [p for p, _ in rows]
 
     def _corrections(self, word: str) -> list[str]:
         """Index words one edit (two for long words) from a word the index does not hold, closest first."""

@@ -16,6 +16,7 @@ import functools
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
+from decimal import Decimal
 
 from nmt_sparql.linking.index import EXACT, FUZZY, KEYWORDS, KINDS, Hit, KBIndex
 from nmt_sparql.linking.wordforms import is_dictionary_word
@@ -34,6 +35,9 @@ _WORD = re.compile(r"\w+")
 _MAX_WORDS = 6
 _QUOTED = re.compile(r'"([^"]+)"|“([^”]+)”|\'([^\']+)\'(?!\w)')
 _DATE = re.compile(r"\b(\d{4})-(\d{2})-(\d{2})\b")
+# "200 million", "1.5 billion": a number and its scale word, read as the number they name.
+_SCALED = re.compile(r"(?<![\w.])(\d+(?:\.\d+)?)\s+(thousand|million|billion|trillion)\b", re.I)
+_SCALE = {"thousand": 10**3, "million": 10**6, "billion": 10**9, "trillion": 10**12}
 _NUMBER = re.compile(r"(?<![\w.])-?\d{1,3}(?:,\d{3})+(?:\.\d+)?(?![\w])|(?<![\w.])-?\d+(?:\.\d+)?(?![\w])")
 # Words a question gives as text to match, not as a name: "contains (the word) X", "the letter t",
 # "with X in its name".
@@ -52,6 +56,10 @@ _SAME_LABEL = 4
 _IMPLICIT_SCORE = 0.05
 # Candidate.score of a whole-label match (EXACT tier; a partial match scores below 0.8).
 _WHOLE_LABEL = 0.9
+# A property proposed because the KB links two of the question's elements with it (`relations`).
+_RELATION_SCORE = 0.3
+# Elements of each kind whose pairs are looked up for relations (the best-scored ones).
+_RELATION_ENTITIES, _RELATION_CLASSES = 4, 3
 
 
 @dataclass(frozen=True)
@@ -72,7 +80,7 @@ def _quote(value: str) -> str:
 
 
 def literal_candidates(question: str) -> list[Candidate]:
-    """Numbers (22.4, 1,000 -> 1000), ISO dates ("1990-05-01"^^xsd:date), quoted strings, contained words."""
+    """Numbers (22.4, 1,000 -> 1000, 200 million -> 200000000), ISO dates ("1990-05-01"^^xsd:date), quoted strings, contained words."""
     found: list[Candidate] = []
     taken: list[tuple[int, int]] = []
     for m in _QUOTED.finditer(question):
@@ -83,6 +91,12 @@ def literal_candidates(question: str) -> list[Candidate]:
     for m in _DATE.finditer(question):
         if not any(s <= m.start() < e for s, e in taken):
             found.append(Candidate(f'"{m.group()}"^^xsd:date', "literal", m.group(), m.start(), m.end(), 1.0))
+            taken.append(m.span())
+    for m in _SCALED.finditer(question):
+        if not any(s <= m.start() < e for s, e in taken):
+            value = Decimal(m.group(1)) * _SCALE[m.group(2).lower()]
+            found.append(Candidate(str(int(value) if value == int(value) else value), "literal", m.group(),
+                                   m.start(), m.end(), 1.0))  # fmt: skip
             taken.append(m.span())
     for m in _NUMBER.finditer(question):
         if not any(s <= m.start() < e for s, e in taken):
@@ -112,10 +126,15 @@ class Linker:
         max_words: int = _MAX_WORDS,
         fuzzy: bool = True,
         implicit: Sequence[str] = (),
+        relations: int = 2,
     ):
         """`implicit`: elements proposed for every question, with an empty span at 0 (the elements most
-        queries use whatever the words, sources.frequent_elements)."""
+        queries use whatever the words, sources.frequent_elements). `relations`: for each pair of
+        linked entities, and each linked class and entity, the properties (at most this many) the KB
+        joins them with, so a relation the question leaves unsaid is a candidate ("Is Everest in
+        Nepal?": country; "universities in London": city); an index without facts proposes none."""
         self.index = index
+        self.relations = relations
         self.per_mention = per_mention
         self.max_words = max(1, min(max_words, index.max_words or 1))
         self.fuzzy = fuzzy
@@ -218,4 +237,25 @@ class Linker:
         for c in found:
             if c.token not in best or (c.score, -c.start) > (best[c.token].score, -best[c.token].start):
                 best[c.token] = c
+        for c in self._relation_candidates(list(best.values())):
+            best.setdefault(c.token, c)
         return sorted(best.values(), key=lambda c: (c.start, -c.score, c.token))
+
+    def _relation_candidates(self, found: list[Candidate]) -> list[Candidate]:
+        """Properties that join two linked elements in the KB, placed at the later element's span."""
+        if self.relations <= 0:
+            return []
+
+        def top(kind: str, n: int) -> list[Candidate]:
+            return sorted((c for c in found if c.kind == kind), key=lambda c: (-c.score, c.start))[:n]
+
+        entities, classes = top("entity", _RELATION_ENTITIES), top("class", _RELATION_CLASSES)
+        pairs = [(a, b) for i, a in enumerate(entities) for b in entities[i + 1 :]]
+        pairs += [(c, e) for c in classes for e in entities]
+        out = []
+        for a, b in pairs:
+            at = max(a, b, key=lambda c: c.start)
+            for token in self.index.relations(a.token, b.token, self.relations):
+                label = self.index.label(token) or token
+                out.append(Candidate(token, "property", label, at.start, at.end, _RELATION_SCORE))
+        return out

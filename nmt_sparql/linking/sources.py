@@ -24,14 +24,13 @@ from nmt_sparql.annotation.labels import (
     class_tokens,
     local_name_label,
     normalize_space,
-    parse_marks,
     read_label_file,
 )
 from nmt_sparql.core.language import label_rank
 from nmt_sparql.core.marks import unmark
 from nmt_sparql.core.record import Example, RecordError
 from nmt_sparql.execution.base import KnowledgeBase
-from nmt_sparql.linking.index import Entry, Kind, normalize
+from nmt_sparql.linking.index import Entry, Fact, Kind, normalize
 from nmt_sparql.sparql.prefixes import PrefixMap
 from nmt_sparql.sparql.tokens import SparqlSyntaxError, TokenType, token_types, tokenize
 
@@ -117,6 +116,26 @@ def entries_from_store(store: ox.Store, prefixes: PrefixMap) -> Iterator[Entry]:
         "SELECT ?x (COUNT(*) AS ?n) WHERE { { ?x ?p ?o } UNION { ?s ?p ?x } FILTER(isIRI(?x)) } GROUP BY ?x"
     )
     yield from _entries(labels, classes, properties, degree, prefixes)
+
+
+def facts_from_store(store: ox.Store, prefixes: PrefixMap) -> Iterator[Fact]:
+    """Every triple of the store between two IRIs outside the RDF/RDFS/OWL vocabularies, as model
+    tokens, memberships as ("x", "a", "C"): what `KBIndex.relations` answers from."""
+    tokens: dict[str, str | None] = {}
+
+    def token(iri: str) -> str | None:
+        if iri not in tokens:
+            tokens[iri] = None if iri.startswith(_SCHEMA) else token_of(iri, prefixes)
+        return tokens[iri]
+
+    for quad in store.quads_for_pattern(None, None, None):
+        s, p, o = quad.subject, quad.predicate, quad.object
+        if not (isinstance(s, ox.NamedNode) and isinstance(o, ox.NamedNode)):
+            continue
+        subject, obj = token(s.value), token(o.value)
+        prop = "a" if p.value == RDF + "type" else token(p.value)
+        if subject and obj and prop:
+            yield subject, prop, obj
 
 
 def entries_from_endpoint(kb: KnowledgeBase, prefixes: PrefixMap, page: int = 10000) -> Iterator[Entry]:
@@ -241,24 +260,36 @@ def element_kinds(example: Example) -> dict[str, Kind]:
 
 
 def _aligned_spans(example: Example, resolver: LabelResolver) -> dict[str, str]:
-    """token -> the question words tag-within annotation put in its place."""
+    """token -> the question words that name it: the mark aligned with it (a marked question), else
+    the words tag-within annotation put in its place. Two elements tag-within placed side by side
+    ("<businessperson> <was born in>") have no text between them to fix the border, so neither
+    takes a span from that match ("b" and "usinessperson was born in" would be learned otherwise)."""
+    marked, resolved = resolver.resolve_detailed(example)
+    spans = {
+        r.element.token: normalize_space(marked.marks[r.mark].text)
+        for r in resolved
+        if marked is not None and r.mark is not None and marked.marks[r.mark].text.strip()
+    }
     annotated = annotate(example, "tag_within", 0, resolver)
     body = annotated.text.split(f" {SEP} ", 1)[0]
-    marked = parse_marks(example.marked_question) if example.marked_question else None
     plain = marked.plain if marked is not None else normalize_space(example.question)
     units = split_question(body)
-    pattern, tokens = [], []
-    for unit in units:
+    pattern, tokens, alone = [], [], []
+    for i, unit in enumerate(units):
         token = unmark(unit)
         if token is not None:
             pattern.append(r"(.+?)")
             tokens.append(token)
+            beside = [units[j] for j in (i - 1, i + 1) if 0 <= j < len(units)]
+            alone.append(not any(unmark(u) is not None for u in beside))
         else:
             pattern.append(re.escape(unit))
     found = re.fullmatch(r"\s*".join(pattern), plain)
-    if found is None:
-        return {}
-    return {token: normalize_space(span) for token, span in zip(tokens, found.groups()) if span.strip()}
+    if found is not None:
+        for token, span, ok in zip(tokens, found.groups(), alone, strict=True):
+            if ok and span.strip():
+                spans.setdefault(token, normalize_space(span))
+    return spans
 
 
 def entries_from_examples(

@@ -1,0 +1,62 @@
+"""Properties a question leaves unsaid: the KB's facts between two linked elements become candidates."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from nmt_sparql.data.generate import load_store
+from nmt_sparql.linking.index import KBIndex
+from nmt_sparql.linking.linker import Linker
+from nmt_sparql.linking.sources import entries_from_store, facts_from_store
+from nmt_sparql.linking.wordforms import with_word_forms
+from nmt_sparql.sparql.prefixes import register_prefix_map
+
+TURTLE = """@prefix ex: <http://ex.org/> .
+@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .
+@prefix owl: <http://www.w3.org/2002/07/owl#> .
+ex:University a owl:Class ; rdfs:label "university" .
+ex:city rdfs:label "city" .
+ex:country rdfs:label "country" .
+ex:Oxford a ex:University ; rdfs:label "Oxford University" ; ex:city ex:London .
+ex:Imperial a ex:University ; rdfs:label "Imperial College" ; ex:city ex:London .
+ex:London rdfs:label "London" ; ex:country ex:England .
+ex:England rdfs:label "England" .
+"""
+
+
+@pytest.fixture(scope="module")
+def kb(tmp_path_factory: pytest.TempPathFactory):
+    prefixes = register_prefix_map("relations-test", {"ex": "http://ex.org/"})
+    folder = tmp_path_factory.mktemp("relations")
+    ttl = folder / "kb.ttl"
+    ttl.write_text(TURTLE, encoding="utf-8")
+    store = load_store(ttl)
+    entries = list(with_word_forms(entries_from_store(store, prefixes)))
+    facts = list(facts_from_store(store, prefixes))
+    return entries, facts, folder
+
+
+def test_facts_are_iri_triples_and_memberships(kb) -> None:
+    _, facts, _ = kb
+    assert ("ex:Oxford", "a", "ex:University") in facts
+    assert ("ex:London", "ex:country", "ex:England") in facts
+    assert not any(p.startswith("rdfs") or "label" in p for _, p, _ in facts)
+
+
+def test_unsaid_property_between_two_entities_and_a_class_and_an_entity(kb) -> None:
+    entries, facts, folder = kb
+    linker = Linker(KBIndex.build(folder / "with.sqlite", entries, facts=facts), relations=2)
+    asked = {c.token: c for c in linker.link("Is London in England?")}
+    assert asked["ex:country"].score < asked["ex:London"].score  # proposed, ranked below named elements
+    counted = {c.token for c in linker.link("How many universities are there in London?")}
+    assert {"ex:University", "ex:London", "ex:city"} <= counted
+
+
+def test_no_facts_or_relations_off_propose_nothing(kb, tmp_path: Path) -> None:
+    entries, facts, _ = kb
+    bare = Linker(KBIndex.build(tmp_path / "bare.sqlite", entries))
+    assert "ex:country" not in {c.token for c in bare.link("Is London in England?")}
+    off = Linker(KBIndex.build(tmp_path / "off.sqlite", entries, facts=facts), relations=0)
+    assert "ex:country" not in {c.token for c in off.link("Is London in England?")}
