@@ -21,8 +21,8 @@ import time
 from collections.abc import Iterator
 from pathlib import Path
 
+from nmt_sparql.annotation.linking.index import Entry, KBIndex
 from nmt_sparql.atomic import atomic_write_text
-from nmt_sparql.linking.index import Entry, KBIndex
 
 SYLLABLES = [c + v for c in "bdfghklmnprstvz" for v in ("a", "e", "i", "o", "u", "ar", "en", "is", "on")]
 

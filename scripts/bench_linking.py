@@ -30,20 +30,20 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from nmt_sparql.annotation.labels import query_elements
-from nmt_sparql.atomic import atomic_write_text
-from nmt_sparql.core.record import Example
-from nmt_sparql.data.readers import read_dataset
-from nmt_sparql.data.splits import random_split
-from nmt_sparql.linking.build import BUNDLED, kb_entries
-from nmt_sparql.linking.index import Entry, KBIndex
-from nmt_sparql.linking.linker import STOPWORDS, Linker
-from nmt_sparql.linking.sources import (
+from nmt_sparql.annotation.linking.build import BUNDLED, kb_entries
+from nmt_sparql.annotation.linking.index import Entry, KBIndex
+from nmt_sparql.annotation.linking.linker import STOPWORDS, Linker
+from nmt_sparql.annotation.linking.sources import (
     element_kinds,
     entries_from_cooccurrence,
     entries_from_examples,
     entries_from_label_files,
     frequent_elements,
 )
+from nmt_sparql.atomic import atomic_write_text
+from nmt_sparql.core.record import Example
+from nmt_sparql.data.readers import read_dataset
+from nmt_sparql.data.splits import random_split
 from nmt_sparql.sparql.prefixes import prefix_map
 
 KS = (1, 3, 5, 10)

@@ -48,11 +48,11 @@ import torch
 from omegaconf import OmegaConf
 
 from nmt_sparql.annotation.annotator import Annotator
+from nmt_sparql.annotation.linking.build import build_index
+from nmt_sparql.annotation.linking.linker import Linker
 from nmt_sparql.atomic import atomic_write_json
 from nmt_sparql.data.generate import bundled_kb_path, generate, load_store
 from nmt_sparql.inference.encoder import build_encoder
-from nmt_sparql.linking.build import build_index
-from nmt_sparql.linking.linker import Linker
 from nmt_sparql.models.registry import build_model
 from nmt_sparql.preparation.linking_index import INDEX_FILE
 from nmt_sparql.serving.export import export_model

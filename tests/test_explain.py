@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 
+from nmt_sparql.annotation.linking.index import Entry, KBIndex
 from nmt_sparql.cli import main
 from nmt_sparql.inference.explain import ExplainError, TermLabels, explain
-from nmt_sparql.linking.index import Entry, KBIndex
 
 DBO = "PREFIX dbo: <http://dbpedia.org/ontology/> PREFIX dbr: <http://dbpedia.org/resource/> "
 

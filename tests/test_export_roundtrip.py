@@ -13,12 +13,12 @@ import torch
 from omegaconf import OmegaConf
 from safetensors.torch import load_file
 
+from nmt_sparql.annotation.linking.index import KBIndex
+from nmt_sparql.annotation.linking.sources import entries_from_store
 from nmt_sparql.cli import main
 from nmt_sparql.data.generate import bundled_kb_path
 from nmt_sparql.inference.decode import decode
 from nmt_sparql.inference.encoder import build_encoder
-from nmt_sparql.linking.index import KBIndex
-from nmt_sparql.linking.sources import entries_from_store
 from nmt_sparql.models.registry import build_model
 from nmt_sparql.preparation.linking_index import INDEX_FILE
 from nmt_sparql.serving.export import PICKLE_SUFFIXES, ExportError, export_model

@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+from nmt_sparql.annotation.linking.index import Entry, KBIndex
 from nmt_sparql.execution.answer import Answer
 from nmt_sparql.execution.base import KnowledgeBase
 from nmt_sparql.execution.embedded import EmbeddedStore
@@ -23,7 +24,6 @@ from nmt_sparql.inference.repair import (
     repair_rounds,
     rounds_histogram,
 )
-from nmt_sparql.linking.index import Entry, KBIndex
 from nmt_sparql.metrics.evaluate import PredictionRecord, evaluate_predictions
 from nmt_sparql.reports.report import write_report
 from nmt_sparql.sparql.prefixes import PrefixMap, register_prefix_map

@@ -11,10 +11,10 @@ from test_export_roundtrip import make_run
 
 from nmt_sparql.annotation.annotate import SEP
 from nmt_sparql.annotation.annotator import Annotator
+from nmt_sparql.annotation.linking.index import Entry, KBIndex
+from nmt_sparql.annotation.linking.sources import entries_from_store
 from nmt_sparql.core.record import Example, KBElement
 from nmt_sparql.data.generate import bundled_kb_path
-from nmt_sparql.linking.index import Entry, KBIndex
-from nmt_sparql.linking.sources import entries_from_store
 from nmt_sparql.preparation.linking_index import INDEX_FILE, copy_index, dataset_index
 from nmt_sparql.preparation.prepare import prepare
 from nmt_sparql.serving.export import export_model

@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 
+from nmt_sparql.annotation.linking.index import KBIndex
 from nmt_sparql.cli import _hydra_args, main
 from nmt_sparql.core.record import Example, write_jsonl
-from nmt_sparql.linking.index import KBIndex
 
 TURTLE = """@prefix ex: <http://ex.org/> .
 @prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from nmt_sparql.linking.index import Entry, IndexFileError, KBIndex, normalize
+from nmt_sparql.annotation.linking.index import Entry, IndexFileError, KBIndex, normalize
 
 ENTRIES = [
     Entry("ex:Albert_Einstein", "entity", ("Albert Einstein",), 50.0),

@@ -6,11 +6,11 @@ from pathlib import Path
 
 import pytest
 
+from nmt_sparql.annotation.linking.index import KBIndex
+from nmt_sparql.annotation.linking.linker import Candidate, Linker, literal_candidates
+from nmt_sparql.annotation.linking.sources import entries_from_store
+from nmt_sparql.annotation.linking.wordforms import phrases, with_word_forms
 from nmt_sparql.data.generate import bundled_kb_path, load_store
-from nmt_sparql.linking.index import KBIndex
-from nmt_sparql.linking.linker import Candidate, Linker, literal_candidates
-from nmt_sparql.linking.sources import entries_from_store
-from nmt_sparql.linking.wordforms import phrases, with_word_forms
 from nmt_sparql.sparql.prefixes import prefix_map
 
 

@@ -6,11 +6,11 @@ from pathlib import Path
 
 import pytest
 
+from nmt_sparql.annotation.linking.index import KBIndex
+from nmt_sparql.annotation.linking.linker import Linker
+from nmt_sparql.annotation.linking.sources import entries_from_store, facts_from_store
+from nmt_sparql.annotation.linking.wordforms import with_word_forms
 from nmt_sparql.data.generate import load_store
-from nmt_sparql.linking.index import KBIndex
-from nmt_sparql.linking.linker import Linker
-from nmt_sparql.linking.sources import entries_from_store, facts_from_store
-from nmt_sparql.linking.wordforms import with_word_forms
 from nmt_sparql.sparql.prefixes import register_prefix_map
 
 TURTLE = """@prefix ex: <http://ex.org/> .

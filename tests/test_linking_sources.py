@@ -14,12 +14,9 @@ from pathlib import Path
 
 import pytest
 
-from nmt_sparql.core.record import Example, RecordError
-from nmt_sparql.data.generate import load_store
-from nmt_sparql.execution import EndpointKB
-from nmt_sparql.linking.index import Entry, KBIndex
-from nmt_sparql.linking.linker import Linker
-from nmt_sparql.linking.sources import (
+from nmt_sparql.annotation.linking.index import Entry, KBIndex
+from nmt_sparql.annotation.linking.linker import Linker
+from nmt_sparql.annotation.linking.sources import (
     element_kinds,
     entries_from_cooccurrence,
     entries_from_endpoint,
@@ -29,7 +26,10 @@ from nmt_sparql.linking.sources import (
     entries_from_store,
     frequent_elements,
 )
-from nmt_sparql.linking.wordforms import with_word_forms
+from nmt_sparql.annotation.linking.wordforms import with_word_forms
+from nmt_sparql.core.record import Example, RecordError
+from nmt_sparql.data.generate import load_store
+from nmt_sparql.execution import EndpointKB
 from nmt_sparql.sparql.prefixes import prefix_map, register_prefix_map
 
 TURTLE = """@prefix ex: <http://ex.org/> .

@@ -24,12 +24,12 @@ from typing import Any, Literal
 
 from nmt_sparql.annotation.annotate import SCHEMES, SEP, Annotated, LabelResolver, annotate, mark
 from nmt_sparql.annotation.labels import normalize_space
+from nmt_sparql.annotation.linking.index import KBIndex
+from nmt_sparql.annotation.linking.linker import Candidate, Linker
+from nmt_sparql.annotation.linking.sources import element_kinds
 from nmt_sparql.annotation.units import check_units
 from nmt_sparql.core.marks import find_units, plain_text
 from nmt_sparql.core.record import Example
-from nmt_sparql.linking.index import KBIndex
-from nmt_sparql.linking.linker import Candidate, Linker
-from nmt_sparql.linking.sources import element_kinds
 
 Annotation = Literal["raw", "tag_within", "tag_end", "linked"]
 ANNOTATIONS: tuple[str, ...] = (*SCHEMES, "linked")

@@ -11,8 +11,8 @@ from pathlib import Path
 
 from omegaconf import DictConfig
 
+from nmt_sparql.annotation.linking.index import IndexFileError, KBIndex
 from nmt_sparql.inference.explain import ExplainError, TermLabels, explain
-from nmt_sparql.linking.index import IndexFileError, KBIndex
 
 
 def _paths(value: object) -> list[str]:

@@ -6,8 +6,8 @@ from pathlib import Path
 
 from omegaconf import DictConfig
 
+from nmt_sparql.annotation.linking.build import BUNDLED, build_index
 from nmt_sparql.core.record import read_jsonl
-from nmt_sparql.linking.build import BUNDLED, build_index
 from nmt_sparql.sparql.prefixes import prefix_map
 
 INDEX_FILE = "index.sqlite"

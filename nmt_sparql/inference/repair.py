@@ -31,11 +31,11 @@ from typing import Any
 
 from tqdm.auto import tqdm
 
+from nmt_sparql.annotation.linking.index import KBIndex, Kind
 from nmt_sparql.annotation.units import units
 from nmt_sparql.execution.answer import Answer
 from nmt_sparql.execution.base import ExistenceCheckError, KnowledgeBase
 from nmt_sparql.execution.safety import UnsafeQueryError, query_form
-from nmt_sparql.linking.index import KBIndex, Kind
 from nmt_sparql.sparql.prefixes import PrefixMap, prefix_map
 from nmt_sparql.sparql.tokens import TokenType, detokenize, local_name, token_types
 from nmt_sparql.sparql.validate import query_parse_error

@@ -20,10 +20,10 @@ from pathlib import Path
 from omegaconf import DictConfig, OmegaConf
 
 from nmt_sparql.annotation.labels import LabelResolver
+from nmt_sparql.annotation.linking.build import kb_entries, kb_facts
+from nmt_sparql.annotation.linking.index import FORMAT_VERSION, KBIndex
+from nmt_sparql.annotation.linking.sources import entries_from_examples, entries_from_label_files
 from nmt_sparql.core.record import Example
-from nmt_sparql.linking.build import kb_entries, kb_facts
-from nmt_sparql.linking.index import FORMAT_VERSION, KBIndex
-from nmt_sparql.linking.sources import entries_from_examples, entries_from_label_files
 from nmt_sparql.sparql.prefixes import prefix_map
 
 log = logging.getLogger(__name__)

@@ -16,6 +16,7 @@ from omegaconf import DictConfig, OmegaConf
 
 from nmt_sparql.annotation.annotator import Annotator
 from nmt_sparql.annotation.labels import LabelResolver
+from nmt_sparql.annotation.linking.index import FORMAT_VERSION
 from nmt_sparql.atomic import atomic_write_json
 from nmt_sparql.config_values import config_bool
 from nmt_sparql.core.record import SPLITS, Example, read_jsonl, write_jsonl
@@ -31,7 +32,6 @@ from nmt_sparql.data.splits import (
     unseen_templates_split,
 )
 from nmt_sparql.data.synthesize import open_kb_source, synthesize
-from nmt_sparql.linking.index import FORMAT_VERSION
 from nmt_sparql.preparation.linking_index import dataset_index
 
 log = logging.getLogger(__name__)

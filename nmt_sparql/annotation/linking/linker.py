@@ -18,8 +18,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from decimal import Decimal
 
-from nmt_sparql.linking.index import EXACT, FUZZY, KEYWORDS, KINDS, Hit, KBIndex
-from nmt_sparql.linking.wordforms import is_dictionary_word
+from nmt_sparql.annotation.linking.index import EXACT, FUZZY, KEYWORDS, KINDS, Hit, KBIndex
+from nmt_sparql.annotation.linking.wordforms import is_dictionary_word
 
 _STOPWORDS = (
     "a about above after again all am an and any are as at be been before being below between both but by "

@@ -16,7 +16,7 @@ from dataclasses import replace
 
 from lemminflect import getAllInflections, getAllLemmas
 
-from nmt_sparql.linking.index import Entry
+from nmt_sparql.annotation.linking.index import Entry
 
 # (suffix, replacement): an agent noun or a nominalization -> the verb it comes from.
 _DERIVATIONS = (

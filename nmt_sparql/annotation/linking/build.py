@@ -7,12 +7,9 @@ import logging
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 
-from nmt_sparql.core.record import Example
-from nmt_sparql.data.generate import bundled_kb_path, load_store
-from nmt_sparql.execution.endpoint import EndpointKB
-from nmt_sparql.linking.index import Entry, Fact, KBIndex
-from nmt_sparql.linking.linker import STOPWORDS
-from nmt_sparql.linking.sources import (
+from nmt_sparql.annotation.linking.index import Entry, Fact, KBIndex
+from nmt_sparql.annotation.linking.linker import STOPWORDS
+from nmt_sparql.annotation.linking.sources import (
     entries_from_cooccurrence,
     entries_from_endpoint,
     entries_from_examples,
@@ -21,6 +18,9 @@ from nmt_sparql.linking.sources import (
     entries_from_store,
     facts_from_store,
 )
+from nmt_sparql.core.record import Example
+from nmt_sparql.data.generate import bundled_kb_path, load_store
+from nmt_sparql.execution.endpoint import EndpointKB
 from nmt_sparql.sparql.prefixes import PrefixMap
 
 log = logging.getLogger(__name__)

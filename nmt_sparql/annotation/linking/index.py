@@ -202,7 +202,9 @@ class KBIndex:
         """
         path = Path(path)
         if word_forms:
-            from nmt_sparql.linking.wordforms import with_word_forms  # wordforms imports Entry from here
+            from nmt_sparql.annotation.linking.wordforms import (
+                with_word_forms,  # wordforms imports Entry from here
+            )
 
             entries = with_word_forms(entries)
 

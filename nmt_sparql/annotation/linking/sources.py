@@ -26,11 +26,11 @@ from nmt_sparql.annotation.labels import (
     normalize_space,
     read_label_file,
 )
+from nmt_sparql.annotation.linking.index import Entry, Fact, Kind, normalize
 from nmt_sparql.core.language import label_rank
 from nmt_sparql.core.marks import unmark
 from nmt_sparql.core.record import Example, RecordError
 from nmt_sparql.execution.base import KnowledgeBase
-from nmt_sparql.linking.index import Entry, Fact, Kind, normalize
 from nmt_sparql.sparql.prefixes import PrefixMap
 from nmt_sparql.sparql.tokens import SparqlSyntaxError, TokenType, token_types, tokenize
 
