@@ -66,6 +66,18 @@ def test_cli_translate_repair_prints_the_rounds(export: Path, capsys: pytest.Cap
     assert line["repair"]["rounds"][0]["attempts"] and "answer" in line
 
 
+def test_cli_translate_repairs_by_default_with_a_kb_only(export: Path, capsys: pytest.CaptureFixture) -> None:
+    base = ["translate", f"export={export}", f"question={QUESTION}"]
+    main([*base, "kb=embedded:bundled"])
+    with_kb = json.loads(capsys.readouterr().out)
+    assert with_kb["repair"]["rounds"][0]["attempts"][0]["source"] == "hypothesis 1"
+    main([*base, "kb=embedded:bundled", "repair=false"])
+    off = json.loads(capsys.readouterr().out)
+    assert "repair" not in off and "answer" in off
+    main(base)
+    assert "repair" not in json.loads(capsys.readouterr().out)
+
+
 def test_serve_repair_returns_the_rounds(translator: Translator) -> None:
     with app_on_loopback(create_app(translator)) as url:
         body = {"questions": [QUESTION], "beam": 3, "repair": True}

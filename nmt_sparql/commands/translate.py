@@ -2,8 +2,8 @@
 
 One line per question: `question`, `input` (the annotated text the model read), `sparql`,
 `explanation` (the query in plain English; `explain=false` leaves it out), and `answer` when a KB is
-given; with `repair=true` (needs `kb`), the query found by execution feedback and repair of the beam's
-n-best (inference/repair.py) and its `repair` rounds. Questions are decoded in batches of the export's
+given. With a KB, the query is the one execution feedback and repair found in the beam's n-best
+(inference/repair.py; `repair=false` turns it off), and `repair` holds its rounds. Questions are decoded in batches of the export's
 decode batch size.
 One line per question: `question`, `input` (the annotated text the model read), `sparql`, and
 `answer` when a KB is given; with `repair=true` (needs `kb`), the query found by execution feedback and
@@ -24,6 +24,8 @@ from omegaconf import DictConfig
 from nmt_sparql.config_values import config_bool
 from nmt_sparql.execution.config import KBSettings
 from nmt_sparql.serving.translator import Translator
+
+REPAIR_BEAM = 5  # hypotheses repair starts from (measured on the natural questions' dev half: BENCHMARKS.md)
 
 
 def _lines(stream: TextIO) -> Iterator[str]:
@@ -54,14 +56,18 @@ def run(cfg: DictConfig) -> int:
     translator = Translator.from_pretrained(
         cfg.export, device=cfg.device, kb=cfg.kb, index=cfg.index, kb_settings=KBSettings.from_config(cfg)
     )
+    # Repair is on wherever a KB is given (repair=false turns it off): a user's question deserves the
+    # query of the n-best that answers. It decodes a beam of REPAIR_BEAM unless `beam` says otherwise.
+    repair = translator.kb is not None if cfg.repair is None else config_bool(cfg.repair, "repair")
+    beam = cfg.beam if cfg.beam is not None or not repair else REPAIR_BEAM
     try:
         results = translator.translate(
             questions,
-            beam=cfg.beam,
+            beam=beam,
             annotate=config_bool(cfg.annotate, "annotate"),
             answers=translator.kb is not None,
             explain=config_bool(cfg.explain, "explain"),
-            repair=config_bool(cfg.get("repair", False), "repair"),
+            repair=repair,
         )
     finally:
         translator.close()
