@@ -53,7 +53,10 @@ def quantize_model(model: nn.Module, mode: str, device: str | torch.device = "cp
         with warnings.catch_warnings():  # torch.ao's deprecation notices, on every load of a served model
             warnings.simplefilter("ignore", DeprecationWarning)
             warnings.filterwarnings("ignore", message=".*quantized tensor creation functions.*")
-            return torch.ao.quantization.quantize_dynamic(model.eval(), {nn.Linear}, dtype=torch.qint8)
+            qconfig = torch.ao.quantization.per_channel_dynamic_qconfig
+            return torch.ao.quantization.quantize_dynamic(
+                model.eval(), {nn.Linear: qconfig}, dtype=torch.qint8
+            )
     if device.type == "cpu" and not cpu_has_bf16():
         log.warning("quantize=bf16: this CPU has no native bf16 (AVX512-BF16/AMX); the model stays fp32")
         return model
