@@ -35,7 +35,8 @@ def cpu_has_bf16() -> bool:
 def quantize_model(model: nn.Module, mode: str, device: str | torch.device = "cpu") -> nn.Module:
     """The eval-mode `model` with `mode` applied on `device` (the model is already there).
 
-    int8: every nn.Linear becomes a dynamically quantized one (int8 weights, activations quantized per
+    int8: every nn.Linear becomes a dynamically quantized one (int8 weights with one scale per output
+    channel, which keeps more queries identical to fp32 than one per tensor; activations quantized per
     batch; CPU only: on another device the model stays as it is, with a warning). bf16: all weights in
     bfloat16 (on a CPU without native bf16 the model stays fp32, with a warning). Log-probabilities
     keep their dtype handling in the models (the softmax runs in fp32).
