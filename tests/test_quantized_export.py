@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 import torch
 from safetensors.torch import load_file
-from test_export_roundtrip import QUESTIONS, make_run
+from test_export_roundtrip import QUESTIONS, TRANSFORMER, make_run
 
 from nmt_sparql.cli import main
 from nmt_sparql.serving import quantize
@@ -19,14 +19,17 @@ from nmt_sparql.serving.manifest import write_manifest
 from nmt_sparql.serving.translator import Translator
 
 DYNAMIC_INT8 = torch.ao.nn.quantized.dynamic.Linear
+CONVS2S = {"name": "convs2s", "embed_dim": 32, "hidden_dim": 32, "encoder_layers": 1, "decoder_layers": 1,
+           "kernel_size": 3, "dropout": 0.0, "max_slots": 8}  # fmt: skip
 
 
 def _kinds(model: torch.nn.Module) -> set[type]:
     return {type(m) for m in model.modules()}
 
 
-def test_an_int8_export_keeps_fp32_weights_and_translates_in_int8(tmp_path: Path) -> None:
-    run = make_run(tmp_path / "run")
+@pytest.mark.parametrize("model_cfg", [TRANSFORMER, CONVS2S], ids=["transformer", "convs2s-weight-norm"])
+def test_an_int8_export_keeps_fp32_weights_and_translates_in_int8(tmp_path: Path, model_cfg: dict) -> None:
+    run = make_run(tmp_path / "run", model_cfg)
     plain = export_model(run, tmp_path / "plain")
     out = export_model(run, tmp_path / "int8", quantize="int8")
     assert json.loads((out / "config.json").read_text())["quantize"] == "int8"

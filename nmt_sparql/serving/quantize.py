@@ -13,6 +13,7 @@ import warnings
 
 import torch
 from torch import nn
+from torch.nn.utils import parametrize
 
 log = logging.getLogger(__name__)
 
@@ -30,6 +31,16 @@ def check_mode(mode: object, where: str = "quantize") -> str:
 def cpu_has_bf16() -> bool:
     """Native bf16 matmuls on this CPU (AVX512-BF16 or AMX); elsewhere bf16 is emulated and slower."""
     return bool(torch.backends.mkldnn.is_available() and torch.ops.mkldnn._is_mkldnn_bf16_supported())
+
+
+def fold_parametrizations(model: nn.Module) -> nn.Module:
+    """Parametrized weights (ConvS2S's weight norm) as plain ones: int8 swaps plain nn.Linear only,
+    and an inference model never needs the parametrization again."""
+    for module in model.modules():
+        if parametrize.is_parametrized(module):
+            for name in list(module.parametrizations):
+                parametrize.remove_parametrizations(module, name, leave_parametrized=True)
+    return model
 
 
 def quantize_model(model: nn.Module, mode: str, device: str | torch.device = "cpu") -> nn.Module:
@@ -56,7 +67,7 @@ def quantize_model(model: nn.Module, mode: str, device: str | torch.device = "cp
             warnings.filterwarnings("ignore", message=".*quantized tensor creation functions.*")
             qconfig = torch.ao.quantization.per_channel_dynamic_qconfig
             return torch.ao.quantization.quantize_dynamic(
-                model.eval(), {nn.Linear: qconfig}, dtype=torch.qint8
+                fold_parametrizations(model.eval()), {nn.Linear: qconfig}, dtype=torch.qint8
             )
     if device.type == "cpu" and not cpu_has_bf16():
         log.warning("quantize=bf16: this CPU has no native bf16 (AVX512-BF16/AMX); the model stays fp32")
