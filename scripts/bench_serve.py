@@ -18,6 +18,14 @@ process after a warm-up and at the end (growth must stay under 10%); the KB work
 reported apart. Everything stays on 127.0.0.1; every loop is bounded by the request count.
 
 Usage: python scripts/bench_serve.py --requests 2000 --concurrency 20 --hostile 0.01 --out results/serve.json
+
+Throughput mode (`--throughput`, issue #19): questions/s and p50/p95 latency of benign one-question
+requests (no execution) at each of `--clients` concurrent clients, for each `--quantize` setting of the
+same export (`--export`, default the random one above), one server per setting started side by side
+and measured in alternation, `--rounds` times:
+
+    python scripts/bench_serve.py --throughput --export /tmp/final-export --clients 1 8 32 \
+        --quantize none int8 --per-client 16 --rounds 2 --threads 1 --out results/serve_throughput.json
 """
 
 from __future__ import annotations
@@ -37,7 +45,7 @@ import threading
 import time
 from collections import Counter
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import ExitStack, contextmanager
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
@@ -128,11 +136,13 @@ def _free_port() -> int:
 
 
 @contextmanager
-def running_server(export: Path, port: int, log: Path, kb_timeout_s: float, threads: int) -> Iterator[int]:
+def running_server(
+    export: Path, port: int, log: Path, kb_timeout_s: float, threads: int, overrides: tuple[str, ...] = ()
+) -> Iterator[int]:
     """`nmt-sparql serve` in a child process on 127.0.0.1:port; yields its pid once /health answers."""
     env = {**os.environ, "OMP_NUM_THREADS": str(threads), "MKL_NUM_THREADS": str(threads)}
     command = [sys.executable, "-m", "nmt_sparql.cli", "serve", f"export={export}", "kb=embedded:bundled"]
-    command += ["host=127.0.0.1", f"port={port}", f"kb_timeout_s={kb_timeout_s}"]
+    command += ["host=127.0.0.1", f"port={port}", f"kb_timeout_s={kb_timeout_s}", *overrides]
     with log.open("wb") as sink:
         process = subprocess.Popen(command, stdout=sink, stderr=subprocess.STDOUT, env=env)
         try:
@@ -240,6 +250,50 @@ def _latency(values: list[float]) -> dict[str, float]:
     }
 
 
+def throughput(export: Path, questions: list[str], args: argparse.Namespace, workdir: Path) -> dict[str, Any]:
+    """Questions/s and latency per quantize setting and client count: servers side by side, alternated."""
+    rounds: dict[tuple[str, int], list[tuple[float, list[float], int]]] = {}
+    with ExitStack() as stack:
+        urls = {}
+        for mode in args.quantize:
+            port = _free_port()
+            log = workdir / f"server-{mode}.log"
+            stack.enter_context(
+                running_server(export, port, log, args.kb_timeout_s, args.threads, (f"quantize={mode}",))
+            )
+            urls[mode] = f"http://127.0.0.1:{port}"
+        for url in urls.values():  # warm-up: first batches, allocator, linker caches
+            asyncio.run(send_all(url, plan(args.warmup, 0.0, questions, args.seed + 1), 4, ""))
+        for r in range(args.rounds):
+            for clients in args.clients:
+                for mode, url in urls.items():
+                    n = clients * args.per_client
+                    requests = [
+                        ("benign", {"json": {"questions": [q]}})
+                        for q in random.Random(args.seed + r).choices(questions, k=n)
+                    ]
+                    start = time.perf_counter()
+                    results = asyncio.run(send_all(url, requests, clients, ""))
+                    seconds = time.perf_counter() - start
+                    failed = sum(status != 200 for _, status, _ in results)
+                    ok = [t for _, status, t in results if status == 200]
+                    rounds.setdefault((mode, clients), []).append((seconds, ok, failed))
+    rows = []
+    for (mode, clients), passes in rounds.items():
+        latencies = [t for _, times, _ in passes for t in times]
+        rows.append(
+            {
+                "quantize": mode,
+                "clients": clients,
+                "questions": len(latencies),
+                "failed": sum(failed for _, _, failed in passes),  # no 200 (status 0: no response)
+                "questions_per_s": round(len(latencies) / sum(s for s, _, _ in passes), 2),
+                **_latency(latencies),
+            }
+        )
+    return {"rows": rows}
+
+
 def main(argv: list[str] | None = None) -> dict[str, Any]:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--requests", type=int, default=2000)
@@ -251,7 +305,17 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     parser.add_argument("--threads", type=int, default=1, help="torch threads of the server")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--out", type=Path, default=None)
+    parser.add_argument("--throughput", action="store_true", help="questions/s per client count and setting")
+    parser.add_argument(
+        "--export", type=Path, default=None, help="throughput of this export (default: random)"
+    )
+    parser.add_argument("--clients", type=int, nargs="+", default=[1, 8, 32])
+    parser.add_argument("--quantize", nargs="+", default=["none", "int8"], choices=["none", "int8", "bf16"])
+    parser.add_argument("--per-client", type=int, default=16, help="requests per client and round")
+    parser.add_argument("--rounds", type=int, default=2)
     args = parser.parse_args(argv)
+    if args.throughput:
+        return run_throughput(args)
     if args.requests < 1 or args.concurrency < 1 or not 0 <= args.hostile <= 1 or args.warmup < 0:
         parser.error("need --requests >= 1, --concurrency >= 1, 0 <= --hostile <= 1, --warmup >= 0")
 
@@ -311,6 +375,35 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     if args.out is not None:
         atomic_write_json(args.out, report)
     print(json.dumps(report, indent=2))
+    return report
+
+
+def run_throughput(args: argparse.Namespace) -> dict[str, Any]:
+    """`--throughput`: the table of questions/s and latency, printed and written to `--out`."""
+    with tempfile.TemporaryDirectory(prefix="bench_serve_") as tmp:
+        export, questions = make_export(Path(tmp), args.questions, args.seed)
+        if args.export is not None:
+            export = args.export
+        figures = throughput(export, questions, args, Path(tmp))
+    report: dict[str, Any] = {
+        "machine": f"{platform.machine()}, {os.cpu_count()} CPUs, load {os.getloadavg()[0]:.1f} at the end",
+        "settings": {k: (str(v) if isinstance(v, Path) else v) for k, v in vars(args).items()},
+        **figures,
+        "ok": not any(row["failed"] for row in figures["rows"]),
+    }
+    lines = [
+        "| quantize | clients | questions/s | p50 ms | p95 ms | failed |",
+        "|---|---:|---:|---:|---:|---:|",
+    ]
+    for row in sorted(figures["rows"], key=lambda r: (r["clients"], r["quantize"])):
+        lines.append(
+            f"| {row['quantize']} | {row['clients']} | {row['questions_per_s']} | {row['p50_ms']} | {row['p95_ms']} "
+            f"| {row['failed']} |"
+        )
+    report["table"] = "\n".join(lines)
+    if args.out is not None:
+        atomic_write_json(args.out, report)
+    print(report["table"])
     return report
 
 

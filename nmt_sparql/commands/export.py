@@ -10,6 +10,7 @@ from nmt_sparql.serving.export import export_model
 
 
 def run(cfg: DictConfig) -> Path:
-    out = export_model(cfg.checkpoint, cfg.out, checkpoint=str(cfg.which))
-    print(f"exported {cfg.checkpoint} ({cfg.which}) -> {out}")
+    quantize = cfg.get("quantize", "none")
+    out = export_model(cfg.checkpoint, cfg.out, checkpoint=str(cfg.which), quantize=quantize)
+    print(f"exported {cfg.checkpoint} ({cfg.which}, quantize={quantize}) -> {out}")
     return out

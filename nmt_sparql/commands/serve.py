@@ -12,7 +12,12 @@ from nmt_sparql.serving.translator import Translator
 
 def run(cfg: DictConfig) -> None:
     translator = Translator.from_pretrained(
-        cfg.export, device=cfg.device, kb=cfg.kb, index=cfg.index, kb_settings=KBSettings.from_config(cfg)
+        cfg.export,
+        device=cfg.device,
+        kb=cfg.kb,
+        index=cfg.index,
+        kb_settings=KBSettings.from_config(cfg),
+        quantize=cfg.get("quantize"),
     )
     limits = Limits(
         max_questions=int(cfg.limits.max_questions),

@@ -41,6 +41,7 @@ log = logging.getLogger(__name__)
 SWITCHES = (
     "copy", "reshuffle_tail", "evaluate", "train.resume", "train.progress_bar", "train.tensorboard", "train.wandb",
     "decode.typed_triples", "decode.execution_guided", "decode.repair", "decode.kb_constraint", "data.skip_invalid",
+    "train.compile",
 )  # fmt: skip
 
 

@@ -54,7 +54,12 @@ def read_questions(question: str | None, source: str | None, stdin: TextIO) -> l
 def run(cfg: DictConfig) -> int:
     questions = read_questions(cfg.question, cfg.input, sys.stdin)
     translator = Translator.from_pretrained(
-        cfg.export, device=cfg.device, kb=cfg.kb, index=cfg.index, kb_settings=KBSettings.from_config(cfg)
+        cfg.export,
+        device=cfg.device,
+        kb=cfg.kb,
+        index=cfg.index,
+        kb_settings=KBSettings.from_config(cfg),
+        quantize=cfg.get("quantize"),
     )
     # Repair is on wherever a KB is given (repair=false turns it off): a user's question deserves the
     # query of the n-best that answers. It decodes a beam of REPAIR_BEAM unless `beam` says otherwise.

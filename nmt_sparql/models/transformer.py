@@ -175,7 +175,7 @@ class TransformerSeq2Seq(IncrementalDecoder):
 
     def _embed(self, emb: nn.Module, ids: torch.Tensor, offset: int = 0) -> torch.Tensor:
         x = emb(ids) * math.sqrt(self.dim) + sinusoidal_positions(ids.size(1), self.dim, offset).to(
-            self.out.weight
+            self.tgt_tokens.weight  # not self.out: an int8 quantized head has no weight tensor
         )
         return self.drop(x)
 

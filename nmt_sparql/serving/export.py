@@ -2,7 +2,8 @@
 
 The export holds everything `Translator.from_pretrained` needs:
   model.safetensors   the chosen checkpoint's weights
-  config.json         model config, copy flag, KB name, annotation scheme and seed, decode defaults
+  config.json         model config, copy flag, KB name, annotation scheme and seed, decode defaults,
+                      `quantize` (none | int8 | bf16: applied when the fp32 weights are loaded, serving/quantize.py)
   tokenizer/          the run's tokenization (word vocabularies or a Hugging Face tokenizer), JSON only
   prefixes.json       the KB prefix map, so a user's own KB detokenizes without registering it
   kb_index.sqlite     the KB index raw questions are linked with (runs of a non-raw annotation)
@@ -29,6 +30,7 @@ from nmt_sparql.models.pretrained import PretrainedSeq2Seq
 from nmt_sparql.models.registry import RECIPE_KEYS, build_model, codec_for
 from nmt_sparql.preparation.linking_index import INDEX_FILE, copy_index
 from nmt_sparql.serving.manifest import write_manifest
+from nmt_sparql.serving.quantize import check_mode
 from nmt_sparql.sparql.prefixes import prefix_map
 from nmt_sparql.training.checkpoint import load_weights, resolve_checkpoint
 
@@ -59,7 +61,7 @@ def _run_config(run_dir: Path) -> dict[str, Any]:
     return cfg
 
 
-def export_config(cfg: dict[str, Any], checkpoint: Path) -> dict[str, Any]:
+def export_config(cfg: dict[str, Any], checkpoint: Path, quantize: str = "none") -> dict[str, Any]:
     """The inference settings of a run: what builds the model and how its inputs are written."""
     model_cfg = {k: v for k, v in cfg["model"].items() if k not in RECIPE_KEYS}  # older runs carried them
     if codec_for(model_cfg["name"]) in ("hf", "prompt"):
@@ -79,6 +81,7 @@ def export_config(cfg: dict[str, Any], checkpoint: Path) -> dict[str, Any]:
             "linked": cfg.get("linked"),
         },
         "decode": {k: decode[k] for k in DECODE_KEYS if k in decode},
+        "quantize": check_mode(quantize),
         "source": {"dataset": cfg["dataset"].get("name"), "checkpoint": str(checkpoint)},
     }
 
@@ -106,8 +109,14 @@ def _write(model: Any, encoder: Any, config: dict[str, Any], folder: Path, index
     write_manifest(folder)  # last: marks the export complete
 
 
-def export_model(run_dir: str | Path, out: str | Path, checkpoint: str = "best") -> Path:
-    """Write the export of `run_dir`'s `checkpoint` (best, else last) into `out`, replacing it atomically."""
+def export_model(
+    run_dir: str | Path, out: str | Path, checkpoint: str = "best", quantize: str = "none"
+) -> Path:
+    """Write the export of `run_dir`'s `checkpoint` (best, else last) into `out`, replacing it atomically.
+
+    `quantize` (none | int8 | bf16) is how `translate` and `serve` run the model: kept in config.json,
+    the weights stay fp32 safetensors."""
+    quantize = check_mode(quantize)
     run_dir, out = Path(run_dir), Path(out)
     cfg = _run_config(run_dir)
     folder = resolve_checkpoint(run_dir / checkpoint)
@@ -121,7 +130,7 @@ def export_model(run_dir: str | Path, out: str | Path, checkpoint: str = "best")
         build_cfg = {**build_cfg, "quantization": None, "gradient_checkpointing": False}
     model = build_model(build_cfg, encoder.spec, bool(cfg["copy"]))
     load_weights(folder, model)
-    config = export_config(cfg, folder)
+    config = export_config(cfg, folder, quantize)
 
     tmp = out.with_name(f".{out.name}.tmp")
     old = out.with_name(f".{out.name}.old")

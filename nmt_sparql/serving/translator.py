@@ -37,6 +37,7 @@ from nmt_sparql.models.registry import build_model
 from nmt_sparql.preparation.linking_index import INDEX_FILE
 from nmt_sparql.serving.export import FORMAT, VERSION, find_pickles
 from nmt_sparql.serving.manifest import MANIFEST, verify_manifest
+from nmt_sparql.serving.quantize import check_mode, quantize_model
 from nmt_sparql.sparql.prefixes import KB_PREFIXES, PrefixMap
 from nmt_sparql.sparql.tokens import detokenize, kb_tokens
 from nmt_sparql.training.checkpoint import corrupt_file
@@ -127,10 +128,12 @@ class Translator:
         kb: str | None = None,
         index: str | Path | None = None,
         kb_settings: KBSettings | None = None,
+        quantize: str | None = None,
     ) -> Translator:
         """Load an export folder. `kb`: where answers come from (`embedded:bundled`, RDF files, an
         endpoint URL); `index`: the KB index raw questions are linked with (default: the export's);
-        `kb_settings`: timeouts, retries, workers and allowed hosts of the KB's queries.
+        `kb_settings`: timeouts, retries, workers and allowed hosts of the KB's queries;
+        `quantize`: none | int8 | bf16 instead of the export's own setting (config.json `quantize`).
 
         Refused before anything is loaded: pickle files anywhere in the export (only safetensors
         weights are read), and files whose sha256 differs from manifest.json."""
@@ -174,6 +177,9 @@ class Translator:
                 f"{path / 'model.safetensors'}: missing {sorted(missing)}, unexpected {sorted(unexpected)}"
             )
         model.to(device)
+        where = f"{path / 'config.json'}: field 'quantize'" if quantize is None else "quantize"
+        mode = check_mode(config.get("quantize", "none") if quantize is None else quantize, where)
+        model = quantize_model(model, mode, device)
         kb_settings = kb_settings or KBSettings()
         knowledge_base = open_kb(kb, config["kb"], kb_settings) if kb else None
         annotator = _annotator(config, Path(index) if index else path / INDEX_FILE)

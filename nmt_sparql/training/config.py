@@ -49,6 +49,7 @@ class TrainConfig:
     label_smoothing: float = 0.0
     mixed_precision: str = "bf16"  # used on GPU only; CPU runs in full precision
     cpu: bool = False  # force CPU even when a GPU is visible
+    compile: bool = False  # torch.compile the forward and decoding steps; falls back (logged) where it fails
     patience: int | None = None  # epochs without a better validation score before stopping
     min_delta: float = 0.0  # loss improvements smaller than this do not count
     select_by: str = "loss"  # best/: lowest validation loss, or highest greedy exact match (ties: loss)

@@ -31,6 +31,7 @@ from nmt_sparql.training.checkpoint import (
     resolve_checkpoint,
     save_checkpoint,
 )
+from nmt_sparql.training.compile import compile_model
 from nmt_sparql.training.config import TrainConfig
 from nmt_sparql.training.log import MetricsLog
 from nmt_sparql.training.loss import sequence_nll
@@ -118,6 +119,7 @@ _RESUMABLE_CHANGES = {
     "wandb",
     "project",
     "cpu",
+    "compile",
 }
 
 
@@ -161,6 +163,8 @@ def train(
     pad_id = base.pad_id
     optimizer = build_optimizer(config.optimizer, base.parameters())
     model, optimizer, train_loader = accelerator.prepare(model, optimizer, train_loader)
+    if config.compile:
+        compile_model(base)  # the decoding steps too: validation exact match and the run's test decode
     if val_loader is not None:
         val_loader = accelerator.prepare(val_loader)
     steps_per_epoch = math.ceil(len(train_loader) / config.grad_accum_steps)
