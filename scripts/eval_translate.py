@@ -28,6 +28,7 @@ from nmt_sparql.data.record import Example, RecordError
 from nmt_sparql.execution.answer import Answer
 from nmt_sparql.execution.gold import gold_answers
 from nmt_sparql.metrics.answers import score_answer
+from nmt_sparql.metrics.query import is_valid_sparql
 from nmt_sparql.serving.translator import Translator
 
 GROUP_FIELDS = ("kind", "template_id", "template")
@@ -71,24 +72,31 @@ def evaluate(translator: Translator, examples: list[Example], beam: int | None) 
         score = score_answer(gold[ex.id], predicted) if kept else None
         rows.append(
             {"id": ex.id, "question": ex.question, "input": result.input, "gold": ex.query,
-             "predicted": result.sparql, "correct": None if score is None else score.correct,
+             "predicted": result.sparql, "valid": is_valid_sparql(result.sparql),
+             "correct": None if score is None else score.correct,
              "f1": None if score is None else score.f1}
         )  # fmt: skip
     return rows
 
 
 def report(rows: list[dict[str, Any]], groups: list[str | None]) -> str:
-    """Accuracy overall and per group, as a small table (questions with an empty gold answer left out)."""
+    """Accuracy and syntax-valid rate overall and per group, as a small table (accuracy leaves out the
+    questions with an empty gold answer)."""
     by_group: dict[str, list[bool]] = defaultdict(list)
+    valid_by_group: dict[str, list[bool]] = defaultdict(list)
     for row, group in zip(rows, groups, strict=True):
-        if group is not None and row["correct"] is not None:
-            by_group[group].append(row["correct"])
-    lines = [f"{'group':<28} {'n':>5} {'answer accuracy %':>18}"]
-    for group in sorted(by_group):
-        flags = by_group[group]
-        lines.append(f"{group:<28} {len(flags):>5} {100 * sum(flags) / len(flags):>18.2f}")
+        if group is not None:
+            valid_by_group[group].append(row["valid"])
+            if row["correct"] is not None:
+                by_group[group].append(row["correct"])
+    lines = [f"{'group':<28} {'n':>5} {'answer accuracy %':>18} {'valid %':>8}"]
+    for group in sorted(valid_by_group):
+        flags, valid = by_group[group], valid_by_group[group]
+        accuracy = 100 * sum(flags) / max(len(flags), 1)
+        lines.append(f"{group:<28} {len(flags):>5} {accuracy:>18.2f} {100 * sum(valid) / len(valid):>8.2f}")
     total = [row["correct"] for row in rows if row["correct"] is not None]
-    lines.append(f"{'all':<28} {len(total):>5} {100 * sum(total) / max(len(total), 1):>18.2f}")
+    valid = 100 * sum(row["valid"] for row in rows) / max(len(rows), 1)
+    lines.append(f"{'all':<28} {len(total):>5} {100 * sum(total) / max(len(total), 1):>18.2f} {valid:>8.2f}")
     if len(total) < len(rows):
         lines.append(f"({len(rows) - len(total)} question(s) with an empty or failed gold answer left out)")
     return "\n".join(lines)
@@ -101,8 +109,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--kb", default="embedded:bundled", help="KB the answers come from")
     parser.add_argument("--beam", type=int, default=None, help="beam size (default: the export's)")
     parser.add_argument("--out", type=Path, default=None, help="write one JSON line per question here")
+    parser.add_argument(
+        "--grammar", choices=("on", "off"), default=None, help="decode.grammar (default: the export's)"
+    )
     args = parser.parse_args(argv)
     translator = Translator.from_pretrained(args.export, kb=args.kb)
+    if args.grammar is not None:
+        translator.decode_defaults["grammar"] = args.grammar == "on"
     try:
         examples, groups = read_questions(args.questions, translator.config["kb"])
         rows = evaluate(translator, examples, args.beam)

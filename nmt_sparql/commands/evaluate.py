@@ -39,7 +39,10 @@ def run(cfg: DictConfig) -> dict:
     if not (run_dir / "config.yaml").is_file():
         raise SystemExit(f"checkpoint={run_dir}: not a training run folder (no config.yaml)")
     merged = evaluation_config(cfg, OmegaConf.load(run_dir / "config.yaml"))
-    check_switches(merged, ("copy", "decode.typed_triples", "decode.execution_guided", "data.skip_invalid"))
+    check_switches(
+        merged,
+        ("copy", "decode.grammar", "decode.typed_triples", "decode.execution_guided", "data.skip_invalid"),
+    )
     examples = load_splits(merged)[cfg.split]
     encoder = load_encoder(run_dir / "tokenizer")
     model = build_model(OmegaConf.to_container(merged.model, resolve=True), encoder.spec, merged["copy"])

@@ -41,7 +41,7 @@ log = logging.getLogger(__name__)
 # Boolean keys, checked strictly (`copy=no` is an error, not a copy model).
 SWITCHES = (
     "copy", "reshuffle_tail", "evaluate", "train.resume", "train.progress_bar", "train.tensorboard", "train.wandb",
-    "decode.typed_triples", "decode.execution_guided", "data.skip_invalid",
+    "decode.grammar", "decode.typed_triples", "decode.execution_guided", "data.skip_invalid",
 )  # fmt: skip
 
 
