@@ -621,12 +621,13 @@ class QueryGrammar:
         return self._table_on(device)[torch.tensor(slots, dtype=torch.long, device=device)]
 
     def _table_on(self, device: torch.device) -> torch.Tensor:
-        done = self._table.size(0)
-        if done < len(self._rows):
-            fresh = torch.tensor(self._rows[done:], dtype=torch.int32)
-            self._table = torch.cat([self._table.to(fresh.device), fresh])
+        """The cost table on `device`: rows computed since the last call are copied over, not the rest."""
         if self._table.device != device:
             self._table = self._table.to(device)
+        done = self._table.size(0)
+        if done < len(self._rows):
+            fresh = torch.tensor(self._rows[done:], dtype=torch.int32, device=device)
+            self._table = torch.cat([self._table, fresh])
         return self._table
 
     def bind(self, slot_tokens: Sequence[Sequence[str]]) -> BoundGrammar:
