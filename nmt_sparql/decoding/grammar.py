@@ -19,7 +19,8 @@ Termination: each example gets a length cap `LENGTH_PER_SOURCE_TOKEN * source le
 LENGTH_SLACK` (at most `max_len`), and each automaton state knows the fewest tokens that finish a
 query from it, so a token is allowed only if the query can still be finished within the cap (when
 the budget runs out only closing tokens remain, then EOS). After `MAX_TRIPLES` triple patterns the
-tokens that would start another one are masked too, softly (unless nothing else is left).
+tokens that would start another one are masked too, softly (unless nothing else is left), and so are
+the tokens that open a bracket past MAX_DEPTH nested ones (rdflib's parser overflows the stack).
 
 The automaton is an LL(1) parser over token classes (a keyword, a variable, an IRI or literal kind):
 a state is its stack of grammar symbols plus the projection facts above. States are interned; each
@@ -46,6 +47,9 @@ INF = 1 << 20
 LENGTH_PER_SOURCE_TOKEN = 3
 LENGTH_SLACK = 20
 MAX_TRIPLES = 10
+# rdflib's recursive-descent parser overflows Python's stack on deeply nested brackets: past this depth
+# the tokens that open one more are masked (softly, like MAX_TRIPLES).
+MAX_DEPTH = 6
 MAX_STATES = 200_000  # interned states kept across calls before the caches start afresh
 
 # Classes of tokens that are not keywords: a variable's class is the variable itself.
@@ -93,6 +97,8 @@ KEYWORDS = frozenset(
 )  # fmt: skip
 # Tokens that open another triple pattern: masked (softly) once a query has MAX_TRIPLES of them.
 _MORE_TRIPLES = (".", ";", ",", "{", "optional", "union", "minus")
+_OPENERS = frozenset({"{", "(", "optional", "union", "minus", "filter", "exists", "not", "in", "bound",
+                      *FUNCTIONS, *AGGREGATES})  # fmt: skip
 
 
 @dataclass(frozen=True)
@@ -361,6 +367,15 @@ class QueryGrammar:
         self.soft_ids = torch.tensor(
             [i for i, t in enumerate(vocabulary) if t in _MORE_TRIPLES], dtype=torch.long
         )
+        self.opener_ids = torch.tensor(
+            [
+                i
+                for i, t, c in zip(range(len(vocabulary)), vocabulary, vocab_classes)
+                if t in _OPENERS or c == CAST
+            ],
+            dtype=torch.long,
+        )
+        self.depth_change = [(t in ("{", "(")) - (t in ("}", ")")) for t in vocabulary]
         self._first: dict[tuple, frozenset[str]] = {}
         self._nullable: dict[tuple, bool] = {}
         self._minlen: dict[tuple, int] = {}
@@ -662,10 +677,10 @@ class BoundGrammar:
         device = src_mask.device
         on_device = _OnDevice(
             device, torch.tensor(caps, device=device), g.vocab_column.to(device), g.soft_ids.to(device),
-            self.slot_column.to(device),
+            g.opener_ids.to(device), self.slot_column.to(device),
         )  # fmt: skip
         n = len(caps)
-        return GrammarRows(self, on_device, [g.start_id] * n, list(range(n)), [0] * n)
+        return GrammarRows(self, on_device, [g.start_id] * n, list(range(n)), [(0, 0)] * n)
 
 
 @dataclass(frozen=True)
@@ -676,6 +691,7 @@ class _OnDevice:
     caps: torch.Tensor
     vocab_column: torch.Tensor
     soft_ids: torch.Tensor
+    opener_ids: torch.Tensor
     slot_column: torch.Tensor
 
 
@@ -688,15 +704,11 @@ class GrammarRows:
         tables: _OnDevice,
         states: list[int],
         examples: list[int],
-        triples: list[int],
+        counts: list[tuple[int, int]],
     ):
-        self.bound, self.tables, self.states, self.examples, self.triples = (
-            bound,
-            tables,
-            states,
-            examples,
-            triples,
-        )
+        """`counts`: each row's triple patterns and bracket depth so far (the soft rules)."""
+        self.bound, self.tables, self.states, self.examples = bound, tables, states, examples
+        self.counts = counts
         self._example_index = torch.tensor(examples, dtype=torch.long, device=tables.device)
 
     def restrict(self, log_probs: torch.Tensor, emitted: int) -> torch.Tensor:
@@ -709,12 +721,15 @@ class GrammarRows:
         slots = torch.nn.functional.pad(slots, (0, m - slots.size(1)))
         needed = torch.cat([costs[:, t.vocab_column], costs.gather(1, slots)], dim=-1)
         forbidden = needed + emitted > t.caps[self._example_index].unsqueeze(1)
-        many = [r for r, n in enumerate(self.triples) if n >= MAX_TRIPLES]
-        if many and t.soft_ids.numel():
+        many = [r for r, (n, _) in enumerate(self.counts) if n >= MAX_TRIPLES]
+        deep = [r for r, (_, d) in enumerate(self.counts) if d >= MAX_DEPTH]
+        if many or deep:
             soft = forbidden.clone()
-            rows = torch.tensor(many, dtype=torch.long, device=t.device)
-            soft[rows.unsqueeze(1), t.soft_ids.unsqueeze(0)] = True
-            keep = soft.all(dim=-1, keepdim=True)  # nothing else left: the soft rule gives way
+            for rows, ids in ((many, t.soft_ids), (deep, t.opener_ids)):
+                if rows and ids.numel():
+                    index = torch.tensor(rows, dtype=torch.long, device=t.device)
+                    soft[index.unsqueeze(1), ids.unsqueeze(0)] = True
+            keep = soft.all(dim=-1, keepdim=True)  # nothing else left: the soft rules give way
             forbidden = torch.where(keep, forbidden, soft)
         return log_probs.masked_fill(forbidden, float("-inf"))
 
@@ -723,7 +738,7 @@ class GrammarRows:
         picked = index.tolist()
         return GrammarRows(
             self.bound, self.tables, [self.states[i] for i in picked], [self.examples[i] for i in picked],
-            [self.triples[i] for i in picked],
+            [self.counts[i] for i in picked],
         )  # fmt: skip
 
     def advance(self, tokens: torch.Tensor) -> GrammarRows:
@@ -731,7 +746,7 @@ class GrammarRows:
         stays in place and every id stays refused, so beam search never finishes it)."""
         g = self.bound.grammar
         v, eos = g.vocab_size, g.column[_EOS]
-        states, triples = [], []
+        states, counts = [], []
         for row, token in enumerate(tokens.tolist()):
             sid, example = self.states[row], self.examples[row]
             if token < v:
@@ -741,10 +756,11 @@ class GrammarRows:
                 col = columns[token - v] if token - v < len(columns) else 0
             g._row(sid)
             step = g._next[sid].get(col)
+            triples, depth = self.counts[row]
             if col == eos or step is None:
                 states.append(sid if col == eos else g.dead_id)
-                triples.append(self.triples[row])
+                counts.append((triples, depth))
             else:
                 states.append(step[0])
-                triples.append(self.triples[row] + step[1])
-        return GrammarRows(self.bound, self.tables, states, self.examples, triples)
+                counts.append((triples + step[1], depth + (g.depth_change[token] if token < v else 0)))
+        return GrammarRows(self.bound, self.tables, states, self.examples, counts)
