@@ -30,6 +30,7 @@ from nmt_sparql.core.record import Example, RecordError
 from nmt_sparql.execution.answer import Answer
 from nmt_sparql.execution.gold import gold_answers
 from nmt_sparql.metrics.answers import score_answer
+from nmt_sparql.metrics.query import is_valid_sparql
 from nmt_sparql.preparation.prepare import load_splits
 from nmt_sparql.serving.translator import Translator
 
@@ -76,7 +77,8 @@ def evaluate(
         score = score_answer(gold[ex.id], predicted) if kept else None
         rows.append(
             {"id": ex.id, "question": ex.question, "input": result.input, "gold": ex.query,
-             "predicted": result.sparql, "correct": None if score is None else score.correct,
+             "predicted": result.sparql, "valid": is_valid_sparql(result.sparql),
+             "correct": None if score is None else score.correct,
              "f1": None if score is None else score.f1,
              "empty": predicted is None or predicted.is_empty(), "repair": result.repair}
         )  # fmt: skip
@@ -84,17 +86,23 @@ def evaluate(
 
 
 def report(rows: list[dict[str, Any]], groups: list[str | None]) -> str:
-    """Accuracy overall and per group, as a small table (questions with an empty gold answer left out)."""
+    """Accuracy and syntax-valid rate overall and per group, as a small table (accuracy leaves out the
+    questions with an empty gold answer)."""
     by_group: dict[str, list[bool]] = defaultdict(list)
+    valid_by_group: dict[str, list[bool]] = defaultdict(list)
     for row, group in zip(rows, groups, strict=True):
-        if group is not None and row["correct"] is not None:
-            by_group[group].append(row["correct"])
-    lines = [f"{'group':<28} {'n':>5} {'answer accuracy %':>18}"]
-    for group in sorted(by_group):
-        flags = by_group[group]
-        lines.append(f"{group:<28} {len(flags):>5} {100 * sum(flags) / len(flags):>18.2f}")
+        if group is not None:
+            valid_by_group[group].append(row["valid"])
+            if row["correct"] is not None:
+                by_group[group].append(row["correct"])
+    lines = [f"{'group':<28} {'n':>5} {'answer accuracy %':>18} {'valid %':>8}"]
+    for group in sorted(valid_by_group):
+        flags, valid = by_group[group], valid_by_group[group]
+        accuracy = 100 * sum(flags) / max(len(flags), 1)
+        lines.append(f"{group:<28} {len(flags):>5} {accuracy:>18.2f} {100 * sum(valid) / len(valid):>8.2f}")
     total = [row["correct"] for row in rows if row["correct"] is not None]
-    lines.append(f"{'all':<28} {len(total):>5} {100 * sum(total) / max(len(total), 1):>18.2f}")
+    valid = 100 * sum(row["valid"] for row in rows) / max(len(rows), 1)
+    lines.append(f"{'all':<28} {len(total):>5} {100 * sum(total) / max(len(total), 1):>18.2f} {valid:>8.2f}")
     empty = sum(row["empty"] for row in rows)
     lines.append(f"empty or failed answers: {empty} of {len(rows)} ({100 * empty / max(len(rows), 1):.2f}%)")
     repairs = [row["repair"] for row in rows if row["repair"] is not None]
@@ -119,9 +127,14 @@ def main(argv: list[str] | None = None) -> int:
         "--rounds", type=int, default=5, help="repair rounds (1: the first answering hypothesis)"
     )
     parser.add_argument("--out", type=Path, default=None, help="write one JSON line per question here")
+    parser.add_argument(
+        "--grammar", choices=("on", "off"), default=None, help="decode.grammar (default: the export's)"
+    )
     args = parser.parse_args(argv)
     translator = Translator.from_pretrained(args.export, kb=args.kb)
     translator.repair_rounds = args.rounds
+    if args.grammar is not None:
+        translator.decode_defaults["grammar"] = args.grammar == "on"
     try:
         examples, groups = read_questions(args.questions, translator.config["kb"])
         rows = evaluate(translator, examples, args.beam, args.repair)

@@ -82,7 +82,7 @@ def make_run(
     return run
 
 
-def _reference(run: Path, beam: int, typed_triples: bool = False) -> list[str]:
+def _reference(run: Path, beam: int, grammar: bool = True) -> list[str]:
     """SPARQL from the run's own model and encoder, as `evaluate` would decode it."""
     from nmt_sparql.inference.encoder import load_encoder
     from nmt_sparql.training.checkpoint import load_weights
@@ -92,7 +92,7 @@ def _reference(run: Path, beam: int, typed_triples: bool = False) -> list[str]:
     model = build_model(cfg["model"], encoder.spec, True).eval()
     load_weights(run / "best", model)
     with torch.inference_mode():
-        nbest = decode(model, encoder, QUESTIONS, {**DECODE, "beam": beam, "typed_triples": typed_triples})
+        nbest = decode(model, encoder, QUESTIONS, {**DECODE, "beam": beam, "grammar": grammar})
     return [detokenize(hyps[0], "bundled") for hyps in nbest]
 
 
@@ -109,20 +109,31 @@ def test_exported_model_gives_the_same_sparql_as_before_export(tmp_path: Path, m
         assert [t.input for t in got] == QUESTIONS
 
 
-def test_an_export_keeps_typed_triples_and_decodes_with_them(tmp_path: Path, monkeypatch) -> None:
-    from nmt_sparql.decoding.roles import TripleRoles
+def test_an_export_keeps_the_grammar_switch_and_decodes_with_it(tmp_path: Path, monkeypatch) -> None:
+    from nmt_sparql.decoding.grammar import GrammarRows
 
     calls = []
-    restrict = TripleRoles.restrict
-    monkeypatch.setattr(TripleRoles, "restrict", lambda self, *a: calls.append(1) or restrict(self, *a))
-    run = make_run(tmp_path / "run", decode={**DECODE, "typed_triples": True})
+    restrict = GrammarRows.restrict
+    monkeypatch.setattr(GrammarRows, "restrict", lambda self, *a: calls.append(1) or restrict(self, *a))
+    run = make_run(tmp_path / "run", decode={**DECODE, "grammar": True})
     out = export_model(run, tmp_path / "export")
-    assert json.loads((out / "config.json").read_text())["decode"]["typed_triples"] is True
-    expected = _reference(run, 1, typed_triples=True)
+    assert json.loads((out / "config.json").read_text())["decode"]["grammar"] is True
+    expected = _reference(run, 1, grammar=True)
     calls.clear()
     got = [t.sparql for t in Translator.from_pretrained(out).translate(QUESTIONS, annotate=False)]
-    assert calls, "the exported model decoded without its typed triple positions"
+    assert calls, "the exported model decoded without its grammar"
     assert got == expected
+
+
+def test_an_export_written_before_the_grammar_maps_typed_triples_onto_it(tmp_path: Path) -> None:
+    run = make_run(tmp_path / "run")
+    out = export_model(run, tmp_path / "export")
+    config = {**json.loads((out / "config.json").read_text()), "version": 1}  # an export without manifest
+    (out / "manifest.json").unlink()
+    for old, grammar in ((True, True), (False, False)):
+        (out / "config.json").write_text(json.dumps({**config, "decode": {**DECODE, "typed_triples": old}}))
+        got = [t.sparql for t in Translator.from_pretrained(out).translate(QUESTIONS, annotate=False)]
+        assert got == _reference(run, 1, grammar=grammar)
 
 
 def test_export_holds_no_pickle_and_describes_the_model(tmp_path: Path) -> None:

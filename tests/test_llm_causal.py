@@ -14,7 +14,7 @@ from test_models_overfit import synthetic_pairs
 from transformers import AutoModelForCausalLM, LlamaConfig
 
 from nmt_sparql.decoding import greedy
-from nmt_sparql.decoding.kb_constraint import KBConstraint, RowWords, iri_like
+from nmt_sparql.decoding.kb_constraint import ConstraintRows, KBConstraint, iri_like
 from nmt_sparql.inference.decode import decode
 from nmt_sparql.models.causal_lm import CausalLM
 from nmt_sparql.models.registry import ModelConfigError, build_model
@@ -137,26 +137,21 @@ def test_constraint_allows_only_continuations_of_a_listed_element() -> None:
     special = [True, True] + [False] * 8
     rule = KBConstraint(pieces, special).with_elements([["dbr:Richard_Coke"]])
     log_probs = torch.zeros(1, len(pieces))
-    word = RowWords([b"dbr:"])
-    allowed = (
-        torch.isfinite(rule.restrict(log_probs, word, torch.tensor([0]))[0]).nonzero().flatten().tolist()
-    )
+    word = ConstraintRows(rule, [b"dbr:"], [0])
+    allowed = torch.isfinite(word.restrict(log_probs, 0)[0]).nonzero().flatten().tolist()
     assert allowed == [4]  # "Ri"; not "Ro", not a word end, not "dbr:Bad"
-    word = rule.advance(
-        rule.advance(rule.advance(word, torch.tensor([4])), torch.tensor([5])), torch.tensor([8])
-    )
+    word = word.advance(torch.tensor([4])).advance(torch.tensor([5])).advance(torch.tensor([8]))
     assert word.words == [b"dbr:Richard_Coke"]
-    allowed = (
-        torch.isfinite(rule.restrict(log_probs, word, torch.tensor([0]))[0]).nonzero().flatten().tolist()
-    )
+    allowed = torch.isfinite(word.restrict(log_probs, 0)[0]).nonzero().flatten().tolist()
     assert allowed == [0, 1, 2, 7]  # the element is complete: specials (eos) and new words
-    free = torch.isfinite(
-        rule.restrict(log_probs.repeat(2, 1), RowWords([b"", b"dbr"]), torch.tensor([0, 0]))
-    )
+    start = rule.start(torch.ones(1, 3, dtype=torch.bool), max_len=10)
+    assert (start.words, start.examples) == ([b""], [0])
+    rows = ConstraintRows(rule, [b"dbr", b""], [0, 0]).select(torch.tensor([1, 0]))
+    free = torch.isfinite(rows.restrict(log_probs.repeat(2, 1), 0))
     assert not free[0, 9] and free[0, 2] and free[0, 4]  # a wrong IRI is banned, a plain word is not
     assert not free[0, 3] and free[1, 3]  # ":" may follow "dbr" (a listed prefix), not start a word
     raw = KBConstraint(pieces, special).with_elements([[]])  # a prompt without elements is not restricted
-    assert torch.isfinite(raw.restrict(log_probs, RowWords([b"dbr:"]), torch.tensor([0]))).all()
+    assert torch.isfinite(ConstraintRows(raw, [b"dbr:"], [0]).restrict(log_probs, 0)).all()
 
 
 # -- LoRA and pretrained weights ---------------------------------------------------------------------

@@ -44,6 +44,7 @@ def run(cfg: DictConfig) -> dict:
         merged,
         (
             "copy",
+            "decode.grammar",
             "decode.typed_triples",
             "decode.execution_guided",
             "decode.repair",

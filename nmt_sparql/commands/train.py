@@ -40,8 +40,8 @@ log = logging.getLogger(__name__)
 # Boolean keys, checked strictly (`copy=no` is an error, not a copy model).
 SWITCHES = (
     "copy", "reshuffle_tail", "evaluate", "train.resume", "train.progress_bar", "train.tensorboard", "train.wandb",
-    "decode.typed_triples", "decode.execution_guided", "decode.repair", "decode.kb_constraint", "data.skip_invalid",
-    "train.compile",
+    "decode.grammar", "decode.typed_triples", "decode.execution_guided", "decode.repair", "decode.kb_constraint",
+    "data.skip_invalid", "train.compile",
 )  # fmt: skip
 
 

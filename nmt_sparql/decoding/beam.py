@@ -13,7 +13,7 @@ import torch
 
 from nmt_sparql.core.interface import Batch, Seq2SeqModel
 from nmt_sparql.decoding._common import check_max_len, eval_mode, model_device
-from nmt_sparql.decoding.roles import TripleRoles
+from nmt_sparql.decoding.grammar import BoundGrammar
 
 Hypothesis = tuple[list[int], float]
 
@@ -25,14 +25,15 @@ def beam_search(
     max_len: int,
     n_best: int = 1,
     length_penalty: float = 1.0,
-    roles: TripleRoles | None = None,
+    grammar: BoundGrammar | None = None,
 ) -> list[list[Hypothesis]]:
     """The `n_best` best hypotheses of each example, best first, as (ids, score).
 
     ids exclude BOS and EOS (ids >= model.vocab_size are copy pointers); score is the summed
     log-probability (EOS included) divided by length**length_penalty, length counting EOS.
-    Hypotheses still open after `max_len` tokens are finished there, without EOS. With `roles`,
-    KB elements are kept to the triple positions their kind can fill.
+    Hypotheses still open after `max_len` tokens are finished there, without EOS. With `grammar`,
+    every id that cannot continue a valid query within the example's length cap is masked, and only
+    hypotheses of finite score (valid queries) are returned.
     """
     check_max_len(max_len)
     if beam < 1:
@@ -49,13 +50,11 @@ def beam_search(
         hyps = torch.zeros(len(batch), 1, 0, dtype=torch.long, device=device)  # (groups, width, t)
         tokens = torch.full((len(batch),), model.bos_id, dtype=torch.long, device=device)
         cache = None
-        row_examples = torch.arange(len(batch), device=device)  # example of each decoder row
-        roles = None if roles is None else roles.to(device)
-        positions = None if roles is None else roles.start(len(batch), device)
+        rules = None if grammar is None else grammar.start(batch.src_mask, max_len)
         for t in range(max_len):
             log_probs, cache = model.decode_step(tokens, state, cache)
-            if roles is not None:
-                log_probs = roles.restrict(log_probs, positions, row_examples)
+            if rules is not None:
+                log_probs = rules.restrict(log_probs, t)
             groups, width = scores.shape
             extended = log_probs.size(-1)
             candidates = (scores.unsqueeze(-1) + log_probs.float().view(groups, width, extended)).view(
@@ -88,7 +87,8 @@ def beam_search(
                     if len(finished[examples[g]]) < beam:
                         for b in range(new_width):
                             score = new_scores[g, b].item() / (t + 1) ** length_penalty
-                            finished[examples[g]].append((new_hyps[g, b].tolist(), score))
+                            if rules is None or score > float("-inf"):
+                                finished[examples[g]].append((new_hyps[g, b].tolist(), score))
                 break
             keep = [g for g in range(groups) if len(finished[examples[g]]) < beam]
             if not keep:
@@ -99,8 +99,7 @@ def beam_search(
             examples = [examples[g] for g in keep]
             scores, hyps = new_scores[keep_t], new_hyps[keep_t]
             tokens = token[keep_t].view(-1)
-            row_examples = row_examples[rows]
-            positions = None if roles is None else roles.advance(positions[rows], tokens)
+            rules = None if rules is None else rules.select(rows).advance(tokens)
         return [_best(found, n_best) for found in finished]
 
 

@@ -6,8 +6,8 @@ the last whitespace): a word that looks like an IRI (`prefix:local`, `<...>`; no
 literal) must stay a prefix of one of the example's KB elements (or of a training query's
 non-KB prefixed name, such as a vocabulary IRI), and may only end where such a name ends. It works
 on token *bytes* (SentencePiece `▁` and `<0xNN>` pieces, byte-level BPE `Ġ` pieces), so it holds
-for any tokenizer of those two families. The object has the interface of `decoding.roles.TripleRoles`
-(`start`, `restrict`, `advance`), so greedy and beam search apply it unchanged.
+for any tokenizer of those two families. `start` gives rows with the interface of decoding/grammar.py's
+(`restrict`, `advance`, `select`), so greedy and beam search apply it unchanged.
 """
 
 from __future__ import annotations
@@ -65,14 +65,26 @@ def iri_like(word: bytes) -> bool:
     return b":" in word or (word[:1] == b"<" and word not in (b"<", b"<="))
 
 
-@dataclass
-class RowWords:
-    """The current (unfinished) word of each decoder row; indexed like a tensor by the decoders."""
+@dataclass(frozen=True)
+class ConstraintRows:
+    """The current (unfinished) word of each decoder row, and the example each row decodes: the
+    decoders' constraint interface (`restrict`, `advance`, `select`, as decoding/grammar.py's rows)."""
 
+    constraint: KBConstraint
     words: list[bytes]
+    examples: list[int]
 
-    def __getitem__(self, index: torch.Tensor) -> RowWords:
-        return RowWords([self.words[i] for i in index.tolist()])
+    def restrict(self, log_probs: torch.Tensor, emitted: int) -> torch.Tensor:
+        return self.constraint.restrict(log_probs, self.words, self.examples)
+
+    def advance(self, tokens: torch.Tensor) -> ConstraintRows:
+        return ConstraintRows(self.constraint, self.constraint.advance(self.words, tokens), self.examples)
+
+    def select(self, index: torch.Tensor) -> ConstraintRows:
+        picked = index.tolist()
+        return ConstraintRows(
+            self.constraint, [self.words[i] for i in picked], [self.examples[i] for i in picked]
+        )
 
 
 class KBConstraint:
@@ -111,12 +123,10 @@ class KBConstraint:
         ]
         return bound
 
-    # -- the TripleRoles interface ---------------------------------------------------------------
-    def to(self, device: torch.device) -> KBConstraint:
-        return self
-
-    def start(self, n: int, device: torch.device) -> RowWords:
-        return RowWords([b""] * n)
+    def start(self, src_mask: torch.Tensor, max_len: int) -> ConstraintRows:
+        """Every row of a batch at the start of its answer, with no word begun."""
+        n = src_mask.size(0)
+        return ConstraintRows(self, [b""] * n, list(range(n)))
 
     def _next_word(self, word: bytes, token: int, allowed: Sequence[bytes] | None) -> bytes | None:
         """The row's word after `token`; None when `allowed` is given and the token breaks the rule."""
@@ -138,11 +148,13 @@ class KBConstraint:
             return None
         return last if partial_ok(last) else None
 
-    def restrict(self, log_probs: torch.Tensor, positions: RowWords, rows: torch.Tensor) -> torch.Tensor:
+    def restrict(
+        self, log_probs: torch.Tensor, words: Sequence[bytes], examples: Sequence[int]
+    ) -> torch.Tensor:
         """-inf on every token that would write an IRI outside the row's example's names."""
         log_probs = log_probs.clone()
         vocab = min(len(self.pieces), log_probs.size(-1))
-        for r, (word, example) in enumerate(zip(positions.words, rows.tolist())):
+        for r, (word, example) in enumerate(zip(words, examples)):
             allowed = self.elements[example]
             if allowed is None:
                 continue
@@ -167,8 +179,9 @@ class KBConstraint:
                 log_probs[r, banned] = float("-inf")
         return log_probs
 
-    def advance(self, positions: RowWords, tokens: torch.Tensor) -> RowWords:
-        words = []
-        for word, token in zip(positions.words, tokens.tolist()):
-            words.append(self._next_word(word, token, None) or b"" if token < len(self.pieces) else b"")
-        return RowWords(words)
+    def advance(self, words: Sequence[bytes], tokens: torch.Tensor) -> list[bytes]:
+        """Each row's word after it emits its token."""
+        return [
+            self._next_word(word, token, None) or b"" if token < len(self.pieces) else b""
+            for word, token in zip(words, tokens.tolist())
+        ]

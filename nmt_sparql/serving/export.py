@@ -36,7 +36,7 @@ from nmt_sparql.training.checkpoint import load_weights, resolve_checkpoint
 
 FORMAT = "nmt-sparql-export"
 VERSION = 2  # 2: manifest.json (version 1 exports have none)
-DECODE_KEYS = ("beam", "n_best", "max_len", "batch_size", "typed_triples", "kb_constraint")
+DECODE_KEYS = ("beam", "n_best", "max_len", "batch_size", "grammar", "kb_constraint")
 # Files an export may never contain: pickles run code when loaded.
 PICKLE_SUFFIXES = (".pkl", ".pickle", ".pt", ".pth", ".bin", ".ckpt")
 
