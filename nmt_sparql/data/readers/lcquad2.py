@@ -19,7 +19,9 @@ from __future__ import annotations
 
 import hashlib
 import re
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 from nmt_sparql.data.readers.base import (
     ReadResult,
@@ -80,38 +82,43 @@ def derive_template_id(intermediate_sparql: str) -> str:
     return "s" + hashlib.sha1(template_structure(intermediate_sparql).encode("utf-8")).hexdigest()[:10]
 
 
-def read_lcquad2_file(path: Path, split: str | None, skip_invalid: bool = False) -> ReadResult:
-    """One file of the official LC-QuAD 2.0 release."""
+def _read_file(
+    path: Path, skip_invalid: bool, question_fields: Callable[[dict[str, Any], int], dict[str, Any] | None]
+) -> ReadResult:
+    """Every record of one LC-QuAD 2.0 JSON file; `question_fields` picks a record's question, marks,
+    reformulation, template id and split (None: no question text, the record is skipped and counted)."""
     result = ReadResult(skip_invalid=skip_invalid)
     empty = 0
     for i, raw in enumerate(require_list(load_json(path), path)):
         record = require_record(raw, path, i)
-        nnqt = optional_text(record, "NNQT_question", path, i)
-        human = optional_text(record, "question", path, i)
-        paraphrase = optional_text(record, "paraphrased_question", path, i)
-        reformulated = human or paraphrase
-        question = unbrace(nnqt) if nnqt else reformulated
-        if not question:
+        fields = question_fields(record, i)
+        if fields is None:
             empty += 1
             continue
         with result.invalid_queries_skipped():
-            result.append(
-                build_example(
-                    path,
-                    i,
-                    "sparql_wikidata",
-                    require_str(record, "sparql_wikidata", path, i),
-                    "wikidata",
-                    id=required_id(record, "uid", path, i),
-                    question=question,
-                    marked_question=nnqt,
-                    reformulated=reformulated,
-                    template_id=optional_template_id(record, "template_id", path, i),
-                    split=split,
-                )
-            )
+            query = require_str(record, "sparql_wikidata", path, i)
+            uid = required_id(record, "uid", path, i)
+            result.append(build_example(path, i, "sparql_wikidata", query, "wikidata", id=uid, **fields))
     warn_skipped_empty(path, empty)
     return result
+
+
+def read_lcquad2_file(path: Path, split: str | None, skip_invalid: bool = False) -> ReadResult:
+    """One file of the official LC-QuAD 2.0 release."""
+
+    def fields(record: dict[str, Any], i: int) -> dict[str, Any] | None:
+        nnqt = optional_text(record, "NNQT_question", path, i)
+        reformulated = optional_text(record, "question", path, i) or optional_text(
+            record, "paraphrased_question", path, i
+        )
+        question = unbrace(nnqt) if nnqt else reformulated
+        if not question:
+            return None
+        template_id = optional_template_id(record, "template_id", path, i)
+        return dict(question=question, marked_question=nnqt, reformulated=reformulated,
+                    template_id=template_id, split=split)  # fmt: skip
+
+    return _read_file(path, skip_invalid, fields)
 
 
 def read_lcquad2(folder: Path, skip_invalid: bool = False) -> ReadResult:
@@ -125,34 +132,18 @@ def read_lcquad2(folder: Path, skip_invalid: bool = False) -> ReadResult:
 def read_lcquad2_sample(path: Path, skip_invalid: bool = False) -> ReadResult:
     """The sigir2022-sparqlbaselines sample file (`test_KG_4211.json`)."""
     path = Path(path)
-    result = ReadResult(skip_invalid=skip_invalid)
-    empty = 0
-    for i, raw in enumerate(require_list(load_json(path), path)):
-        record = require_record(raw, path, i)
+
+    def fields(record: dict[str, Any], i: int) -> dict[str, Any] | None:
         human = optional_text(record, "question", path, i)
         paraphrase = optional_text(record, "paraphrased_question", path, i)
         nnqt = optional_text(record, "NNQT_question", path, i)
         question = human or paraphrase or (unbrace(nnqt) if nnqt else None)
+        if not question:
+            return None
         # The marks only describe `question` when the question is the template one.
         marked = nnqt if nnqt and question == unbrace(nnqt) else None
-        if not question:
-            empty += 1
-            continue
-        with result.invalid_queries_skipped():
-            result.append(
-                build_example(
-                    path,
-                    i,
-                    "sparql_wikidata",
-                    require_str(record, "sparql_wikidata", path, i),
-                    "wikidata",
-                    id=required_id(record, "uid", path, i),
-                    question=question,
-                    marked_question=marked,
-                    reformulated=paraphrase,
-                    template_id=derive_template_id(require_str(record, "intermediate_sparql", path, i)),
-                    split=None,
-                )
-            )
-    warn_skipped_empty(path, empty)
-    return result
+        template_id = derive_template_id(require_str(record, "intermediate_sparql", path, i))
+        return dict(question=question, marked_question=marked, reformulated=paraphrase,
+                    template_id=template_id, split=None)  # fmt: skip
+
+    return _read_file(path, skip_invalid, fields)
