@@ -18,7 +18,7 @@ from nmt_sparql.core.interface import Batch
 from nmt_sparql.data.readers import read_dataset
 from nmt_sparql.decoding import QueryGrammar, beam_search, greedy
 from nmt_sparql.decoding.grammar import LENGTH_PER_SOURCE_TOKEN, LENGTH_SLACK, MAX_TRIPLES
-from nmt_sparql.inference.decode import decode, grammar_enabled, parsing_first, query_grammar
+from nmt_sparql.inference.decode import by_slot_classes, decode, grammar_enabled, parsing_first, query_grammar
 from nmt_sparql.inference.encoder import build_encoder
 from nmt_sparql.models.registry import build_model
 from nmt_sparql.sparql.tokens import detokenize, tokenize
@@ -334,3 +334,24 @@ def test_grammar_decodes_on_cuda() -> None:
         nbest = decode(model, encoder, questions, {"max_len": 40, "batch_size": 32, **settings})
         queries |= {detokenize(tokens, "bundled") for hyps in nbest for tokens in hyps}
     all_parse(queries)
+
+
+def test_a_copy_slot_opens_the_kinds_the_vocabulary_lacks() -> None:
+    """A copy model's target vocabulary holds no KB element (LC-QuAD 1.0 tag-end: 21 ids): the
+    property a slot brings must still be allowed as a predicate, or every triple is written with `a`."""
+    vocab = [*SPECIALS, "select", "distinct", "?uri", "where", "{", "}", ".", "a"]
+    slots = [["dbo:almaMater", "dbr:Ike_Clanton"]]
+
+    def allowed_predicates(grammar: QueryGrammar) -> list[str]:
+        rows = grammar.bind(slots).start(torch.ones(1, 8, dtype=torch.bool), 40)
+        for step, token in enumerate(["select", "?uri", "where", "{", "?uri"]):
+            rows.restrict(torch.zeros(1, len(vocab) + 2), step)
+            rows = rows.advance(torch.tensor([vocab.index(token)]))
+        finite = torch.isfinite(rows.restrict(torch.zeros(1, len(vocab) + 2), 5))[0]
+        return [(vocab + slots[0])[i] for i in finite.nonzero().flatten().tolist()]
+
+    assert "dbo:almaMater" not in allowed_predicates(QueryGrammar(vocab, "dbpedia"))
+    item = type("Item", (), {"slot_tokens": slots[0]})()
+    ((classes, _),) = by_slot_classes([item], "dbpedia")
+    opened = allowed_predicates(QueryGrammar(vocab, "dbpedia", classes))
+    assert "dbo:almaMater" in opened and "dbr:Ike_Clanton" not in opened

@@ -350,14 +350,18 @@ _END_PROJECTION = Act("end_projection")
 class QueryGrammar:
     """The automaton for one target vocabulary (word-level models: one id per SPARQL token)."""
 
-    def __init__(self, vocabulary: Sequence[str], kb: str | PrefixMap):
+    def __init__(
+        self, vocabulary: Sequence[str], kb: str | PrefixMap, slot_classes: frozenset[str] = frozenset()
+    ):
+        """`slot_classes`: the term classes the examples' copy slots bring (a copy model's vocabulary
+        holds no KB element: without them, no path through a property or an entity would be open)."""
         self.pm = prefix_map(kb) if isinstance(kb, str) else kb
         self.vocab_size = len(vocabulary)
         vocab_classes = [token_class(t, self.pm) for t in vocabulary]
         if EOS in vocabulary:
             vocab_classes[list(vocabulary).index(EOS)] = _EOS
         self.variables = frozenset(c for c in vocab_classes if c.startswith("?"))
-        self.available = frozenset(vocab_classes) | {_kind(c) for c in vocab_classes}
+        self.available = frozenset(vocab_classes) | {_kind(c) for c in vocab_classes} | slot_classes
         # Columns of the cost table: never, EOS, every term kind (copy slots may bring any), keywords, variables.
         keywords = sorted(c for c in set(vocab_classes) if c in KEYWORDS)
         self.classes = [_NEVER, _EOS, *TERM_CLASSES, *keywords, *sorted(self.variables)]

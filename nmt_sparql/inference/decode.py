@@ -10,13 +10,17 @@ import torch
 from omegaconf import DictConfig
 
 from nmt_sparql.decoding import QueryGrammar, beam_search, greedy
+from nmt_sparql.decoding.grammar import token_class
 from nmt_sparql.decoding.kb_constraint import KBConstraint
 from nmt_sparql.metrics.query import tokens_parse
+from nmt_sparql.sparql.prefixes import prefix_map
 
 # BART/T5 write sub-word pieces the automaton cannot follow: with `decode.grammar` they decode this
 # many hypotheses (at least) and the first one that parses comes first.
 SUBWORD_CANDIDATES = 5
-_GRAMMARS: weakref.WeakKeyDictionary[Any, dict[str, QueryGrammar]] = weakref.WeakKeyDictionary()
+_GRAMMARS: weakref.WeakKeyDictionary[Any, dict[tuple[str, frozenset[str]], QueryGrammar]] = (
+    weakref.WeakKeyDictionary()
+)
 
 
 def grammar_enabled(cfg: Mapping[str, Any] | DictConfig) -> bool:
@@ -39,31 +43,50 @@ def decode(
     if constrain and not hasattr(encoder, "free"):  # the prompt codec's names outside the KB
         raise ValueError("decode.kb_constraint is for LLM prompts (model=llama)")
     constrained = grammar_enabled(cfg)
-    grammar = query_grammar(encoder) if constrained and getattr(encoder, "tgt_vocab", None) else None
-    rerank = constrained and grammar is None
+    word_level = constrained and getattr(encoder, "tgt_vocab", None) is not None
+    rerank = constrained and not word_level
     if rerank:
         beam = max(beam, SUBWORD_CANDIDATES)
     out: list[list[list[str]]] = []
     for start in range(0, len(questions), size):
         items = [encoder.encode(q) for q in questions[start : start + size]]
-        batch = encoder.collate(items)
-        bound = None if grammar is None else grammar.bind([i.slot_tokens for i in items])
-        if constrain:
-            bound = KBConstraint.for_tokenizer(encoder.tokenizer).with_elements(
-                [list(item.slot_tokens) for item in items], encoder.free
-            )
-        if beam == 1 and n_best == 1:
-            nbest = [[ids] for ids in greedy(model, batch, max_len, bound)]
-        else:
-            width = beam if rerank else n_best
-            nbest = [
-                [ids for ids, _ in hyps]
-                for hyps in beam_search(model, batch, beam, max_len, width, grammar=bound)
-            ]
+        nbest: list[list[list[int]]] = [[] for _ in items]
+        for classes, group in (
+            by_slot_classes(items, encoder.kb) if word_level else [(None, range(len(items)))]
+        ):
+            sub = [items[j] for j in group]
+            batch = encoder.collate(sub)
+            bound = None
+            if classes is not None:
+                bound = query_grammar(encoder, classes).bind([i.slot_tokens for i in sub])
+            if constrain:
+                bound = KBConstraint.for_tokenizer(encoder.tokenizer).with_elements(
+                    [list(item.slot_tokens) for item in sub], encoder.free
+                )
+            if beam == 1 and n_best == 1:
+                found = [[ids] for ids in greedy(model, batch, max_len, bound)]
+            else:
+                width = beam if rerank else n_best
+                found = [
+                    [ids for ids, _ in hyps]
+                    for hyps in beam_search(model, batch, beam, max_len, width, grammar=bound)
+                ]
+            for j, hyps in zip(group, found):
+                nbest[j] = hyps
         for item, hyps in zip(items, nbest):
             tokens = [encoder.decode_ids(ids, item.slot_tokens) for ids in hyps]
             out.append(parsing_first(tokens, encoder.kb)[:n_best] if rerank else tokens)
     return out
+
+
+def by_slot_classes(items: Sequence[Any], kb: str) -> list[tuple[frozenset[str], list[int]]]:
+    """The examples of a batch grouped by the term classes of their copy slots: each group decodes
+    with the automaton that knows exactly which kinds of KB element its examples can copy."""
+    pm = prefix_map(kb)
+    groups: dict[frozenset[str], list[int]] = {}
+    for j, item in enumerate(items):
+        groups.setdefault(frozenset(token_class(t, pm) for t in item.slot_tokens), []).append(j)
+    return list(groups.items())
 
 
 def parsing_first(hypotheses: list[list[str]], kb: str) -> list[list[str]]:
@@ -72,10 +95,12 @@ def parsing_first(hypotheses: list[list[str]], kb: str) -> list[list[str]]:
     return [h for h, ok in zip(hypotheses, parses) if ok] + [h for h, ok in zip(hypotheses, parses) if not ok]
 
 
-def query_grammar(encoder: Any) -> QueryGrammar:
-    """The automaton of a word-level encoder's target vocabulary, built once per vocabulary and KB."""
+def query_grammar(encoder: Any, slot_classes: frozenset[str] = frozenset()) -> QueryGrammar:
+    """The automaton of a word-level encoder's target vocabulary and the term classes its examples'
+    copy slots bring, built once per vocabulary, KB and classes."""
     vocab = encoder.tgt_vocab
-    by_kb = _GRAMMARS.setdefault(vocab, {})
-    if encoder.kb not in by_kb:
-        by_kb[encoder.kb] = QueryGrammar(vocab.itos, encoder.kb)
-    return by_kb[encoder.kb]
+    built = _GRAMMARS.setdefault(vocab, {})
+    key = (encoder.kb, slot_classes)
+    if key not in built:
+        built[key] = QueryGrammar(vocab.itos, encoder.kb, slot_classes)
+    return built[key]
