@@ -5,20 +5,12 @@ from __future__ import annotations
 import uvicorn
 from omegaconf import DictConfig
 
-from nmt_sparql.execution.config import KBSettings
 from nmt_sparql.serving.server import Limits, create_app
 from nmt_sparql.serving.translator import Translator
 
 
 def run(cfg: DictConfig) -> None:
-    translator = Translator.from_pretrained(
-        cfg.export,
-        device=cfg.device,
-        kb=cfg.kb,
-        index=cfg.index,
-        kb_settings=KBSettings.from_config(cfg),
-        quantize=cfg.get("quantize"),
-    )
+    translator = Translator.from_command(cfg)
     limits = Limits(
         max_questions=int(cfg.limits.max_questions),
         max_question_chars=int(cfg.limits.max_question_chars),

@@ -22,10 +22,9 @@ from typing import TextIO
 from omegaconf import DictConfig
 
 from nmt_sparql.config_values import config_bool
-from nmt_sparql.execution.config import KBSettings
 from nmt_sparql.serving.translator import Translator
 
-REPAIR_BEAM = 5  # hypotheses repair starts from (measured on the natural questions' dev half: BENCHMARKS.md)
+REPAIR_BEAM = 5  # hypotheses repair starts from: the only width tried (issue #16: 5 rounds, 5-best)
 
 
 def _lines(stream: TextIO) -> Iterator[str]:
@@ -53,14 +52,7 @@ def read_questions(question: str | None, source: str | None, stdin: TextIO) -> l
 
 def run(cfg: DictConfig) -> int:
     questions = read_questions(cfg.question, cfg.input, sys.stdin)
-    translator = Translator.from_pretrained(
-        cfg.export,
-        device=cfg.device,
-        kb=cfg.kb,
-        index=cfg.index,
-        kb_settings=KBSettings.from_config(cfg),
-        quantize=cfg.get("quantize"),
-    )
+    translator = Translator.from_command(cfg)
     # Repair is on wherever a KB is given (repair=false turns it off): a user's question deserves the
     # query of the n-best that answers. It decodes a beam of REPAIR_BEAM unless `beam` says otherwise.
     repair = translator.kb is not None if cfg.repair is None else config_bool(cfg.repair, "repair")

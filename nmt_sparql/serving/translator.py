@@ -12,7 +12,7 @@ from __future__ import annotations
 import json
 import logging
 import threading
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
@@ -119,6 +119,19 @@ class Translator:
         self.kb_workers = 1  # queries of one call executed at once
         self.repair_rounds = MAX_ROUNDS  # at most this many rounds of `repair`
         self._repairer: Repairer | None = None
+
+    @classmethod
+    def from_command(cls, cfg: Mapping[str, Any]) -> Translator:
+        """The translator a command config names (translate, serve): export, device, KB, index, KB
+        settings and quantization."""
+        return cls.from_pretrained(
+            cfg["export"],
+            device=cfg["device"],
+            kb=cfg["kb"],
+            index=cfg["index"],
+            kb_settings=KBSettings.from_config(cfg),
+            quantize=cfg.get("quantize"),
+        )
 
     @classmethod
     def from_pretrained(
