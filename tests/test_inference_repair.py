@@ -19,6 +19,7 @@ from nmt_sparql.inference.repair import (
     PARSE_ERROR,
     REFUSED,
     UNKNOWN_IRI,
+    WRONG_KIND,
     Repaired,
     Repairer,
     repair_rounds,
@@ -31,7 +32,7 @@ from nmt_sparql.sparql.tokens import tokenize
 
 TTL = """@prefix res: <http://repair.test/resource/> .
 @prefix ont: <http://repair.test/ontology/> .
-res:Ridley_Scott a ont:Person ; ont:birthPlace res:South_Shields .
+res:Ridley_Scott a ont:Person ; ont:birthPlace res:South_Shields ; ont:birthDate "1937-11-30" .
 res:Alien a ont:Film ; ont:director res:Ridley_Scott ; ont:releaseYear 1979 .
 res:Blade_Runner a ont:Film ; ont:director res:Ridley_Scott ; ont:releaseYear 1982 .
 """
@@ -45,6 +46,7 @@ ENTRIES = [
     Entry("ont:Person", "class", ("person",)),
     Entry("ont:Film", "class", ("film",)),
     Entry("ont:birthPlace", "property", ("birth place",)),
+    Entry("ont:birthDate", "property", ("birth date",)),
     Entry("ont:director", "property", ("director",)),
     Entry("ont:releaseYear", "property", ("release year",)),
 ]
@@ -137,6 +139,59 @@ def test_an_empty_pattern_is_rewritten_within_the_domains_the_kb_holds(
     assert repaired.rounds[0].attempts[0].outcome == EMPTY
     assert repaired.rounds[1].attempts == [repaired.rounds[1].attempts[-1]]  # only the matching rewrite ran
     assert repaired.rounds[1].attempts[0].source == "hypothesis 1: subject and object swapped"
+
+
+def test_an_answer_of_the_wrong_kind_has_its_answer_pattern_rewritten(
+    kb: Recording, index: KBIndex, prefixes: PrefixMap
+) -> None:
+    """ "Where ... born?" asks for a place: the birth date the model chose answers, but is a date."""
+    hypothesis = _tokens("SELECT DISTINCT ?x WHERE { res:Alien ont:director ?y . ?y ont:birthDate ?x }")
+    units = ["res:Alien", "ont:director", "ont:birthDate", "ont:birthPlace"]
+    repairer = Repairer(kb, prefixes, index)
+
+    repaired = repairer.repair([hypothesis], units, question="Where was the director of Alien born?")
+
+    assert repaired.rounds[0].attempts[0].outcome == WRONG_KIND
+    assert repaired.answered_in == 2 and "ont:birthPlace" in repaired.tokens
+    assert repaired.answer is not None and repaired.answer.rows == (
+        ("http://repair.test/resource/South_Shields",),
+    )
+    # a question that says nothing of the kind keeps the first answer
+    assert repairer.repair([hypothesis], units, question="").tokens == hypothesis
+
+
+def test_the_first_hypothesis_of_the_kind_asked_wins_else_the_first_that_answers(
+    kb: Recording, index: KBIndex, prefixes: PrefixMap
+) -> None:
+    year = _tokens("SELECT DISTINCT ?x WHERE { res:Alien ont:releaseYear ?x }")
+    director = _tokens("SELECT DISTINCT ?x WHERE { res:Alien ont:director ?x }")
+    ask = _tokens("ASK WHERE { res:Alien ont:director res:Ridley_Scott }")
+    repairer = Repairer(kb, prefixes, index, max_rounds=1)
+
+    assert repairer.repair([year, director], question="Who directed Alien?").tokens == director
+    assert repairer.repair([ask, year], question="When was Alien released?").tokens == year
+    assert repairer.repair([year, ask], question="Did Ridley Scott direct Alien?").tokens == ask
+    kept = repairer.repair([year], question="Where was Alien filmed?")
+    assert kept.tokens == year and kept.answered_in == 1
+    assert "the first that answered is kept" in kept.rounds[0].notes[-1]
+
+
+def test_an_ask_written_backwards_is_turned_by_the_kbs_use_of_the_property(
+    kb: Recording, index: KBIndex, prefixes: PrefixMap
+) -> None:
+    backwards = _tokens("ASK WHERE { res:Ridley_Scott ont:director res:Alien }")
+    repaired = Repairer(kb, prefixes, index, max_rounds=1).repair(
+        [backwards], question="Did Scott direct Alien?"
+    )
+
+    assert repaired.answer is not None and repaired.answer.boolean is True
+    assert repaired.tokens == _tokens("ASK WHERE { res:Alien ont:director res:Ridley_Scott }")
+    # a false ASK whose subject does use the property stays as it is, and false
+    other = _tokens("ASK WHERE { res:Blade_Runner ont:director res:South_Shields }")
+    kept = Repairer(kb, prefixes, index, max_rounds=1).repair(
+        [other], question="Did South Shields direct it?"
+    )
+    assert kept.tokens == other and kept.answer is not None and kept.answer.boolean is False
 
 
 def test_repair_gives_up_after_five_rounds_and_says_why(

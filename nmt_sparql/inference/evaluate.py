@@ -56,7 +56,15 @@ def evaluate_split(
         repairs: list[Repaired | None] = [None] * len(examples)
         rounds = repair_rounds(cfg.decode)
         if knowledge_base is not None and rounds:
-            repairs = repair_all(knowledge_base, kb, candidates, questions, rounds, index)
+            repairs = repair_all(
+                knowledge_base,
+                kb,
+                candidates,
+                questions,
+                rounds,
+                index,
+                questions=[ex.question for ex in examples],
+            )
             best = [r.tokens for r in repairs]
             predicted_answers = [r.answer for r in repairs]
         elif knowledge_base is not None:

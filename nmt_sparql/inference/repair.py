@@ -5,7 +5,8 @@ does not hold, or matches nothing. Within at most `max_rounds` rounds (5, as Int
 repairer looks for a query that answers:
 
 - round 1 (the old `decode.execution_guided`): the n-best hypotheses in order; the first that parses,
-  names only IRIs the KB holds (`KnowledgeBase.exists`) and gets a non-empty answer wins;
+  names only IRIs the KB holds (`KnowledgeBase.exists`) and gets a non-empty answer of the kind the
+  question asks for (inference/expected_answer.py: a place for "where", yes/no for "Is ...") wins;
 - rounds 2..: one failed hypothesis at a time (best first): its offending triple pattern (the first that
   names an unknown IRI, else the first whose conjunction with the patterns before it matches nothing,
   by ASK) is rewritten: each KB element replaced by candidates of the kind its position takes (entity,
@@ -13,7 +14,13 @@ repairer looks for a query that answers:
   the KB index's nearest elements by label -- and subject and object swapped. A rewrite is run only
   when a cheap ASK says the rewritten pattern, joined with the patterns before it, matches something
   (the domains and ranges the KB holds). A rewrite that parses and runs but is still empty is repaired
-  first in the next round (a second wrong pattern).
+  first in the next round (a second wrong pattern). A hypothesis that answers with the wrong kind has
+  the pattern that binds its answer variable rewritten ("where ... born": birth date -> birth place).
+- when no query gives the kind asked for, the first that answered is kept: the kind rules only rank.
+- an ASK that answers `false` is checked for direction: a pattern `s p o` whose subject never has `p`
+  in the KB while its object does, and whose object never is a value of `p` while its subject is, is
+  turned round (`Freddie_Mercury bandMember Queen` -> `Queen bandMember Freddie_Mercury`); the turned
+  query's answer, true or false, stands, since the KB's domain and range, not the answer, chose it.
 
 Every query, ASK checks included, goes through `KnowledgeBase.query` (safety checks, the KB's timeout);
 a hypothesis that the safety check refuses is recorded as refused and never sent. Each round records
@@ -36,14 +43,15 @@ from nmt_sparql.annotation.units import units
 from nmt_sparql.execution.answer import Answer
 from nmt_sparql.execution.base import ExistenceCheckError, KnowledgeBase
 from nmt_sparql.execution.safety import UnsafeQueryError, query_form
+from nmt_sparql.inference.expected_answer import ANY, Expected, expected_answer, fits
 from nmt_sparql.sparql.prefixes import PrefixMap, prefix_map
 from nmt_sparql.sparql.tokens import TokenType, detokenize, local_name, token_types
 from nmt_sparql.sparql.validate import query_parse_error
 from nmt_sparql.tokenization.kbmask import typed_mask
 
 MAX_ROUNDS = 5
-ANSWERED, PARSE_ERROR, EMPTY, UNKNOWN_IRI, REFUSED, KB_ERROR = (
-    "answered", "parse error", "empty", "unknown IRI", "refused", "KB error",
+ANSWERED, PARSE_ERROR, EMPTY, UNKNOWN_IRI, REFUSED, KB_ERROR, WRONG_KIND = (
+    "answered", "parse error", "empty", "unknown IRI", "refused", "KB error", "wrong kind of answer",
 )  # fmt: skip
 _TERMS = (TokenType.URI, TokenType.LITERAL, TokenType.VARIABLE)
 # Query shapes whose triple patterns are not one conjunction: an empty answer cannot be blamed on one.
@@ -95,6 +103,7 @@ class _Target:
     tokens: list[str]
     label: str
     unknown: frozenset[str] = frozenset()
+    wrong_kind: bool = False
 
 
 def repair_rounds(decode_cfg: Any) -> int:
@@ -189,8 +198,11 @@ class Repairer:
             self._known.update((t, t in found) for t in todo)
         return frozenset(t for t in uris if not self._known[t]), ""
 
-    def _try(self, tokens: list[str], source: str) -> tuple[Attempt, Answer | None, frozenset[str]]:
-        """Parse, safety check, existence check, then run one query; refused text never reaches the KB."""
+    def _try(
+        self, tokens: list[str], source: str, expected: Expected = ANY
+    ) -> tuple[Attempt, Answer | None, frozenset[str]]:
+        """Parse, safety check, existence check, then run one query; refused text never reaches the KB.
+        An answer that is not of the `expected` kind is `WRONG_KIND`."""
         sparql = detokenize(tokens, self.prefixes)
         error = query_parse_error(sparql)
         if error is not None:
@@ -207,6 +219,12 @@ class Repairer:
             return Attempt(source, sparql, KB_ERROR, str(answer.error)[:200]), answer, unknown
         if _is_empty(tokens, answer):
             return Attempt(source, sparql, EMPTY, note), answer, unknown
+        if not fits(expected, tokens, answer):
+            return (
+                Attempt(source, sparql, WRONG_KIND, f"the question asks for {expected.name}"),
+                answer,
+                unknown,
+            )
         return Attempt(source, sparql, ANSWERED, note), answer, unknown
 
     def _query(self, sparql: str) -> Answer:
@@ -221,6 +239,30 @@ class Repairer:
         for s, p, o in patterns:
             body += [tokens[s], tokens[p], tokens[o], "."]
         answer = self._query(detokenize(["ask", "where", "{", *body, "}"], self.prefixes))
+        return answer.ok and bool(answer.boolean)
+
+    def _turned(self, tokens: list[str]) -> list[str] | None:
+        """`tokens` with each plain `s p o` pattern of three IRIs that the KB's usage of `p` says is
+        written backwards turned round (module docstring), or None when none is."""
+        types = token_types(tokens, self.prefixes)
+        new = list(tokens)
+        for s, p, o in triple_patterns(tokens, types):
+            if {types[s], types[p], types[o]} != {TokenType.URI}:
+                continue
+            subject, prop, obj = tokens[s], tokens[p], tokens[o]
+            as_subject = [[t, prop, "?_v"] for t in (subject, obj)]
+            as_object = [["?_v", prop, t] for t in (obj, subject)]
+            if (
+                not self._holds(as_subject[0])
+                and self._holds(as_subject[1])
+                and not self._holds(as_object[0])
+                and self._holds(as_object[1])
+            ):
+                new[s], new[o] = obj, subject
+        return None if new == tokens else new
+
+    def _holds(self, pattern: list[str]) -> bool:
+        answer = self._query(detokenize(["ask", "where", "{", *pattern, "}"], self.prefixes))
         return answer.ok and bool(answer.boolean)
 
     # -- replacements ----------------------------------------------------------------------------
@@ -277,6 +319,14 @@ class Repairer:
         patterns = triple_patterns(target.tokens, types)
         if not patterns:
             return "no plain triple pattern to repair"
+        if target.wrong_kind:
+            answer_var = _answer_variable(target.tokens, types)
+            binding = [
+                k for k, pattern in enumerate(patterns) if answer_var in (target.tokens[i] for i in pattern)
+            ]
+            if answer_var is None or not binding or target.tokens[0] == "ask" or "count" in target.tokens:
+                return "its form (ASK, COUNT) or no pattern binding its answer gives the wrong kind"
+            return binding[-1], patterns
         if target.unknown:
             for k, pattern in enumerate(patterns):
                 if any(target.tokens[i] in target.unknown for i in pattern):
@@ -290,7 +340,13 @@ class Repairer:
         return "every triple pattern matches: the empty answer comes from a FILTER, ORDER or LIMIT"
 
     def _repair_round(
-        self, rnd: Round, target: _Target, k: int, patterns: list[tuple[int, int, int]], units: Sequence[str]
+        self,
+        rnd: Round,
+        target: _Target,
+        k: int,
+        patterns: list[tuple[int, int, int]],
+        units: Sequence[str],
+        expected: Expected,
     ) -> tuple[list[str], Answer] | _Target | None:
         """Rewrite the target's pattern `k`: the answering rewrite, else the first empty one to go on with."""
         checks = runs = 0
@@ -303,7 +359,7 @@ class Repairer:
             if len(new_patterns) != len(patterns) or not self._matches(tokens, new_patterns[: k + 1]):
                 continue
             runs += 1
-            attempt, answer, unknown = self._try(tokens, f"{target.label}: {change}")
+            attempt, answer, unknown = self._try(tokens, f"{target.label}: {change}", expected)
             rnd.attempts.append(attempt)
             if attempt.outcome == ANSWERED and answer is not None:
                 return tokens, answer
@@ -317,11 +373,14 @@ class Repairer:
 
     # -- one question ----------------------------------------------------------------------------
 
-    def repair(self, hypotheses: Sequence[Sequence[str]], units: Sequence[str] = ()) -> Repaired:
+    def repair(
+        self, hypotheses: Sequence[Sequence[str]], units: Sequence[str] = (), question: str = ""
+    ) -> Repaired:
         """The first query of up to `max_rounds` rounds that answers (module docstring), with the rounds.
 
         `hypotheses`: the question's n-best query tokens, best first; `units`: the KB tokens of the
-        model input (the linker's candidates), tried first as replacements.
+        model input (the linker's candidates), tried first as replacements; `question`: what the user
+        asked, whose form says which kind of answer fits (empty: any).
         """
         if not hypotheses:
             raise ValueError("repair needs at least one hypothesis")
@@ -330,19 +389,30 @@ class Repairer:
         targets: list[_Target] = []
         seen: set[tuple[str, ...]] = set()
         fallback: tuple[list[str], Answer | None] | None = None
+        answered: tuple[list[str], Answer] | None = None  # the first answer of the wrong kind
+        expected = expected_answer(question)
         for n, hyp in enumerate(hypotheses, 1):
             tokens = list(hyp)
             if tuple(tokens) in seen:
                 continue
             seen.add(tuple(tokens))
-            attempt, answer, unknown = self._try(tokens, f"hypothesis {n}")
+            attempt, answer, unknown = self._try(tokens, f"hypothesis {n}", expected)
             first.attempts.append(attempt)
+            turned = self._turned(tokens) if answer is not None and answer.boolean is False else None
+            if turned is not None and tuple(turned) not in seen:
+                seen.add(tuple(turned))
+                source = f"hypothesis {n}: subject and object turned to fit the KB's use of the property"
+                attempt, answer, unknown = self._try(turned, source, expected)
+                first.attempts.append(attempt)
+                tokens = turned
             if fallback is None:
                 fallback = (tokens, answer)
             if attempt.outcome == ANSWERED:
                 return Repaired(tokens, answer, rounds, 1)
-            if attempt.outcome in (EMPTY, UNKNOWN_IRI):
-                targets.append(_Target(tokens, f"hypothesis {n}", unknown))
+            if attempt.outcome == WRONG_KIND and answered is None and answer is not None:
+                answered = (tokens, answer)
+            if attempt.outcome in (EMPTY, UNKNOWN_IRI, WRONG_KIND):
+                targets.append(_Target(tokens, f"hypothesis {n}", unknown, attempt.outcome == WRONG_KIND))
         passed: list[str] = []  # targets with nothing to rewrite: they do not use up a round
         while len(rounds) < self.max_rounds and targets:
             target = targets.pop(0)
@@ -353,12 +423,15 @@ class Repairer:
             rnd = Round(len(rounds) + 1, target.label, notes=passed)
             passed = []
             rounds.append(rnd)
-            outcome = self._repair_round(rnd, target, *blamed, units)
+            outcome = self._repair_round(rnd, target, *blamed, units, expected)
             if isinstance(outcome, tuple):
                 return Repaired(outcome[0], outcome[1], rounds, rnd.number)
             if outcome is not None:
                 targets.insert(0, outcome)
         rounds[-1].notes += passed
+        if answered is not None:
+            first.notes.append(f"no query gave {expected.name}: the first that answered is kept")
+            return Repaired(answered[0], answered[1], rounds, 1)
         reason = (
             f"no answer within {self.max_rounds} round(s)"
             if targets
@@ -371,6 +444,18 @@ class Repairer:
             sent = best.outcome == UNKNOWN_IRI
             answer = self._query(best.sparql) if sent else Answer.failed(f"{best.outcome}: {best.detail}")
         return Repaired(tokens, answer, rounds, None, reason)
+
+
+def _answer_variable(tokens: Sequence[str], types: Sequence[TokenType]) -> str | None:
+    """The first variable a SELECT projects (`select distinct ?x`, `select ( count ( ?x ) ...`), or None."""
+    if "select" not in tokens:
+        return None
+    for tok, kind in zip(tokens[tokens.index("select") + 1 :], types[tokens.index("select") + 1 :]):
+        if kind == TokenType.VARIABLE:
+            return tok
+        if tok in ("where", "{"):
+            return None
+    return None
 
 
 def rounds_histogram(repairs: Sequence[Repaired]) -> dict[str, int]:
@@ -390,15 +475,20 @@ def repair_all(
     rounds: int = MAX_ROUNDS,
     index: str | Path | None = None,
     progress: bool = True,
+    questions: Sequence[str] | None = None,
 ) -> list[Repaired]:
     """Repair each question's n-best (`inputs`: the annotated texts the model read, whose units are the
-    first replacements), with the KB index file `index` when given (evaluate)."""
+    first replacements; `questions`: the questions as asked, whose form says the answer's kind), with
+    the KB index file `index` when given (evaluate)."""
     pm = prefix_map(prefixes) if isinstance(prefixes, str) else prefixes
     kb_index = KBIndex.open(index) if index is not None else None
     try:
         repairer = Repairer(kb, pm, kb_index, rounds)
-        pairs = tqdm(zip(nbest, inputs), total=len(inputs), desc="repair", disable=not progress, unit="q")
-        return [repairer.repair(hyps, units(text)) for hyps, text in pairs]
+        asked = questions if questions is not None else [""] * len(inputs)
+        items = tqdm(
+            zip(nbest, inputs, asked), total=len(inputs), desc="repair", disable=not progress, unit="q"
+        )
+        return [repairer.repair(hyps, units(text), question) for hyps, text, question in items]
     finally:
         if kb_index is not None:
             kb_index.close()

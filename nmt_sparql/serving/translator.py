@@ -280,7 +280,9 @@ class Translator:
             raise ValueError("repair needs a KB: Translator.from_pretrained(path, kb=...)")
         if self._repairer is None or self._repairer.max_rounds != self.repair_rounds:
             self._repairer = Repairer(self.kb, self.prefixes, self.annotator.index, self.repair_rounds)
-        repaired = self._repairer.repair(result.hypotheses or [result.tokens], units(result.input))
+        repaired = self._repairer.repair(
+            result.hypotheses or [result.tokens], units(result.input), result.question
+        )
         result.tokens = repaired.tokens
         result.sparql = detokenize(repaired.tokens, self.prefixes)
         result.kb_elements = kb_tokens(repaired.tokens, self.prefixes)

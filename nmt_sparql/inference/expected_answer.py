@@ -1,0 +1,139 @@
+"""The kind of answer a question asks for, read from its interrogative form, and whether an answer fits.
+
+Execution feedback beyond "the query answers something": "Where was Einstein born?" asks for a place,
+not the birth date that a model's best hypothesis may return; "Gold's chemical symbol?" is not a yes/no
+question, so an ASK cannot answer it; "How tall is Everest?" asks for a measure, not a COUNT. Expected
+answer types are a classic of question answering; here they only rank the hypotheses and rewrites that
+repair tries (inference/repair.py): the first that answers *and* fits wins, and when none fits the first
+that answers is kept, so a question whose form these rules do not know loses nothing.
+
+English only: the rules read the question's first words (after a polite lead-in such as "Can you tell
+me"), so a question in another language expects `ANY`.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from rapidfuzz.distance import OSA
+
+from nmt_sparql.core.marks import UNIT_PATTERN
+from nmt_sparql.execution.answer import Answer, canonical_number
+
+# Words that open a yes/no question ("Was Tesla an engineer?", "Does the Rhine flow through Basel?").
+AUXILIARIES = frozenset({
+    "is", "are", "was", "were", "am", "do", "does", "did", "has", "have", "had", "can", "could", "will",
+    "would", "shall", "should", "may", "might", "must",
+})  # fmt: skip
+# Lead-ins that wrap a question without changing what it asks ("Can you tell me who ...", "Please list ...").
+_LEAD_IN = re.compile(
+    r"^(?:(?:and|so|ok|okay|hey|hi|please|now)\b[\s,]*"
+    r"|(?:(?:can|could|would|will) you (?:please )?(?:tell|show|give|list|name|find)(?: me| us)?\b"
+    r"|do you know|i (?:want|would like|wish) to know|i wonder|tell me|show me)\b[\s,]*)+",
+    re.IGNORECASE,
+)
+_WORD = re.compile(r"[^\W_]+(?:['’][^\W_]+)?")
+# Words a typo ("Dooes", "mny", "nummber") must not hide; short or common look-alikes (is/as, most/must)
+# are matched exactly only.
+_TYPO_TOLERANT = (
+    "does", "have", "were", "could", "would", "should", "many", "much", "number", "count", "where", "when",
+    "which", "what", "whose", "whom", "whether",
+)  # fmt: skip
+_TIME_NOUNS = frozenset({"year", "years", "date", "day", "month", "decade", "century"})
+_DATE = re.compile(r"^-?\d{4}(?:-\d\d(?:-\d\d)?)?(?:T[\d:.]+(?:Z|[+-]\d\d:\d\d)?)?$")
+_IRI = re.compile(r"^[A-Za-z][A-Za-z0-9+.\-]*:(?://|[^\s]*[/#:])\S*$")
+
+
+@dataclass(frozen=True)
+class Expected:
+    """What a question asks for. `boolean`: an ASK (True), anything but an ASK (False), either (None);
+    `count`: whether a COUNT query may answer it; `values`: the kinds of answer values that fit
+    (`iri`, `number`, `date`, `text`; empty: any)."""
+
+    name: str
+    boolean: bool | None = False
+    count: bool = True
+    values: frozenset[str] = frozenset()
+
+
+ANY = Expected("any answer", boolean=None)
+YES_NO = Expected("yes or no", boolean=True, count=False)
+COUNT = Expected("a number", values=frozenset({"number"}))
+MEASURE = Expected("a measure", count=False, values=frozenset({"number", "date"}))
+DATE = Expected("a date or year", count=False, values=frozenset({"date"}))
+THING = Expected("a place, person or thing", count=False, values=frozenset({"iri"}))
+NOT_YES_NO = Expected("not a yes/no answer")
+
+
+def _spelled(word: str) -> str:
+    """`word`, or the one typo-tolerant keyword it misspells by one edit (`dose` -> `does`)."""
+    if len(word) < 3 or word in _TYPO_TOLERANT or word in AUXILIARIES:
+        return word
+    near = [k for k in _TYPO_TOLERANT if OSA.distance(word, k, score_cutoff=1) <= 1]
+    return near[0] if len(near) == 1 else word
+
+
+def _words(question: str) -> list[str]:
+    """The question's lowercased words, typos of the keywords undone, without KB units and a polite lead-in."""
+    text = re.sub(UNIT_PATTERN, " ", question).strip()
+    text = _LEAD_IN.sub("", text)
+    return [_spelled(w.lower()) for w in _WORD.findall(text)]
+
+
+def expected_answer(question: str) -> Expected:
+    """What `question` asks for, from its first words (module docstring); `ANY` when they say nothing."""
+    words = _words(question)
+    if not words:
+        return ANY
+    first, second = words[0], (words[1] if len(words) > 1 else "")
+    if "whether" in words[:3]:
+        return YES_NO
+    if first in AUXILIARIES:
+        return YES_NO
+    if any(a == "how" and b in ("many", "much") for a, b in zip(words, words[1:])):
+        return COUNT  # also "South Africa has how many capitals?"
+    if first == "how":
+        return NOT_YES_NO if second in AUXILIARIES or not second else MEASURE
+    if first == "when" or (first in ("what", "which") and second in _TIME_NOUNS):
+        return DATE
+    if (
+        first in ("in", "on", "during")
+        and second in ("what", "which")
+        and words[2:3]
+        and words[2] in _TIME_NOUNS
+    ):
+        return DATE
+    if first in ("where", "who", "whom", "whose") or (first == "from" and second == "where"):
+        return THING
+    if {"number", "count", "total"} & set(words):
+        return NOT_YES_NO
+    return Expected("not a yes/no answer or a count", count=False)
+
+
+def value_kinds(value: str) -> frozenset[str]:
+    """The kinds of one answer value: `iri`, `date` (a date, a date-time), `number`, `text`; a year
+    stored as a four-digit integer (`1993`) is both a number and a date."""
+    if _DATE.match(value):
+        return frozenset({"date", "number"}) if value.lstrip("-").isdigit() else frozenset({"date"})
+    if canonical_number(value) is not None:
+        return frozenset({"number"})
+    if _IRI.match(value):
+        return frozenset({"iri"})
+    return frozenset({"text"})
+
+
+def fits(expected: Expected, tokens: Sequence[str], answer: Answer) -> bool:
+    """Whether a query (`tokens`, canonical) and its non-empty `answer` give what `expected` asks for."""
+    is_ask = answer.kind == "ask"
+    if expected.boolean is not None and is_ask != expected.boolean:
+        return False
+    if is_ask:
+        return True
+    if "count" in tokens and not expected.count:
+        return False
+    if not expected.values:
+        return True
+    values = [v for row in answer.values() for v in row if v is not None]
+    return bool(values) and all(value_kinds(v) & expected.values for v in values)

@@ -1,0 +1,72 @@
+"""The kind of answer a question asks for (inference/expected_answer.py), and which answers fit it."""
+
+from __future__ import annotations
+
+import pytest
+
+from nmt_sparql.execution.answer import Answer
+from nmt_sparql.inference.expected_answer import (
+    ANY,
+    COUNT,
+    DATE,
+    MEASURE,
+    NOT_YES_NO,
+    THING,
+    YES_NO,
+    expected_answer,
+    fits,
+    value_kinds,
+)
+
+
+@pytest.mark.parametrize(
+    ("question", "expected"),
+    [
+        ("Was Nikola Tesla an engineer?", YES_NO),
+        ("Dooes Huawei have telecommunications as its sector?", YES_NO),
+        ("Tell me whether Berlin is in Germany.", YES_NO),
+        ("Can you tell me who wrote Dracula?", THING),
+        ("where was albert einstein born", THING),
+        ("Whose wife was Gala Dalí?", THING),
+        ("How many moons does Mars have?", COUNT),
+        ("South Africa has how many capitals?", COUNT),
+        ("How mny films did John Williams score?", COUNT),
+        ("How tall is Mount Everest?", MEASURE),
+        ("How did Mozart die?", NOT_YES_NO),
+        ("When was Nvidia founded?", DATE),
+        ("In which year did the Titanic sink?", DATE),
+        ("What's the nummber of official languages of Senegal", NOT_YES_NO),
+        ("", ANY),
+        ("«res:Alien»", ANY),
+    ],
+)
+def test_the_question_form_says_what_kind_of_answer_is_asked_for(question: str, expected: object) -> None:
+    assert expected_answer(question) == expected
+
+
+def test_a_question_neither_yes_no_nor_a_count_wants_no_ask_and_no_count() -> None:
+    expected = expected_answer("Gold's chemical symbol?")
+    assert not fits(expected, ["ask"], Answer(kind="ask", boolean=False))
+    assert not fits(
+        expected, ["select", "(", "count"], Answer(kind="select", variables=("c",), rows=(("3",),))
+    )
+    assert fits(expected, ["select"], Answer(kind="select", variables=("x",), rows=(("Au",),)))
+
+
+def test_answer_values_have_kinds_and_a_year_is_both_a_number_and_a_date() -> None:
+    assert value_kinds("1993") == {"date", "number"}
+    assert value_kinds("1937-11-30") == {"date"}
+    assert value_kinds("8848.86") == {"number"}
+    assert value_kinds("http://nmt-sparql.org/resource/Ulm") == {"iri"}
+    assert value_kinds("Au") == {"text"}
+
+
+def test_a_place_is_an_iri_and_a_date_is_not() -> None:
+    place = Answer(kind="select", variables=("x",), rows=(("http://nmt-sparql.org/resource/Ulm",),))
+    born = Answer(kind="select", variables=("x",), rows=(("1879-03-14",),))
+    assert fits(THING, ["select"], place) and not fits(THING, ["select"], born)
+    assert fits(DATE, ["select"], born) and not fits(DATE, ["select"], place)
+    assert fits(MEASURE, ["select"], Answer(kind="select", variables=("x",), rows=(("8848",),)))
+    assert not fits(
+        MEASURE, ["select", "(", "count"], Answer(kind="select", variables=("c",), rows=(("1",),))
+    )
