@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from nmt_sparql.annotation.linking.index import KBIndex
+from nmt_sparql.annotation.linking.index import MEASURED, KBIndex
 from nmt_sparql.annotation.linking.linker import Linker
 from nmt_sparql.annotation.linking.sources import entries_from_store, facts_from_store
 from nmt_sparql.annotation.linking.wordforms import with_word_forms
@@ -19,8 +19,13 @@ TURTLE = """@prefix ex: <http://ex.org/> .
 ex:University a owl:Class ; rdfs:label "university" .
 ex:city rdfs:label "city" .
 ex:country rdfs:label "country" .
-ex:Oxford a ex:University ; rdfs:label "Oxford University" ; ex:city ex:London .
-ex:Imperial a ex:University ; rdfs:label "Imperial College" ; ex:city ex:London .
+@prefix xsd: <http://www.w3.org/2001/XMLSchema#> .
+ex:foundingYear rdfs:label "founding year" .
+ex:students rdfs:label "number of students" .
+ex:motto rdfs:label "motto" .
+ex:Oxford a ex:University ; rdfs:label "Oxford University" ; ex:city ex:London ;
+    ex:foundingYear "1096"^^xsd:gYear ; ex:students 26000 ; ex:motto "Dominus illuminatio mea" .
+ex:Imperial a ex:University ; rdfs:label "Imperial College" ; ex:city ex:London ; ex:foundingYear 1907 .
 ex:London rdfs:label "London" ; ex:country ex:England .
 ex:England rdfs:label "England" .
 """
@@ -42,6 +47,12 @@ def test_facts_are_iri_triples_and_memberships(kb) -> None:
     _, facts, _ = kb
     assert ("ex:Oxford", "a", "ex:University") in facts
     assert ("ex:London", "ex:country", "ex:England") in facts
+    assert ("ex:Oxford", "ex:foundingYear", MEASURED) in facts and (
+        "ex:Oxford",
+        "ex:students",
+        MEASURED,
+    ) in facts
+    assert not any(p == "ex:motto" for _, p, _ in facts)  # a string is not a measure
     assert not any(p.startswith("rdfs") or "label" in p for _, p, _ in facts)
 
 
@@ -60,3 +71,16 @@ def test_no_facts_or_relations_off_propose_nothing(kb, tmp_path: Path) -> None:
     assert "ex:country" not in {c.token for c in bare.link("Is London in England?")}
     off = Linker(KBIndex.build(tmp_path / "off.sqlite", entries, facts=facts), relations=0)
     assert "ex:country" not in {c.token for c in off.link("Is London in England?")}
+
+
+def test_a_question_that_orders_or_measures_gets_the_measured_properties_it_leaves_unsaid(kb) -> None:
+    """ "Oldest" names no property: the class's (or entity's) numbers and dates are proposed, most used first."""
+    entries, facts, folder = kb
+    linker = Linker(KBIndex.build(folder / "measured.sqlite", entries, facts=facts))
+    oldest = [c for c in linker.link("What is the oldest university?") if c.kind == "property"]
+    assert [c.token for c in oldest] == ["ex:foundingYear", "ex:students"]
+    assert {(c.start, c.end) for c in oldest} == {(12, 18)}  # at "oldest"
+    how_big = {c.token for c in linker.link("How big is Oxford University?")}
+    assert {"ex:foundingYear", "ex:students"} <= how_big
+    plain = {c.token for c in linker.link("Which university is in London?")}
+    assert not {"ex:foundingYear", "ex:students"} & plain

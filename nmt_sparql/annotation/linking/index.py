@@ -35,8 +35,10 @@ from nmt_sparql.atomic import atomic_write
 Kind = Literal["entity", "property", "class"]
 KINDS: tuple[Kind, ...] = get_args(Kind)
 # 2: the `facts` table (entity-to-entity triples and class memberships; empty for a KB indexed from labels).
-FORMAT_VERSION = "2"
-_READABLE_FORMATS = ("1", FORMAT_VERSION)  # 1: written before `facts`; opened as an index without facts
+# 3: `facts` also says which properties of a subject have numbers or dates (object MEASURED).
+FORMAT_VERSION = "3"
+# 1: written before `facts`, opened as an index without facts; 2: without measured properties.
+_READABLE_FORMATS = ("1", "2", FORMAT_VERSION)
 _WORD = re.compile(r"\w+")
 # Tiers of a match; `Hit.score` is the tier, plus 0.4 when the phrase covers the whole label (0.2 when
 # not), plus 0.1 when a label (not a derived word form) matched.
@@ -49,6 +51,8 @@ _FUZZY_WORDS = 8
 _FETCH_PER_K = 20
 # A triple between two IRIs as model tokens (subject, property, object); ("x", "a", "C") for a membership.
 Fact = tuple[str, str, str]
+# The object of a fact whose value is a number or a date (`facts` keeps which properties measure what).
+MEASURED = '"'
 
 
 class IndexFileError(ValueError):
@@ -284,6 +288,24 @@ class KBIndex:
                 (a, b, b, a, k),
             ).fetchall()
         return [p for p, _ in rows]
+
+    def attributes(self, element: str, k: int = 3) -> list[str]:
+        """The `k` properties whose values are numbers or dates that a class's members (most members
+        first) or an entity (the KB's most used first) have: what a superlative or "how tall" asks
+        about ("the oldest university": founding year). [] without facts."""
+        if not self._has_facts or k <= 0:
+            return []
+        if self.kind(element) == "class":
+            sql = (
+                "SELECT f.p, count(*) AS n FROM facts m JOIN facts f ON f.s = m.s"
+                " WHERE m.p = 'a' AND m.o = ? AND f.o = ? GROUP BY f.p ORDER BY n DESC, f.p LIMIT ?"
+            )
+        else:
+            sql = (
+                "SELECT f.p, (SELECT count(*) FROM facts g WHERE g.p = f.p AND g.o = f.o) AS n FROM facts f"
+                " WHERE f.s = ? AND f.o = ? GROUP BY f.p ORDER BY n DESC, f.p LIMIT ?"
+            )
+        return [p for p, _ in self._db.execute(sql, (element, MEASURED, k)).fetchall()]
 
     def _corrections(self, word: str) -> list[str]:
         """Index words one edit (two for long words) from a word the index does not hold, closest first."""

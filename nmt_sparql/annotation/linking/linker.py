@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from decimal import Decimal
 
 from nmt_sparql.annotation.linking.index import EXACT, FUZZY, KEYWORDS, KINDS, Hit, KBIndex
-from nmt_sparql.annotation.linking.wordforms import is_dictionary_word
+from nmt_sparql.annotation.linking.wordforms import is_adjective, is_dictionary_word, is_graded
 
 _STOPWORDS = (
     "a about above after again all am an and any are as at be been before being below between both but by "
@@ -60,6 +60,8 @@ _WHOLE_LABEL = 0.9
 _RELATION_SCORE = 0.3
 # Elements of each kind whose pairs are looked up for relations (the best-scored ones).
 _RELATION_ENTITIES, _RELATION_CLASSES = 4, 3
+# Measured properties (numbers, dates) proposed for a question that orders or measures (`attributes`).
+_ATTRIBUTES = 3
 
 
 @dataclass(frozen=True)
@@ -239,7 +241,48 @@ class Linker:
                 best[c.token] = c
         for c in self._relation_candidates(list(best.values())):
             best.setdefault(c.token, c)
+        for c in self._attribute_candidates(list(best.values()), words):
+            best.setdefault(c.token, c)
         return sorted(best.values(), key=lambda c: (c.start, -c.score, c.token))
+
+    def _attribute_candidates(self, found: list[Candidate], words: list[re.Match[str]]) -> list[Candidate]:
+        """For a question that orders or measures ("the oldest university", "How tall is Everest?",
+        "the most people"), the measured properties of its best class, else of its best entity, placed
+        at the ordering word: the words seldom name the property ("oldest": founding year)."""
+        if self.relations <= 0:
+            return []
+        texts = [w.group().lower() for w in words]
+        at = next(
+            (
+                w
+                for k, w in enumerate(words)
+                if is_graded(texts[k])
+                or (
+                    k
+                    and texts[k - 1] == "how"
+                    and texts[k] not in ("many", "much")
+                    and is_adjective(texts[k])
+                )
+            ),
+            None,
+        )
+        if at is None:
+            return []
+        for kind in ("class", "entity"):
+            best = sorted((c for c in found if c.kind == kind), key=lambda c: (-c.score, c.start))
+            if best:
+                return [
+                    Candidate(
+                        token,
+                        "property",
+                        self.index.label(token) or token,
+                        at.start(),
+                        at.end(),
+                        _RELATION_SCORE,
+                    )
+                    for token in self.index.attributes(best[0].token, _ATTRIBUTES)
+                ]
+        return []
 
     def _relation_candidates(self, found: list[Candidate]) -> list[Candidate]:
         """Properties that join two linked elements in the KB, placed at the later element's span."""

@@ -26,10 +26,11 @@ from nmt_sparql.annotation.labels import (
     normalize_space,
     read_label_file,
 )
-from nmt_sparql.annotation.linking.index import Entry, Fact, Kind, normalize
+from nmt_sparql.annotation.linking.index import MEASURED, Entry, Fact, Kind, normalize
 from nmt_sparql.core.language import label_rank
 from nmt_sparql.core.marks import unmark
 from nmt_sparql.core.record import Example, RecordError
+from nmt_sparql.execution.answer import NUMERIC_DATATYPES
 from nmt_sparql.execution.base import KnowledgeBase
 from nmt_sparql.sparql.prefixes import PrefixMap
 from nmt_sparql.sparql.tokens import SparqlSyntaxError, TokenType, token_types, tokenize
@@ -38,6 +39,10 @@ RDF = "http://www.w3.org/1999/02/22-rdf-syntax-ns#"
 RDFS = "http://www.w3.org/2000/01/rdf-schema#"
 OWL = "http://www.w3.org/2002/07/owl#"
 XSD = "http://www.w3.org/2001/XMLSchema#"
+# Datatypes of values a superlative or a comparison orders: numbers, dates, years.
+_MEASURES = NUMERIC_DATATYPES | {
+    XSD + t for t in ("date", "dateTime", "gYear", "gYearMonth", "time", "duration")
+}
 SKOS_ALT = "http://www.w3.org/2004/02/skos/core#altLabel"
 _SCHEMA = (RDF, RDFS, OWL, XSD)
 _CLASS_TYPES = (OWL + "Class", RDFS + "Class")
@@ -120,8 +125,10 @@ def entries_from_store(store: ox.Store, prefixes: PrefixMap) -> Iterator[Entry]:
 
 def facts_from_store(store: ox.Store, prefixes: PrefixMap) -> Iterator[Fact]:
     """Every triple of the store between two IRIs outside the RDF/RDFS/OWL vocabularies, as model
-    tokens, memberships as ("x", "a", "C"): what `KBIndex.relations` answers from."""
+    tokens, memberships as ("x", "a", "C"): what `KBIndex.relations` answers from; and once per
+    subject and property, ("x", "p", MEASURED) when a value is a number or a date (`KBIndex.attributes`)."""
     tokens: dict[str, str | None] = {}
+    measured: set[tuple[str, str]] = set()
 
     def token(iri: str) -> str | None:
         if iri not in tokens:
@@ -130,6 +137,12 @@ def facts_from_store(store: ox.Store, prefixes: PrefixMap) -> Iterator[Fact]:
 
     for quad in store.quads_for_pattern(None, None, None):
         s, p, o = quad.subject, quad.predicate, quad.object
+        if isinstance(s, ox.NamedNode) and isinstance(o, ox.Literal) and o.datatype.value in _MEASURES:
+            subject, prop = token(s.value), token(p.value)
+            if subject and prop and (subject, prop) not in measured:
+                measured.add((subject, prop))
+                yield subject, prop, MEASURED
+            continue
         if not (isinstance(s, ox.NamedNode) and isinstance(o, ox.NamedNode)):
             continue
         subject, obj = token(s.value), token(o.value)

@@ -113,3 +113,21 @@ def with_word_forms(entries: Iterable[Entry]) -> Iterator[Entry]:
         for label in entry.labels:
             forms.pop(label, None)
         yield replace(entry, forms=tuple(forms))
+
+
+@functools.lru_cache(maxsize=65536)
+def is_graded(word: str) -> bool:
+    """A comparative or superlative ("biggest", "higher", "most", "fewer"), or "more"/"less": a word
+    that orders things by a measure. Not a word that is also a noun ("number", whose adjective lemma
+    would be "numb"), nor one that only ends like a superlative ("forest")."""
+    word = word.lower()
+    if word in ("more", "less"):
+        return True
+    lemmas = {lemma for upos in ("ADJ", "ADV") for lemma in getAllLemmas(word, upos=upos).get(upos, ())}
+    return bool(lemmas - {word}) and not getAllLemmas(word, upos="NOUN")
+
+
+@functools.lru_cache(maxsize=65536)
+def is_adjective(word: str) -> bool:
+    """An adjective in its base form ("tall", "old"): what follows "how" in "How tall is ...?"."""
+    return word.lower() in getAllLemmas(word.lower(), upos="ADJ").get("ADJ", ())
