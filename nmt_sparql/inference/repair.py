@@ -15,7 +15,8 @@ repairer looks for a query that answers:
   when a cheap ASK says the rewritten pattern, joined with the patterns before it, matches something
   (the domains and ranges the KB holds). A rewrite that parses and runs but is still empty is repaired
   first in the next round (a second wrong pattern). A hypothesis that answers with the wrong kind has
-  the pattern that binds its answer variable rewritten ("where ... born": birth date -> birth place).
+  the pattern that binds its answer variable rewritten ("where ... born": birth date -> birth place),
+  before any empty hypothesis is: the KB matches its patterns.
 - when no query gives the kind asked for, the first that answered is kept: the kind rules only rank.
 - an ASK that answers `false` is checked for direction: a pattern `s p o` whose subject never has `p`
   in the KB while its object does, and whose object never is a value of `p` while its subject is, is
@@ -413,6 +414,9 @@ class Repairer:
                 answered = (tokens, answer)
             if attempt.outcome in (EMPTY, UNKNOWN_IRI, WRONG_KIND):
                 targets.append(_Target(tokens, f"hypothesis {n}", unknown, attempt.outcome == WRONG_KIND))
+        # An answer of the wrong kind comes from a query whose patterns the KB matches: nearer the
+        # question than an empty one, so it is repaired first (stable: hypothesis order otherwise).
+        targets.sort(key=lambda t: not t.wrong_kind)
         passed: list[str] = []  # targets with nothing to rewrite: they do not use up a round
         while len(rounds) < self.max_rounds and targets:
             target = targets.pop(0)
