@@ -102,7 +102,14 @@ def _run(cfg: DictConfig, out: Path) -> dict[str, Any] | None:
     train_data = (
         reshuffled_train_data(pairs["train"], encoder, int(cfg.seed)) if cfg.reshuffle_tail else train_items
     )
-    train_loader = make_train_loader(train_data, int(settings["batch_size"]), encoder.collate, int(cfg.seed))
+    lengths = [len(it.src_ids) + len(it.tgt_ids or ()) for it in train_items]
+    train_loader = make_train_loader(
+        train_data,
+        int(settings["batch_size"]),
+        encoder.collate,
+        int(cfg.seed),
+        lengths=lengths if settings.get("group_by_length", False) else None,
+    )
     val_loader = (
         DataLoader(val_items, batch_size=int(settings["batch_size"]), collate_fn=encoder.collate)
         if val_items

@@ -41,6 +41,7 @@ class SchedulerConfig:
 class TrainConfig:
     seed: int = 0
     batch_size: int = 32  # read by whoever builds the loaders (make_train_loader)
+    group_by_length: bool = False  # batches of similar lengths (less padding), read by make_train_loader
     max_epochs: int | None = 100
     max_steps: int | None = None  # optimizer steps
     time_budget_s: float | None = None  # wall clock over all runs of this out_dir, resumes included
