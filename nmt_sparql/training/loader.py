@@ -61,7 +61,8 @@ class EpochShuffleSampler(Sampler):
         if self.lengths is not None and self.size > self.batch_size:
             grouped = get_length_grouped_indices(self.lengths, self.batch_size, generator=generator)
             batches = [grouped[i : i + self.batch_size] for i in range(0, self.size, self.batch_size)]
-            shuffled = torch.randperm(len(batches), generator=generator).tolist()
+            full = len(batches) - (self.size % self.batch_size > 0)  # a short batch stays last
+            shuffled = torch.randperm(full, generator=generator).tolist() + list(range(full, len(batches)))
             order = torch.tensor([i for k in shuffled for i in batches[k]])
         else:
             order = torch.randperm(self.size, generator=generator)
