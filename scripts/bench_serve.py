@@ -60,7 +60,7 @@ from nmt_sparql.annotation.linking.build import build_index
 from nmt_sparql.annotation.linking.linker import Linker
 from nmt_sparql.atomic import atomic_write_json
 from nmt_sparql.data.generate import bundled_kb_path, generate, load_store
-from nmt_sparql.inference.encoder import build_encoder
+from nmt_sparql.inference.tokenizer import build_tokenizer
 from nmt_sparql.models.registry import build_model
 from nmt_sparql.preparation.linking_index import INDEX_FILE
 from nmt_sparql.serving.export import export_model
@@ -93,9 +93,9 @@ def make_export(root: Path, n_questions: int, seed: int = 0) -> tuple[Path, list
     pairs = [(annotator.question(e.question), tokenize(e.query, "bundled")) for e in examples]
     index.close()
     torch.manual_seed(seed)
-    encoder = build_encoder(MODEL, pairs, True, "bundled")
-    encoder.save(run / "tokenizer")
-    model = build_model(MODEL, encoder.spec, True)
+    tokenizer = build_tokenizer(MODEL, pairs, True, "bundled")
+    tokenizer.save(run / "tokenizer")
+    model = build_model(MODEL, tokenizer.spec, True)
     cfg = {"dataset": {"name": "bundled", "kb": "bundled"}, "model": MODEL, "copy": True,
            "annotation": "tag_within", "seed": seed, "decode": DECODE, "kb": "embedded:bundled"}  # fmt: skip
     (run / "config.yaml").write_text(OmegaConf.to_yaml(OmegaConf.create(cfg)), encoding="utf-8")

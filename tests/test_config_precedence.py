@@ -79,12 +79,12 @@ def test_a_recipe_key_in_the_model_config_is_refused_by_training() -> None:
 
 
 def test_keys_no_code_reads_are_refused() -> None:
-    from nmt_sparql.tokenization.word import Encoder
+    from nmt_sparql.tokenization.word import WordTokenizer
 
-    encoder = Encoder.build([("a «dbr:X»", ["select", "dbr:X"])], True, "dbpedia")
+    tokenizer = WordTokenizer.build([("a «dbr:X»", ["select", "dbr:X"])], True, "dbpedia")
     for key in ("epochs", "max_steps", "max_length", "max_source_length", "max_target_length"):
         with pytest.raises(ModelConfigError, match=key):
-            build_model({**TRANSFORMER, key: 1}, encoder.spec, True)
+            build_model({**TRANSFORMER, key: 1}, tokenizer.spec, True)
 
 
 def test_a_run_folder_in_the_old_layout_still_exports_and_translates(tmp_path: Path) -> None:

@@ -18,7 +18,7 @@ from nmt_sparql.annotation.linking.sources import entries_from_store
 from nmt_sparql.cli import main
 from nmt_sparql.data.generate import bundled_kb_path
 from nmt_sparql.inference.decode import decode
-from nmt_sparql.inference.encoder import build_encoder
+from nmt_sparql.inference.tokenizer import build_tokenizer
 from nmt_sparql.models.registry import build_model
 from nmt_sparql.preparation.linking_index import INDEX_FILE
 from nmt_sparql.serving.export import PICKLE_SUFFIXES, ExportError, export_model
@@ -71,9 +71,9 @@ def make_run(
     run.mkdir(parents=True, exist_ok=True)
     if index:
         bundled_index(run)
-    encoder = build_encoder(model_cfg, PAIRS, True, "bundled")
-    encoder.save(run / "tokenizer")
-    model = build_model(model_cfg, encoder.spec, True)
+    tokenizer = build_tokenizer(model_cfg, PAIRS, True, "bundled")
+    tokenizer.save(run / "tokenizer")
+    model = build_model(model_cfg, tokenizer.spec, True)
     cfg = {"dataset": {"name": "bundled", "kb": "bundled"}, "model": model_cfg, "copy": True,
            "annotation": annotation, "seed": 7, "decode": decode, "kb": "embedded:bundled",
            "linked": linked or {"index": None, "per_mention": 3, "add_missed_gold": 0.0}}  # fmt: skip
@@ -83,16 +83,16 @@ def make_run(
 
 
 def _reference(run: Path, beam: int, grammar: bool = True) -> list[str]:
-    """SPARQL from the run's own model and encoder, as `evaluate` would decode it."""
-    from nmt_sparql.inference.encoder import load_encoder
+    """SPARQL from the run's own model and tokenizer, as `evaluate` would decode it."""
+    from nmt_sparql.inference.tokenizer import load_tokenizer
     from nmt_sparql.training.checkpoint import load_weights
 
     cfg = OmegaConf.to_container(OmegaConf.load(run / "config.yaml"))
-    encoder = load_encoder(run / "tokenizer")
-    model = build_model(cfg["model"], encoder.spec, True).eval()
+    tokenizer = load_tokenizer(run / "tokenizer")
+    model = build_model(cfg["model"], tokenizer.spec, True).eval()
     load_weights(run / "best", model)
     with torch.inference_mode():
-        nbest = decode(model, encoder, QUESTIONS, {**DECODE, "beam": beam, "grammar": grammar})
+        nbest = decode(model, tokenizer, QUESTIONS, {**DECODE, "beam": beam, "grammar": grammar})
     return [detokenize(hyps[0], "bundled") for hyps in nbest]
 
 
@@ -139,7 +139,7 @@ def test_an_export_written_before_the_grammar_maps_typed_triples_onto_it(tmp_pat
 def test_export_holds_no_pickle_and_describes_the_model(tmp_path: Path) -> None:
     out = export_model(make_run(tmp_path / "run", BART), tmp_path / "export")
     files = {p.relative_to(out).as_posix() for p in out.rglob("*") if p.is_file()}
-    assert {"model.safetensors", "config.json", "prefixes.json", "tokenizer/encoder.json"} <= files
+    assert {"model.safetensors", "config.json", "prefixes.json", "tokenizer/tokenization.json"} <= files
     assert "hf/model.safetensors" in files and "hf/config.json" in files  # BART body in Hugging Face format
     assert not [f for f in files if f.endswith(PICKLE_SUFFIXES)]
     config = json.loads((out / "config.json").read_text())

@@ -19,7 +19,7 @@ from nmt_sparql.data.readers import read_dataset
 from nmt_sparql.decoding import QueryGrammar, beam_search, greedy
 from nmt_sparql.decoding.grammar import LENGTH_PER_SOURCE_TOKEN, LENGTH_SLACK, MAX_TRIPLES
 from nmt_sparql.inference.decode import by_slot_classes, decode, grammar_enabled, parsing_first, query_grammar
-from nmt_sparql.inference.encoder import build_encoder
+from nmt_sparql.inference.tokenizer import build_tokenizer
 from nmt_sparql.models.registry import build_model
 from nmt_sparql.sparql.tokens import detokenize, tokenize
 from nmt_sparql.tokenization.vocab import SPECIALS
@@ -130,20 +130,20 @@ class RandomScores:
 
 
 def encoder_for(copy: bool):
-    return build_encoder(TINY["transformer"], PAIRS, copy, "bundled")
+    return build_tokenizer(TINY["transformer"], PAIRS, copy, "bundled")
 
 
 @pytest.mark.parametrize("name", ["transformer", "convs2s"])
 @pytest.mark.parametrize("copy", [True, False], ids=["copy", "nocopy"])
 def test_every_query_of_a_random_model_parses(name: str, copy: bool) -> None:
     torch.manual_seed(7)
-    encoder = encoder_for(copy)
-    model = build_model(TINY[name], encoder.spec, copy)
+    tokenizer = encoder_for(copy)
+    model = build_model(TINY[name], tokenizer.spec, copy)
     questions = random_questions(1000, seed=11)
-    caps = [LENGTH_PER_SOURCE_TOKEN * len(encoder.encode(q).src_ids) + LENGTH_SLACK for q in questions]
+    caps = [LENGTH_PER_SOURCE_TOKEN * len(tokenizer.encode(q).src_ids) + LENGTH_SLACK for q in questions]
     queries = set()
     for settings in ({"beam": 1}, {"beam": 2, "n_best": 2}):
-        nbest = decode(model, encoder, questions, {"max_len": 40, "batch_size": 250, **settings})
+        nbest = decode(model, tokenizer, questions, {"max_len": 40, "batch_size": 250, **settings})
         for cap, hyps in zip(caps, nbest):
             assert hyps and all(len(tokens) <= cap for tokens in hyps)
             queries |= {detokenize(tokens, "bundled") for tokens in hyps}
@@ -152,20 +152,20 @@ def test_every_query_of_a_random_model_parses(name: str, copy: bool) -> None:
 
 @pytest.mark.parametrize("copy", [True, False], ids=["copy", "nocopy"])
 def test_random_log_probabilities_give_valid_queries_greedy_and_beam(copy: bool) -> None:
-    encoder = encoder_for(copy)
-    grammar = query_grammar(encoder)
+    tokenizer = encoder_for(copy)
+    grammar = query_grammar(tokenizer)
     questions = random_questions(200, seed=5)  # every row wanders off: the slowest case, kept small
-    items = [encoder.encode(q) for q in questions]
+    items = [tokenizer.encode(q) for q in questions]
     queries = set()
     for start in range(0, len(items), 100):
         chunk = items[start : start + 100]
-        batch, bound = encoder.collate(chunk), grammar.bind([i.slot_tokens for i in chunk])
-        model = RandomScores(len(encoder.tgt_vocab), seed=start)
+        batch, bound = tokenizer.collate(chunk), grammar.bind([i.slot_tokens for i in chunk])
+        model = RandomScores(len(tokenizer.tgt_vocab), seed=start)
         outputs = [[ids] for ids in greedy(model, batch, 80, bound)]
         outputs += [[ids for ids, _ in h] for h in beam_search(model, batch, 2, 80, n_best=2, grammar=bound)]
         for item, hyps in zip(chunk * 2, outputs):
             assert hyps
-            queries |= {detokenize(encoder.decode_ids(ids, item.slot_tokens), "bundled") for ids in hyps}
+            queries |= {detokenize(tokenizer.decode_ids(ids, item.slot_tokens), "bundled") for ids in hyps}
     all_parse(queries)
 
 
@@ -326,12 +326,12 @@ def test_real_dataset_queries_are_accepted_unless_an_engine_refuses_them(name: s
 def test_grammar_decodes_on_cuda() -> None:
     """The tables follow the batch to the model's device, greedy and beam."""
     torch.manual_seed(3)
-    encoder = encoder_for(True)
-    model = build_model(TINY["transformer"], encoder.spec, True).cuda()
+    tokenizer = encoder_for(True)
+    model = build_model(TINY["transformer"], tokenizer.spec, True).cuda()
     questions = random_questions(64, seed=2)
     queries = set()
     for settings in ({"beam": 1}, {"beam": 3, "n_best": 2}):
-        nbest = decode(model, encoder, questions, {"max_len": 40, "batch_size": 32, **settings})
+        nbest = decode(model, tokenizer, questions, {"max_len": 40, "batch_size": 32, **settings})
         queries |= {detokenize(tokens, "bundled") for hyps in nbest for tokens in hyps}
     all_parse(queries)
 

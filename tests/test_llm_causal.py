@@ -21,7 +21,7 @@ from nmt_sparql.models.registry import ModelConfigError, build_model
 from nmt_sparql.serving.export import export_model
 from nmt_sparql.serving.translator import Translator
 from nmt_sparql.sparql.tokens import detokenize
-from nmt_sparql.tokenization.prompt import PromptEncoder, build_prompt, prompt_parts
+from nmt_sparql.tokenization.prompt import PromptTokenizer, build_prompt, prompt_parts
 from nmt_sparql.training import make_train_loader, train
 from nmt_sparql.training.checkpoint import TrainState, load_weights, save_checkpoint
 from nmt_sparql.training.loss import sequence_nll
@@ -45,11 +45,11 @@ def pairs() -> list[tuple[str, list[str]]]:
 
 
 @pytest.fixture(scope="module")
-def codec(pairs) -> PromptEncoder:
-    return PromptEncoder.build(pairs, "dbpedia", sp_vocab_size=300)
+def codec(pairs) -> PromptTokenizer:
+    return PromptTokenizer.build(pairs, "dbpedia", sp_vocab_size=300)
 
 
-def tiny(codec: PromptEncoder, seed: int = 0, **extra) -> CausalLM:
+def tiny(codec: PromptTokenizer, seed: int = 0, **extra) -> CausalLM:
     torch.manual_seed(seed)
     return build_model({**TINY, **extra}, codec.spec, False)
 
@@ -125,7 +125,7 @@ def test_constraint_keeps_every_generated_iri_among_the_prompts_elements(codec, 
     constrained = decode(model, codec, questions, settings)
     for question, (tokens,) in zip(questions, constrained):
         allowed = set(prompt_parts(question)[2]) | set(codec.free)
-        text = codec.tokenizer.decode(codec.tokenizer(" ".join(tokens))["input_ids"])
+        text = codec.hf_tokenizer.decode(codec.hf_tokenizer(" ".join(tokens))["input_ids"])
         assert all(w in allowed for w in text.split() if iri_like(w.encode())), (question, tokens)
     beams = decode(model, codec, questions, {**settings, "beam": 3})
     assert all(w in set(prompt_parts(q)[2]) | set(codec.free) for q, (t,) in zip(questions, beams)
@@ -163,13 +163,13 @@ def saved_base(tmp_path_factory, codec) -> Path:
     spec = codec.spec
     config = LlamaConfig(vocab_size=spec.tgt_size, pad_token_id=spec.pad_id, eos_token_id=spec.eos_id, **DIMS)
     AutoModelForCausalLM.from_config(config).save_pretrained(folder)
-    codec.tokenizer.save_pretrained(folder)
+    codec.hf_tokenizer.save_pretrained(folder)
     return folder
 
 
 def test_pretrained_path_loads_the_saved_weights_and_tokenizer(saved_base: Path, pairs, codec) -> None:
     source = AutoModelForCausalLM.from_pretrained(saved_base)
-    local = PromptEncoder.build(pairs, "dbpedia", pretrained=str(saved_base))
+    local = PromptTokenizer.build(pairs, "dbpedia", pretrained=str(saved_base))
     assert local.encode(*pairs[0]).tgt_ids == codec.encode(*pairs[0]).tgt_ids
     model = build_model({"name": "llama", "pretrained": str(saved_base)}, local.spec, False)
     for name, tensor in source.state_dict().items():
@@ -300,9 +300,9 @@ def test_export_translates_like_the_run(codec, pairs, saved_base: Path, tmp_path
 
 
 def test_generated_text_that_does_not_lex_decodes_word_by_word(codec) -> None:
-    ids = codec.tokenizer("select ?uri where { foo:bar dbo:author ?uri", add_special_tokens=False)[
+    ids = codec.hf_tokenizer("select ?uri where { foo:bar dbo:author ?uri", add_special_tokens=False)[
         "input_ids"
     ]
-    tokens = codec.decode_ids(ids + [codec.tokenizer.eos_token_id, 5])
+    tokens = codec.decode_ids(ids + [codec.hf_tokenizer.eos_token_id, 5])
     assert tokens == ["select", "?uri", "where", "{", "<unk>", "dbo:author", "?uri"]
     assert detokenize(tokens, "dbpedia").startswith("PREFIX dbo:")

@@ -13,8 +13,8 @@ from nmt_sparql.decoding import greedy
 from nmt_sparql.models.pretrained import PretrainedSeq2Seq, load_hf_model
 from nmt_sparql.models.registry import build_model
 from nmt_sparql.sparql.tokens import tokenize
-from nmt_sparql.tokenization.hf import HFEncoder
-from nmt_sparql.tokenization.word import Encoder
+from nmt_sparql.tokenization.hf import HFTokenizer
+from nmt_sparql.tokenization.word import WordTokenizer
 from nmt_sparql.training.loss import sequence_nll
 
 PROPS = ["dbo:author", "dbp:office", "dbo:director", "dbo:spouse", "dbo:birthPlace"]
@@ -63,8 +63,8 @@ SMALL = {
 
 def make_codec(name: str, copy: bool, pairs):
     if name in ("transformer", "convs2s"):
-        return Encoder.build(pairs, copy=copy, kb="dbpedia")
-    return HFEncoder.build(pairs, copy=copy, kb="dbpedia", sp_vocab_size=400)
+        return WordTokenizer.build(pairs, copy=copy, kb="dbpedia")
+    return HFTokenizer.build(pairs, copy=copy, kb="dbpedia", sp_vocab_size=400)
 
 
 def fit(model, codec, pairs, steps: int, lr: float) -> float:

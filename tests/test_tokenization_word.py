@@ -6,9 +6,10 @@ import json
 
 import pytest
 
+from nmt_sparql.inference.tokenizer import load_tokenizer
 from nmt_sparql.sparql.tokens import tokenize
 from nmt_sparql.tokenization.vocab import SPECIALS, VocabError, WordVocab
-from nmt_sparql.tokenization.word import Encoder
+from nmt_sparql.tokenization.word import WordTokenizer
 
 PAIRS = [
     ("Who is the «dbr:Person» whose «dbr:opponent» is «dbr:Ike_Clanton» ?",
@@ -30,7 +31,7 @@ def test_vocab_specials_min_freq_and_json_roundtrip(tmp_path) -> None:
 
 
 def test_copy_masks_kb_units_with_slots_in_order_of_first_appearance() -> None:
-    enc = Encoder.build(PAIRS, copy=True)
+    enc = WordTokenizer.build(PAIRS, copy=True)
     item = enc.encode(*PAIRS[0])
     assert item.slot_tokens == ["dbr:Person", "dbr:opponent", "dbr:Ike_Clanton"]
     kb = enc.src_vocab.kb_id
@@ -45,7 +46,7 @@ def test_copy_masks_kb_units_with_slots_in_order_of_first_appearance() -> None:
 
 
 def test_literal_units_with_spaces_and_sep_survive_the_split() -> None:
-    enc = Encoder.build(PAIRS, copy=True)
+    enc = WordTokenizer.build(PAIRS, copy=True)
     item = enc.encode(*PAIRS[1])
     assert item.slot_tokens == ['"zollkriminal amt"', "dbo:Organisation"]
     assert enc.src_vocab.sep_id in item.src_ids
@@ -53,23 +54,31 @@ def test_literal_units_with_spaces_and_sep_survive_the_split() -> None:
 
 
 def test_target_kb_token_missing_from_the_source_becomes_unk_and_is_counted() -> None:
-    enc = Encoder.build(PAIRS, copy=True)
+    enc = WordTokenizer.build(PAIRS, copy=True)
     item = enc.encode("who is «dbr:Ike_Clanton» ?", PAIRS[0][1])
     assert item.missing_kb == 2 and item.tgt_ids.count(enc.tgt_vocab.unk_id) == 2
 
 
 def test_without_copy_kb_units_are_ordinary_tokens(tmp_path) -> None:
-    enc = Encoder.build(PAIRS, copy=False)
+    enc = WordTokenizer.build(PAIRS, copy=False)
     item = enc.encode(*PAIRS[0])
     assert all(s == -1 for s in item.src_slots) and enc.src_vocab.kb_id not in item.src_ids
     assert "dbr:Ike_Clanton" in enc.tgt_vocab and max(item.tgt_ids) < len(enc.tgt_vocab)
     enc.save(tmp_path)
-    again = Encoder.load(tmp_path)
+    again = WordTokenizer.load(tmp_path)
     assert again.encode(*PAIRS[0]) == item and not again.copy
 
 
+def test_a_tokenizer_saved_under_its_former_name_encoder_json_still_loads(tmp_path) -> None:
+    enc = WordTokenizer.build(PAIRS, copy=True)
+    enc.save(tmp_path)
+    (tmp_path / "tokenization.json").rename(tmp_path / "encoder.json")
+    again = load_tokenizer(tmp_path)
+    assert isinstance(again, WordTokenizer) and again.encode(*PAIRS[0]) == enc.encode(*PAIRS[0])
+
+
 def test_collate_pads_sources_slots_and_targets() -> None:
-    enc = Encoder.build(PAIRS, copy=True)
+    enc = WordTokenizer.build(PAIRS, copy=True)
     items = [enc.encode(*p) for p in PAIRS]
     batch = enc.collate(items)
     n = max(len(it.src_ids) for it in items)
@@ -81,14 +90,14 @@ def test_collate_pads_sources_slots_and_targets() -> None:
 
 def test_typed_mask_tells_the_kind_but_not_the_element():
     from nmt_sparql.tokenization.kbmask import typed_mask
-    from nmt_sparql.tokenization.word import Encoder
+    from nmt_sparql.tokenization.word import WordTokenizer
 
     assert [typed_mask(t) for t in ("dbo:Person", "dbo:birthPlace", "dbp:x", "dbr:Paris", '"roman"', "wd:Q5")] == [
         "<kb:class>", "<kb:property>", "<kb:property>", "<kb:entity>", "<kb:literal>", "<kb:entity>",
     ]  # fmt: skip
     pairs = [("who is the «dbo:Person» whose «dbo:opponent» is «dbr:Ike_Clanton» ?",
               ["select", "?uri", "where", "{", "?uri", "dbo:opponent", "dbr:Ike_Clanton", ".", "?uri", "a", "dbo:Person", "}"])]  # fmt: skip
-    enc = Encoder.build(pairs, copy=True, kb="dbpedia", mask="typed")
+    enc = WordTokenizer.build(pairs, copy=True, kb="dbpedia", mask="typed")
     encoded = enc.encode(*pairs[0])
     words = [enc.src_vocab.token(i) for i in encoded.src_ids]
     assert words[3] == "<kb:class>" and words[5] == "<kb:property>" and words[7] == "<kb:entity>"

@@ -19,7 +19,7 @@ def test_train_then_evaluate_writes_checkpoints_metrics_and_report(tmp_path, cap
           f"hydra.run.dir={run}"])  # fmt: skip
     out = capsys.readouterr().out
     assert "answer accuracy %" in out
-    for name in ("config.yaml", "tokenizer/encoder.json", "best/model.safetensors", "train_log.jsonl",
+    for name in ("config.yaml", "tokenizer/tokenization.json", "best/model.safetensors", "train_log.jsonl",
                  "test/predictions.jsonl", "test/metrics.json", "test/report.md", "test/confusion.png"):  # fmt: skip
         assert (run / name).is_file(), name
     metrics = json.loads((run / "test/metrics.json").read_text())
@@ -44,4 +44,4 @@ def test_copy_false_trains_a_model_without_copy(tmp_path):
     run = tmp_path / "run"
     main(["train", *TINY, "copy=false", "train.max_steps=1", "evaluate=false", "dataset.reader_options.n_per_template=5",
           f"data.dir={tmp_path / 'data'}", f"hydra.run.dir={run}"])  # fmt: skip
-    assert json.loads((run / "tokenizer" / "encoder.json").read_text())["copy"] is False
+    assert json.loads((run / "tokenizer" / "tokenization.json").read_text())["copy"] is False

@@ -7,7 +7,7 @@ import json
 from accelerate import Accelerator
 
 from nmt_sparql.cli import main
-from nmt_sparql.tokenization.word import Encoder
+from nmt_sparql.tokenization.word import WordTokenizer
 from nmt_sparql.training import PerEpoch, make_train_loader
 from nmt_sparql.training.loader import reshuffled_train_data
 
@@ -54,12 +54,12 @@ def test_resumed_mid_epoch_loader_sees_the_rest_of_that_epoch() -> None:
 
 
 def test_reshuffled_items_keep_every_copy_target_on_its_kb_element() -> None:
-    encoder = Encoder.build([(QUESTION, QUERY)], copy=True, kb="dbpedia")
-    data = reshuffled_train_data([(QUESTION, QUERY)], encoder, seed=0)
+    tokenizer = WordTokenizer.build([(QUESTION, QUERY)], copy=True, kb="dbpedia")
+    data = reshuffled_train_data([(QUESTION, QUERY)], tokenizer, seed=0)
     items = [data[(epoch, 0)] for epoch in range(12)]
     assert len({tuple(item.src_ids) for item in items}) > 1
     for item in items:
-        assert encoder.decode_ids(item.tgt_ids[1:-1], item.slot_tokens) == QUERY
+        assert tokenizer.decode_ids(item.tgt_ids[1:-1], item.slot_tokens) == QUERY
 
 
 def test_train_command_reshuffles_tag_end_units(tmp_path) -> None:

@@ -8,8 +8,8 @@ from omegaconf import DictConfig, OmegaConf, open_dict
 
 from nmt_sparql.config_values import check_switches
 from nmt_sparql.execution.gold import gold_cache_path
-from nmt_sparql.inference.encoder import load_encoder
 from nmt_sparql.inference.evaluate import evaluate_split, format_metrics
+from nmt_sparql.inference.tokenizer import load_tokenizer
 from nmt_sparql.models.registry import build_model
 from nmt_sparql.preparation.linking_index import INDEX_FILE
 from nmt_sparql.preparation.prepare import load_splits, prepared_dir
@@ -53,15 +53,15 @@ def run(cfg: DictConfig) -> dict:
         ),
     )
     examples = load_splits(merged)[cfg.split]
-    encoder = load_encoder(run_dir / "tokenizer")
-    model = build_model(OmegaConf.to_container(merged.model, resolve=True), encoder.spec, merged["copy"])
+    tokenizer = load_tokenizer(run_dir / "tokenizer")
+    model = build_model(OmegaConf.to_container(merged.model, resolve=True), tokenizer.spec, merged["copy"])
     weights = resolve_checkpoint(run_dir / "best") or run_dir / "last"
     load_weights(weights, model)
     out = Path(cfg.out) if cfg.get("out") else run_dir / f"eval-{merged.dataset.name}-{cfg.split}"
     gold = gold_cache_path(prepared_dir(merged) / f"{cfg.split}.jsonl")
     index = run_dir / INDEX_FILE
     metrics = evaluate_split(
-        model, encoder, examples, merged, out, gold_cache=gold, index=index if index.is_file() else None
+        model, tokenizer, examples, merged, out, gold_cache=gold, index=index if index.is_file() else None
     )
     print(format_metrics(metrics))
     print(f"written: {out}")

@@ -22,8 +22,8 @@ from torch.utils.data import DataLoader
 from nmt_sparql.atomic import atomic_write_text
 from nmt_sparql.config_values import check_switches
 from nmt_sparql.execution.gold import gold_cache_path
-from nmt_sparql.inference.encoder import build_encoder
 from nmt_sparql.inference.evaluate import evaluate_split, format_metrics
+from nmt_sparql.inference.tokenizer import build_tokenizer
 from nmt_sparql.models.pretrained import pretrained_available
 from nmt_sparql.models.registry import build_model
 from nmt_sparql.preparation.linking_index import INDEX_FILE, copy_index, dataset_index
@@ -78,12 +78,12 @@ def _run(cfg: DictConfig, out: Path) -> dict[str, Any] | None:
     }
 
     torch.manual_seed(int(cfg.seed))
-    encoder = build_encoder(model_cfg, pairs["train"], copy, kb, cfg.get("copy_mask", "plain"))
-    encoder.save(out / "tokenizer")
+    tokenizer = build_tokenizer(model_cfg, pairs["train"], copy, kb, cfg.get("copy_mask", "plain"))
+    tokenizer.save(out / "tokenizer")
     saved = OmegaConf.create(OmegaConf.to_container(cfg, resolve=True))
     saved.model = model_cfg
     atomic_write_text(out / "config.yaml", OmegaConf.to_yaml(saved))
-    model = build_model(model_cfg, encoder.spec, copy)
+    model = build_model(model_cfg, tokenizer.spec, copy)
     n_params = sum(p.numel() for p in model.parameters())
     print(
         f"{model_cfg['name']} (copy={copy}, {n_params / 1e6:.2f}M parameters) on {cfg.dataset.name}/{cfg.annotation}: "
@@ -91,8 +91,8 @@ def _run(cfg: DictConfig, out: Path) -> dict[str, Any] | None:
     )
 
     settings = train_config(cfg)
-    train_items = [encoder.encode(q, t) for q, t in pairs["train"]]
-    val_items = [encoder.encode(q, t) for q, t in pairs["validation"]]
+    train_items = [tokenizer.encode(q, t) for q, t in pairs["train"]]
+    val_items = [tokenizer.encode(q, t) for q, t in pairs["validation"]]
     missing = sum(item.missing_kb for item in train_items)
     if missing:
         log.warning(
@@ -100,18 +100,18 @@ def _run(cfg: DictConfig, out: Path) -> dict[str, Any] | None:
             missing,
         )
     train_data = (
-        reshuffled_train_data(pairs["train"], encoder, int(cfg.seed)) if cfg.reshuffle_tail else train_items
+        reshuffled_train_data(pairs["train"], tokenizer, int(cfg.seed)) if cfg.reshuffle_tail else train_items
     )
     lengths = [len(it.src_ids) + len(it.tgt_ids or ()) for it in train_items]
     train_loader = make_train_loader(
         train_data,
         int(settings["batch_size"]),
-        encoder.collate,
+        tokenizer.collate,
         int(cfg.seed),
         lengths=lengths if settings.get("group_by_length", False) else None,
     )
     val_loader = (
-        DataLoader(val_items, batch_size=int(settings["batch_size"]), collate_fn=encoder.collate)
+        DataLoader(val_items, batch_size=int(settings["batch_size"]), collate_fn=tokenizer.collate)
         if val_items
         else None
     )
@@ -125,7 +125,7 @@ def _run(cfg: DictConfig, out: Path) -> dict[str, Any] | None:
     load_weights(result.best or result.last, model)
     metrics = evaluate_split(
         model,
-        encoder,
+        tokenizer,
         splits["test"],
         cfg,
         out / "test",

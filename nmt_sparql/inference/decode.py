@@ -34,34 +34,34 @@ def grammar_enabled(cfg: Mapping[str, Any] | DictConfig) -> bool:
 
 
 def decode(
-    model: torch.nn.Module, encoder: Any, questions: Sequence[str], cfg: DictConfig | dict
+    model: torch.nn.Module, tokenizer: Any, questions: Sequence[str], cfg: DictConfig | dict
 ) -> list[list[list[str]]]:
     """The n-best query token lists of each question (one list when greedy), copy pointers resolved."""
     beam, n_best = int(cfg.get("beam", 1)), int(cfg.get("n_best", 1))
     max_len, size = int(cfg.get("max_len", 100)), int(cfg.get("batch_size", 64))
     constrain = bool(cfg.get("kb_constraint", False))
-    if constrain and not hasattr(encoder, "free"):  # the prompt codec's names outside the KB
+    if constrain and not hasattr(tokenizer, "free"):  # the prompt codec's names outside the KB
         raise ValueError("decode.kb_constraint is for LLM prompts (model=llama)")
     constrained = grammar_enabled(cfg)
-    word_level = constrained and getattr(encoder, "tgt_vocab", None) is not None
+    word_level = constrained and getattr(tokenizer, "tgt_vocab", None) is not None
     rerank = constrained and not word_level
     if rerank:
         beam = max(beam, SUBWORD_CANDIDATES)
     out: list[list[list[str]]] = []
     for start in range(0, len(questions), size):
-        items = [encoder.encode(q) for q in questions[start : start + size]]
+        items = [tokenizer.encode(q) for q in questions[start : start + size]]
         nbest: list[list[list[int]]] = [[] for _ in items]
         for classes, group in (
-            by_slot_classes(items, encoder.kb) if word_level else [(None, range(len(items)))]
+            by_slot_classes(items, tokenizer.kb) if word_level else [(None, range(len(items)))]
         ):
             sub = [items[j] for j in group]
-            batch = encoder.collate(sub)
+            batch = tokenizer.collate(sub)
             bound = None
             if classes is not None:
-                bound = query_grammar(encoder, classes).bind([i.slot_tokens for i in sub])
+                bound = query_grammar(tokenizer, classes).bind([i.slot_tokens for i in sub])
             if constrain:
-                bound = KBConstraint.for_tokenizer(encoder.tokenizer).with_elements(
-                    [list(item.slot_tokens) for item in sub], encoder.free
+                bound = KBConstraint.for_tokenizer(tokenizer.hf_tokenizer).with_elements(
+                    [list(item.slot_tokens) for item in sub], tokenizer.free
                 )
             if beam == 1 and n_best == 1:
                 found = [[ids] for ids in greedy(model, batch, max_len, bound)]
@@ -74,8 +74,8 @@ def decode(
             for j, hyps in zip(group, found):
                 nbest[j] = hyps
         for item, hyps in zip(items, nbest):
-            tokens = [encoder.decode_ids(ids, item.slot_tokens) for ids in hyps]
-            out.append(parsing_first(tokens, encoder.kb)[:n_best] if rerank else tokens)
+            tokens = [tokenizer.decode_ids(ids, item.slot_tokens) for ids in hyps]
+            out.append(parsing_first(tokens, tokenizer.kb)[:n_best] if rerank else tokens)
     return out
 
 
@@ -95,12 +95,12 @@ def parsing_first(hypotheses: list[list[str]], kb: str) -> list[list[str]]:
     return [h for h, ok in zip(hypotheses, parses) if ok] + [h for h, ok in zip(hypotheses, parses) if not ok]
 
 
-def query_grammar(encoder: Any, slot_classes: frozenset[str] = frozenset()) -> QueryGrammar:
-    """The automaton of a word-level encoder's target vocabulary and the term classes its examples'
+def query_grammar(tokenizer: Any, slot_classes: frozenset[str] = frozenset()) -> QueryGrammar:
+    """The automaton of a word-level tokenizer's target vocabulary and the term classes its examples'
     copy slots bring, built once per vocabulary, KB and classes."""
-    vocab = encoder.tgt_vocab
+    vocab = tokenizer.tgt_vocab
     built = _GRAMMARS.setdefault(vocab, {})
-    key = (encoder.kb, slot_classes)
+    key = (tokenizer.kb, slot_classes)
     if key not in built:
-        built[key] = QueryGrammar(vocab.itos, encoder.kb, slot_classes)
+        built[key] = QueryGrammar(vocab.itos, tokenizer.kb, slot_classes)
     return built[key]

@@ -33,7 +33,7 @@ log = logging.getLogger(__name__)
 
 def evaluate_split(
     model: torch.nn.Module,
-    encoder: Any,
+    tokenizer: Any,
     examples: list[Example],
     cfg: DictConfig,
     out_dir: str | Path,
@@ -47,7 +47,7 @@ def evaluate_split(
     out = Path(out_dir)
     kb = examples[0].kb if examples else "generic"
     questions = [ex.annotated or ex.question for ex in examples]
-    candidates = decode(model, encoder, questions, cfg.decode)
+    candidates = decode(model, tokenizer, questions, cfg.decode)
     settings = KBSettings.from_config(cfg)
     knowledge_base = open_kb(cfg.get("kb"), kb, settings)
     try:

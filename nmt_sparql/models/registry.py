@@ -2,7 +2,7 @@
 
 `build_model(cfg, spec, copy)` takes the model config (the `model:` section of conf/model/<name>.yaml),
 the tokenization's `VocabSpec` and the top-level `copy` flag. `CODECS[name]` says which tokenization a model expects:
-"word" (tokenization.word.Encoder), "hf" (tokenization.hf.HFEncoder) or "prompt" (tokenization.prompt.PromptEncoder:
+"word" (tokenization.word.WordTokenizer), "hf" (tokenization.hf.HFTokenizer) or "prompt" (tokenization.prompt.PromptTokenizer:
 instruction prompts of decoder-only LLMs).
 """
 

@@ -24,7 +24,7 @@ from omegaconf import OmegaConf
 from safetensors.torch import save_model
 
 from nmt_sparql.atomic import atomic_write, atomic_write_json
-from nmt_sparql.inference.encoder import load_encoder
+from nmt_sparql.inference.tokenizer import load_tokenizer
 from nmt_sparql.models.causal_lm import CausalLM
 from nmt_sparql.models.pretrained import PretrainedSeq2Seq
 from nmt_sparql.models.registry import RECIPE_KEYS, build_model, codec_for
@@ -86,14 +86,14 @@ def export_config(cfg: dict[str, Any], checkpoint: Path, quantize: str = "none")
     }
 
 
-def _write(model: Any, encoder: Any, config: dict[str, Any], folder: Path, index: Path | None) -> None:
+def _write(model: Any, tokenizer: Any, config: dict[str, Any], folder: Path, index: Path | None) -> None:
     folder.mkdir(parents=True)
     if index is not None:
         copy_index(index, folder)
     if isinstance(model, CausalLM):
         model.merge_and_freeze()
     atomic_write(folder / "model.safetensors", lambda p: save_model(model, str(p)))
-    encoder.save(folder / "tokenizer")
+    tokenizer.save(folder / "tokenizer")
     pm = prefix_map(config["kb"])
     atomic_write_json(
         folder / "prefixes.json",
@@ -101,7 +101,7 @@ def _write(model: Any, encoder: Any, config: dict[str, Any], folder: Path, index
     )
     if isinstance(model, (PretrainedSeq2Seq, CausalLM)):
         model.model.save_pretrained(str(folder / "hf"))
-        encoder.tokenizer.save_pretrained(str(folder / "hf"))
+        tokenizer.hf_tokenizer.save_pretrained(str(folder / "hf"))
     atomic_write_json(folder / "config.json", config)
     pickles = find_pickles(folder)
     if pickles:
@@ -124,11 +124,11 @@ def export_model(
         folder = resolve_checkpoint(run_dir / "last")
     if folder is None:
         raise ExportError(f"{run_dir}: no complete checkpoint '{checkpoint}' (nor last/)")
-    encoder = load_encoder(run_dir / "tokenizer")
+    tokenizer = load_tokenizer(run_dir / "tokenizer")
     build_cfg = cfg["model"]
     if codec_for(build_cfg["name"]) == "prompt":  # merged into a full-precision base, on any machine
         build_cfg = {**build_cfg, "quantization": None, "gradient_checkpointing": False}
-    model = build_model(build_cfg, encoder.spec, bool(cfg["copy"]))
+    model = build_model(build_cfg, tokenizer.spec, bool(cfg["copy"]))
     load_weights(folder, model)
     config = export_config(cfg, folder, quantize)
 
@@ -137,7 +137,7 @@ def export_model(
     shutil.rmtree(tmp, ignore_errors=True)
     try:
         index = run_dir / INDEX_FILE
-        _write(model, encoder, config, tmp, index if index.is_file() else None)
+        _write(model, tokenizer, config, tmp, index if index.is_file() else None)
     except BaseException:
         shutil.rmtree(tmp, ignore_errors=True)
         raise

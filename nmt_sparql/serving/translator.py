@@ -28,11 +28,11 @@ from nmt_sparql.execution.base import KnowledgeBase, execute_many
 from nmt_sparql.execution.config import KBSettings
 from nmt_sparql.execution.safety import UnsafeQueryError
 from nmt_sparql.inference.decode import decode
-from nmt_sparql.inference.encoder import load_encoder
 from nmt_sparql.inference.explain import ExplainError, TermLabels
 from nmt_sparql.inference.explain import explain as explain_query
 from nmt_sparql.inference.kb import open_kb
 from nmt_sparql.inference.repair import MAX_ROUNDS, Repairer
+from nmt_sparql.inference.tokenizer import load_tokenizer
 from nmt_sparql.models.registry import build_model
 from nmt_sparql.preparation.linking_index import INDEX_FILE
 from nmt_sparql.serving.export import FORMAT, VERSION, find_pickles
@@ -101,14 +101,14 @@ class Translator:
     def __init__(
         self,
         model: torch.nn.Module,
-        encoder: Any,
+        tokenizer: Any,
         config: dict[str, Any],
         prefixes: PrefixMap,
         device: str = "cpu",
         kb: KnowledgeBase | None = None,
         annotator: Annotator | None = None,
     ):
-        self.model, self.encoder, self.config, self.prefixes = model.eval(), encoder, config, prefixes
+        self.model, self.tokenizer, self.config, self.prefixes = model.eval(), tokenizer, config, prefixes
         self.device = torch.device(device)
         self.kb = kb
         self.scheme = config["annotation"]["scheme"]
@@ -175,11 +175,11 @@ class Translator:
             if key not in config:
                 raise ExportFormatError(f"{path / 'config.json'}: field '{key}' is missing")
         prefixes = _load_prefixes(path / "prefixes.json", config["kb"])
-        encoder = load_encoder(path / "tokenizer")
+        tokenizer = load_tokenizer(path / "tokenizer")
         model_cfg = dict(config["model"])
         if model_cfg.get("pretrained") == "hf":
             model_cfg["pretrained"] = str(path / "hf")
-        model = build_model(model_cfg, encoder.spec, bool(config["copy"]))
+        model = build_model(model_cfg, tokenizer.spec, bool(config["copy"]))
         weights = path / "model.safetensors"
         try:
             missing, unexpected = load_model(model, str(weights), strict=False, device="cpu")
@@ -196,7 +196,7 @@ class Translator:
         kb_settings = kb_settings or KBSettings()
         knowledge_base = open_kb(kb, config["kb"], kb_settings) if kb else None
         annotator = _annotator(config, Path(index) if index else path / INDEX_FILE)
-        translator = cls(model, encoder, config, prefixes, device, knowledge_base, annotator)
+        translator = cls(model, tokenizer, config, prefixes, device, knowledge_base, annotator)
         translator.kb_workers = kb_settings.workers
         return translator
 
@@ -239,7 +239,7 @@ class Translator:
             settings["n_best"] = min(int(settings.get("beam", 1)), int(n_best or settings.get("beam", 1)))
         with self._lock:
             nbest = (
-                decode(self.model, _OnDevice(self.encoder, self.device), inputs, settings) if inputs else []
+                decode(self.model, _OnDevice(self.tokenizer, self.device), inputs, settings) if inputs else []
             )
         results = []
         for question, text, hyps in zip(questions, inputs, nbest):
@@ -327,14 +327,14 @@ def _annotator(config: dict[str, Any], index: Path) -> Annotator:
 
 
 class _OnDevice:
-    """The encoder with batches moved to the model's device (decode collates on CPU)."""
+    """The tokenizer with batches moved to the model's device (decode collates on CPU)."""
 
-    def __init__(self, encoder: Any, device: torch.device):
-        self._encoder, self._device = encoder, device
+    def __init__(self, tokenizer: Any, device: torch.device):
+        self._tokenizer, self._device = tokenizer, device
 
     def __getattr__(self, name: str) -> Any:
-        return getattr(self._encoder, name)
+        return getattr(self._tokenizer, name)
 
     def collate(self, items: Any) -> Any:
-        batch = self._encoder.collate(items)
+        batch = self._tokenizer.collate(items)
         return batch.to(self._device) if self._device.type != "cpu" else batch

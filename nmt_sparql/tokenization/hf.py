@@ -24,13 +24,14 @@ from nmt_sparql.core.interface import Batch, VocabSpec
 from nmt_sparql.sparql.prefixes import prefix_map
 from nmt_sparql.sparql.tokens import TokenType, kb_tokens, token_types
 from nmt_sparql.tokenization.kbmask import (
+    META_FILE,
     Encoded,
     Splitter,
     assign_slots,
     collate,
     default_splitter,
     kb_unit,
-    read_encoder_meta,
+    read_tokenizer_meta,
 )
 from nmt_sparql.tokenization.vocab import KB, SEP, UNK, VocabError
 
@@ -72,7 +73,7 @@ def train_sentencepiece(texts: Iterable[str], vocab_size: int = 1000) -> T5Token
     return T5Tokenizer(vocab=vocab, extra_ids=0)
 
 
-class HFEncoder:
+class HFTokenizer:
     """Codec over a transformers tokenizer; V = len(tokenizer), copy ids are V + slot."""
 
     def __init__(
@@ -82,7 +83,7 @@ class HFEncoder:
         kb: str = "dbpedia",
         splitter: Splitter | None = None,
     ):
-        self.tokenizer, self.copy, self.kb = tokenizer, copy, kb
+        self.hf_tokenizer, self.copy, self.kb = tokenizer, copy, kb
         self._splitter = splitter
         if tokenizer.pad_token_id is None or tokenizer.eos_token_id is None:
             raise VocabError("the tokenizer needs a pad and an eos token")
@@ -92,7 +93,7 @@ class HFEncoder:
         added = {t: i for t, i in tokenizer.get_added_vocab().items() if base.token_to_id(t) is None}
         if KB not in added or SEP not in added:
             raise VocabError(
-                f"the tokenizer lacks the added tokens {KB} and {SEP}: build it with HFEncoder.build"
+                f"the tokenizer lacks the added tokens {KB} and {SEP}: build it with HFTokenizer.build"
             )
         self._added = added
         self._prefixes = {t for t in added if t.endswith(":") and t[:-1] in prefix_map(kb).prefixes}
@@ -113,7 +114,7 @@ class HFEncoder:
         pretrained: str | None = None,
         sp_vocab_size: int = 1000,
         splitter: Splitter | None = None,
-    ) -> HFEncoder:
+    ) -> HFTokenizer:
         """Load `pretrained`'s tokenizer, or train SentencePiece on the pairs; then add the special tokens."""
         pairs = list(pairs)
         split = splitter or default_splitter()
@@ -136,31 +137,31 @@ class HFEncoder:
 
     def save(self, directory: str | Path) -> None:
         directory = Path(directory)
-        self.tokenizer.save_pretrained(str(directory / "tokenizer"))
-        atomic_write_json(directory / "encoder.json", {"type": "hf", "copy": self.copy, "kb": self.kb})
+        self.hf_tokenizer.save_pretrained(str(directory / "tokenizer"))
+        atomic_write_json(directory / META_FILE, {"type": "hf", "copy": self.copy, "kb": self.kb})
 
     @classmethod
-    def load(cls, directory: str | Path, splitter: Splitter | None = None) -> HFEncoder:
+    def load(cls, directory: str | Path, splitter: Splitter | None = None) -> HFTokenizer:
         directory = Path(directory)
-        meta = read_encoder_meta(directory, "hf")
+        meta = read_tokenizer_meta(directory, "hf")
         tokenizer = AutoTokenizer.from_pretrained(str(directory / "tokenizer"))
         return cls(tokenizer, meta["copy"], meta.get("kb", "dbpedia"), splitter)
 
     # -- encoding ---------------------------------------------------------------------------------
     @property
     def spec(self) -> VocabSpec:
-        t, v = self.tokenizer, len(self.tokenizer)
+        t, v = self.hf_tokenizer, len(self.hf_tokenizer)
         return VocabSpec(v, v, t.pad_token_id, t.pad_token_id, self.start_id, t.eos_token_id, self.kb_id)
 
     def _raw_pieces(self, text: str) -> list[tuple[str, int]]:
         """Sub-words of `text` from the tokenizer's model alone: added tokens are not matched inside."""
-        bt = self.tokenizer.backend_tokenizer
+        bt = self.hf_tokenizer.backend_tokenizer
         norm = bt.normalizer.normalize_str(text) if bt.normalizer else text
         words = bt.pre_tokenizer.pre_tokenize_str(norm) if bt.pre_tokenizer else [(norm, None)]
         return [(p.value, p.id) for w, _ in words for p in bt.model.tokenize(w)]
 
     def _text_ids(self, text: str) -> list[int]:
-        return self.tokenizer(text, add_special_tokens=False)["input_ids"] if text else []
+        return self.hf_tokenizer(text, add_special_tokens=False)["input_ids"] if text else []
 
     def target_token_ids(self, token: str) -> list[int]:
         """Ids of one query token (see module docstring for why token by token)."""
@@ -176,7 +177,9 @@ class HFEncoder:
         units = [(w, kb_unit(w)) for w in split(question)]
         slot_tokens = assign_slots([u for _, u in units if u is not None]) if self.copy else []
         slot_of = {t: k for k, t in enumerate(slot_tokens)}
-        src_ids: list[int] = [] if self.tokenizer.bos_token_id is None else [self.tokenizer.bos_token_id]
+        src_ids: list[int] = (
+            [] if self.hf_tokenizer.bos_token_id is None else [self.hf_tokenizer.bos_token_id]
+        )
         src_slots: list[int] = [-1] * len(src_ids)
         text: list[str] = []
         for word, token in units:
@@ -188,30 +191,30 @@ class HFEncoder:
             else:
                 text.append(token if token is not None else word)
         ids = self._text_ids(" ".join(text))
-        src_ids += ids + [self.tokenizer.eos_token_id]
+        src_ids += ids + [self.hf_tokenizer.eos_token_id]
         src_slots += [-1] * (len(ids) + 1)
         enc = Encoded(src_ids, src_slots, slot_tokens=slot_tokens)
         if query is not None:
             kb_set = set(kb_tokens(list(query), self.kb)) if self.copy else set()
-            v, tgt = len(self.tokenizer), [self.start_id]
+            v, tgt = len(self.hf_tokenizer), [self.start_id]
             for tok in query:
                 if tok in kb_set:
                     if tok in slot_of:
                         tgt.append(v + slot_of[tok])
                     else:
-                        tgt.append(self.tokenizer.unk_token_id)
+                        tgt.append(self.hf_tokenizer.unk_token_id)
                         enc.missing_kb += 1
                 else:
                     tgt += self.target_token_ids(tok)
-            enc.tgt_ids = tgt + [self.tokenizer.eos_token_id]
+            enc.tgt_ids = tgt + [self.hf_tokenizer.eos_token_id]
         return enc
 
     def collate(self, items: Sequence[Encoded]) -> Batch:
-        return collate(items, self.tokenizer.pad_token_id, self.tokenizer.pad_token_id)
+        return collate(items, self.hf_tokenizer.pad_token_id, self.hf_tokenizer.pad_token_id)
 
     def decode_ids(self, ids: Sequence[int], slot_tokens: Sequence[str]) -> list[str]:
         """Generated ids -> query tokens, splitting at added tokens and word-boundary sub-words."""
-        v, t = len(self.tokenizer), self.tokenizer
+        v, t = len(self.hf_tokenizer), self.hf_tokenizer
         out: list[str] = []
         head: str = ""  # a prefix waiting for its local part
         pieces: list[str] = []

@@ -1,4 +1,4 @@
-"""KB masking shared by the word and Hugging Face encoders (paper §III.C).
+"""KB masking shared by the word and Hugging Face tokenizers (paper §III.C).
 
 A question is a list of units: plain text, or a KB element `«TOKEN»`. With copy, each KB unit
 becomes the `<kb>` mask id and gets a slot (one per distinct element, in order of first
@@ -20,11 +20,17 @@ from nmt_sparql.core.marks import unmark
 from nmt_sparql.tokenization.vocab import VocabError
 
 Splitter = Callable[[str], list[str]]
+# A saved tokenizer's own settings (type, copy, kb, ...), beside the vocabularies or the HF tokenizer files.
+META_FILE = "tokenization.json"
+# Its name in run folders and exports written before the tokenizer was called so; they still load.
+LEGACY_META_FILE = "encoder.json"
 
 
-def read_encoder_meta(directory: Path, kind: str | None = None) -> dict[str, Any]:
-    """A saved tokenization's `encoder.json` (type, copy, kb, ...), checked; errors name the file and field."""
-    path = directory / "encoder.json"
+def read_tokenizer_meta(directory: Path, kind: str | None = None) -> dict[str, Any]:
+    """A saved tokenizer's settings (type, copy, kb, ...), checked; errors name the file and field."""
+    path = directory / META_FILE
+    if not path.is_file() and (directory / LEGACY_META_FILE).is_file():
+        path = directory / LEGACY_META_FILE
     try:
         meta = json.loads(path.read_text(encoding="utf-8"))
     except (OSError, json.JSONDecodeError) as err:

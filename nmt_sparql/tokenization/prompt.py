@@ -30,7 +30,7 @@ from nmt_sparql.atomic import atomic_write_json
 from nmt_sparql.core.interface import Batch, VocabSpec
 from nmt_sparql.sparql.tokens import SparqlSyntaxError, kb_tokens, tokenize
 from nmt_sparql.tokenization.hf import train_sentencepiece
-from nmt_sparql.tokenization.kbmask import Encoded, collate, kb_unit, read_encoder_meta
+from nmt_sparql.tokenization.kbmask import META_FILE, Encoded, collate, kb_unit, read_tokenizer_meta
 from nmt_sparql.tokenization.vocab import UNK, VocabError
 
 STYLES = ("instruction", "plain")
@@ -88,7 +88,7 @@ def free_words(queries: Iterable[Sequence[str]], kb: str) -> list[str]:
     return list(seen)
 
 
-class PromptEncoder:
+class PromptTokenizer:
     """Codec of a causal LM: annotated question -> prompt ids, query -> answer ids and back."""
 
     def __init__(
@@ -110,7 +110,7 @@ class PromptEncoder:
                 tokenizer.add_special_tokens({"pad_token": "<pad>"})
         if tokenizer.pad_token_id == tokenizer.eos_token_id:
             raise VocabError("the tokenizer's pad token is its eos token: give it a distinct pad token")
-        self.tokenizer, self.kb, self.style, self.free = tokenizer, kb, style, list(free)
+        self.hf_tokenizer, self.kb, self.style, self.free = tokenizer, kb, style, list(free)
         self.copy = False
 
     @classmethod
@@ -121,7 +121,7 @@ class PromptEncoder:
         pretrained: str | None = None,
         sp_vocab_size: int = 1000,
         style: str = "instruction",
-    ) -> PromptEncoder:
+    ) -> PromptTokenizer:
         """`pretrained`'s tokenizer, or a SentencePiece model fitted on the training prompts and answers."""
         pairs = list(pairs)
         if pretrained is not None:
@@ -133,16 +133,16 @@ class PromptEncoder:
 
     def save(self, directory: str | Path) -> None:
         directory = Path(directory)
-        self.tokenizer.save_pretrained(str(directory / "tokenizer"))
+        self.hf_tokenizer.save_pretrained(str(directory / "tokenizer"))
         atomic_write_json(
-            directory / "encoder.json",
+            directory / META_FILE,
             {"type": "prompt", "copy": False, "kb": self.kb, "style": self.style, "free": self.free},
         )
 
     @classmethod
-    def load(cls, directory: str | Path) -> PromptEncoder:
+    def load(cls, directory: str | Path) -> PromptTokenizer:
         directory = Path(directory)
-        meta = read_encoder_meta(directory, "prompt")
+        meta = read_tokenizer_meta(directory, "prompt")
         tokenizer = AutoTokenizer.from_pretrained(str(directory / "tokenizer"))
         return cls(
             tokenizer, meta.get("kb", "dbpedia"), meta.get("style", "instruction"), meta.get("free", [])
@@ -151,20 +151,20 @@ class PromptEncoder:
     @property
     def start_id(self) -> int:
         """The placeholder first target id (never read by the model, see module docstring)."""
-        return int(self.tokenizer.pad_token_id)
+        return int(self.hf_tokenizer.pad_token_id)
 
     @property
     def spec(self) -> VocabSpec:
-        t, v = self.tokenizer, len(self.tokenizer)
+        t, v = self.hf_tokenizer, len(self.hf_tokenizer)
         unk = t.unk_token_id if t.unk_token_id is not None else t.pad_token_id
         return VocabSpec(v, v, t.pad_token_id, t.pad_token_id, self.start_id, t.eos_token_id, unk)
 
     def _ids(self, text: str) -> list[int]:
-        return self.tokenizer(text, add_special_tokens=False)["input_ids"]
+        return self.hf_tokenizer(text, add_special_tokens=False)["input_ids"]
 
     def encode(self, question: str, query: Sequence[str] | None = None) -> Encoded:
         """Prompt ids (bos first when the tokenizer has one); `slot_tokens` are the prompt's KB elements."""
-        t = self.tokenizer
+        t = self.hf_tokenizer
         ids = ([t.bos_token_id] if t.bos_token_id is not None else []) + self._ids(
             build_prompt(question, self.style)
         )
@@ -174,12 +174,12 @@ class PromptEncoder:
         return enc
 
     def collate(self, items: Sequence[Encoded]) -> Batch:
-        return collate(items, self.tokenizer.pad_token_id, self.tokenizer.pad_token_id)
+        return collate(items, self.hf_tokenizer.pad_token_id, self.hf_tokenizer.pad_token_id)
 
     def decode_ids(self, ids: Sequence[int], slot_tokens: Sequence[str] = ()) -> list[str]:
         """Generated answer ids -> query tokens (the SPARQL lexer's); when the text does not lex, word by
         word, with `<unk>` for a word that is no token (an unknown prefix cannot reach detokenize)."""
-        t = self.tokenizer
+        t = self.hf_tokenizer
         kept = []
         for raw in ids:
             if int(raw) == t.eos_token_id:

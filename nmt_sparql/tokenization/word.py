@@ -9,13 +9,14 @@ from nmt_sparql.atomic import atomic_write_json
 from nmt_sparql.core.interface import Batch, VocabSpec
 from nmt_sparql.sparql.tokens import kb_tokens
 from nmt_sparql.tokenization.kbmask import (
+    META_FILE,
     Encoded,
     Splitter,
     assign_slots,
     collate,
     default_splitter,
     kb_unit,
-    read_encoder_meta,
+    read_tokenizer_meta,
     typed_mask,
 )
 from nmt_sparql.tokenization.vocab import KB, SEP, UNK, VocabError, WordVocab
@@ -23,7 +24,7 @@ from nmt_sparql.tokenization.vocab import KB, SEP, UNK, VocabError, WordVocab
 MASKS = ("plain", "typed")
 
 
-class Encoder:
+class WordTokenizer:
     """Word-level codec; with `copy` the encoder never sees KB elements (they become `<kb>` + slot).
 
     `mask="typed"` writes the mask as the element's kind (`<kb:class>`, `<kb:entity>`, ...; see
@@ -54,7 +55,7 @@ class Encoder:
         min_freq: int = 1,
         splitter: Splitter | None = None,
         mask: str = "plain",
-    ) -> Encoder:
+    ) -> WordTokenizer:
         """Vocabularies from the training split's (annotated question, query tokens) pairs."""
         probe = cls(WordVocab([]), WordVocab([]), copy, kb, splitter, mask)
         src_seqs, tgt_seqs = [], []
@@ -77,13 +78,13 @@ class Encoder:
         self.src_vocab.save(directory / "src_vocab.json")
         self.tgt_vocab.save(directory / "tgt_vocab.json")
         atomic_write_json(
-            directory / "encoder.json", {"type": "word", "copy": self.copy, "kb": self.kb, "mask": self.mask}
+            directory / META_FILE, {"type": "word", "copy": self.copy, "kb": self.kb, "mask": self.mask}
         )
 
     @classmethod
-    def load(cls, directory: str | Path, splitter: Splitter | None = None) -> Encoder:
+    def load(cls, directory: str | Path, splitter: Splitter | None = None) -> WordTokenizer:
         directory = Path(directory)
-        meta = read_encoder_meta(directory, "word")
+        meta = read_tokenizer_meta(directory, "word")
         src, tgt = WordVocab.load(directory / "src_vocab.json"), WordVocab.load(directory / "tgt_vocab.json")
         return cls(src, tgt, meta["copy"], meta.get("kb", "dbpedia"), splitter, meta.get("mask", "plain"))
 

@@ -100,11 +100,11 @@ def make_train_loader(
     )
 
 
-def reshuffled_train_data(pairs: list[tuple[str, list[str]]], encoder: Any, seed: int) -> PerEpoch:
+def reshuffled_train_data(pairs: list[tuple[str, list[str]]], tokenizer: Any, seed: int) -> PerEpoch:
     """Training items whose appended `<sep> «token» label` units take a fresh order every epoch."""
 
     def make(epoch: int, index: int) -> Any:
         question, query = pairs[index]
-        return encoder.encode(reshuffle_tail(question, random.Random(f"{seed}:{epoch}:{index}")), query)
+        return tokenizer.encode(reshuffle_tail(question, random.Random(f"{seed}:{epoch}:{index}")), query)
 
     return PerEpoch(len(pairs), make)
