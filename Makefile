@@ -18,8 +18,8 @@ $(VENV)/.installed: pyproject.toml
 install: $(VENV)/.installed
 
 lint: install
-	$(BIN)/ruff check nmt_sparql tests scripts
-	$(BIN)/ruff format --check nmt_sparql tests scripts
+	$(BIN)/ruff check nmt_sparql tests scripts benchmarks
+	$(BIN)/ruff format --check nmt_sparql tests scripts benchmarks
 
 test: lint
 	$(BIN)/pytest

@@ -2,7 +2,7 @@
 
 Decoders measured (all under torch.inference_mode, same inputs, same number of generated tokens):
   greedy/copy         nmt_sparql.decoding.greedy on the copy model (the decoder-cache path)
-  reference/copy      nmt_sparql.decoding.reference_greedy on the copy model: a full forward over
+  reference/copy      benchmarks/reference_decoding.reference_greedy on the copy model: a full forward over
                       the whole prefix (encoder included) at every step for max_len steps
   greedy/no-copy      nmt_sparql.decoding.greedy on the same architecture without copy
   hf-generate/no-copy transformers `generate` (greedy, num_beams=1, use_cache=True) on that model
@@ -25,6 +25,7 @@ from __future__ import annotations
 import argparse
 import platform
 import statistics
+import sys
 import time
 from collections.abc import Callable
 from importlib import resources
@@ -37,8 +38,11 @@ from omegaconf import OmegaConf
 
 from nmt_sparql.atomic import atomic_write_json
 from nmt_sparql.core.interface import Batch, VocabSpec
-from nmt_sparql.decoding import greedy, reference_greedy
+from nmt_sparql.decoding import greedy
 from nmt_sparql.models.registry import build_model
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))
+from reference_decoding import reference_greedy  # noqa: E402  (the uncached baseline lives with the benchmarks)
 
 PAD, BOS, EOS, KB = 0, 0, 1, 2  # T5 convention: the decoder starts from the pad id
 NO_EOS = -1  # an id argmax never returns: rows never finish, every decoder does max_len steps

@@ -5,10 +5,11 @@ from __future__ import annotations
 
 import pytest
 import torch
+from reference_decoding import TeacherForcedStepper, reference_greedy
 from test_decoding_tiny_model import VOCAB, collate, make_examples, one_thread, trained_model  # noqa: F401
 
 from nmt_sparql.core.interface import Batch
-from nmt_sparql.decoding import TeacherForcedStepper, beam_search, greedy, reference_greedy
+from nmt_sparql.decoding import beam_search, greedy
 
 MAX_LEN = 12
 

@@ -8,12 +8,13 @@ from pathlib import Path
 import pytest
 import torch
 from omegaconf import OmegaConf
+from reference_decoding import TeacherForcedStepper, reference_greedy
 from test_decoding_tiny_model import MASK, SRC_VOCAB, VOCAB, make_examples, one_thread  # noqa: F401
 from test_decoding_tiny_model import collate as tiny_collate
 from torch.utils.data import DataLoader
 
 from nmt_sparql.core.interface import Batch, VocabSpec
-from nmt_sparql.decoding import TeacherForcedStepper, beam_search, greedy, reference_greedy
+from nmt_sparql.decoding import beam_search, greedy
 from nmt_sparql.models.registry import build_model
 from nmt_sparql.training import make_train_loader, train
 

@@ -3,6 +3,5 @@
 from nmt_sparql.decoding.beam import Hypothesis, beam_search
 from nmt_sparql.decoding.grammar import QueryGrammar
 from nmt_sparql.decoding.greedy import greedy
-from nmt_sparql.decoding.reference import TeacherForcedStepper, reference_greedy
 
-__all__ = ["Hypothesis", "QueryGrammar", "TeacherForcedStepper", "beam_search", "greedy", "reference_greedy"]
+__all__ = ["Hypothesis", "QueryGrammar", "beam_search", "greedy"]

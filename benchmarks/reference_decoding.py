@@ -2,7 +2,8 @@
 
 This is how the paper's reference code generated (one full forward per step, encoder included,
 for the maximum length, no early stop). It exists to measure the speed-up of the cached
-decoders and to check that the cache changes nothing; do not use it to decode for real.
+decoders (scripts/bench_decode.py) and to check that the cache changes nothing (tests/test_decoding_*.py);
+it lives beside the benchmarks, outside the package, because nothing should decode with it for real.
 """
 
 from __future__ import annotations
