@@ -194,6 +194,32 @@ def test_an_ask_written_backwards_is_turned_by_the_kbs_use_of_the_property(
     assert kept.tokens == other and kept.answer is not None and kept.answer.boolean is False
 
 
+def test_the_order_a_superlative_asks_for_is_set_before_the_query_runs(
+    kb: Recording, index: KBIndex, prefixes: PrefixMap
+) -> None:
+    """ "the oldest film" orders release years (dates) from the lowest; "the newest" from the highest."""
+    latest_first = _tokens(
+        "SELECT DISTINCT ?x WHERE { ?x a ont:Film . ?x ont:releaseYear ?v } ORDER BY DESC(?v) LIMIT 1"
+    )
+    repairer = Repairer(kb, prefixes, index, max_rounds=1)
+
+    oldest = repairer.repair([latest_first], question="What is the oldest film?")
+    assert oldest.answer is not None and oldest.answer.rows == (("http://repair.test/resource/Alien",),)
+    assert "order turned to asc ('oldest')" in oldest.rounds[0].attempts[0].source
+    newest = repairer.repair([latest_first], question="What is the newest film?")
+    assert newest.tokens == latest_first and newest.rounds[0].attempts[0].source == "hypothesis 1"
+
+
+def test_a_class_written_as_the_object_of_a_property_is_tried_as_a_type(
+    kb: Recording, index: KBIndex, prefixes: PrefixMap
+) -> None:
+    hypothesis = _tokens("SELECT DISTINCT ?x WHERE { ?x ont:director ont:Film . ?x ont:releaseYear ?v }")
+    repaired = Repairer(kb, prefixes, index).repair([hypothesis], ["ont:Film", "ont:releaseYear"])
+
+    assert repaired.answered_in == 2
+    assert repaired.tokens == _tokens("SELECT DISTINCT ?x WHERE { ?x a ont:Film . ?x ont:releaseYear ?v }")
+
+
 def test_repair_gives_up_after_five_rounds_and_says_why(
     kb: Recording, index: KBIndex, prefixes: PrefixMap
 ) -> None:

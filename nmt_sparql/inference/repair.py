@@ -11,7 +11,8 @@ repairer looks for a query that answers:
   names an unknown IRI, else the first whose conjunction with the patterns before it matches nothing,
   by ASK) is rewritten: each KB element replaced by candidates of the kind its position takes (entity,
   property after the subject, class after `a`) -- the question's linked units of that kind first, then
-  the KB index's nearest elements by label -- and subject and object swapped. A rewrite is run only
+  the KB index's nearest elements by label -- and subject and object swapped; a class written as the
+  object of a property (`?x ont:country ont:Country`) gets `a` as a predicate to try. A rewrite is run only
   when a cheap ASK says the rewritten pattern, joined with the patterns before it, matches something
   (the domains and ranges the KB holds). A rewrite that parses and runs but is still empty is repaired
   first in the next round (a second wrong pattern). A hypothesis that answers with the wrong kind has
@@ -22,6 +23,10 @@ repairer looks for a query that answers:
   in the KB while its object does, and whose object never is a value of `p` while its subject is, is
   turned round (`Freddie_Mercury bandMember Queen` -> `Queen bandMember Freddie_Mercury`); the turned
   query's answer, true or false, stands, since the KB's domain and range, not the answer, chose it.
+
+- before it runs, a hypothesis whose ORDER BY direction or FILTER comparison goes against the question's
+  superlative or comparative ("the smallest", "more than", "before") is turned to it
+  (inference/asked_order.py): the direction is one word of the question, the same on any KB.
 
 Every query, ASK checks included, goes through `KnowledgeBase.query` (safety checks, the KB's timeout);
 a hypothesis that the safety check refuses is recorded as refused and never sent. Each round records
@@ -44,7 +49,8 @@ from nmt_sparql.annotation.units import units
 from nmt_sparql.execution.answer import Answer
 from nmt_sparql.execution.base import ExistenceCheckError, KnowledgeBase
 from nmt_sparql.execution.safety import UnsafeQueryError, query_form
-from nmt_sparql.inference.expected_answer import ANY, Expected, expected_answer, fits
+from nmt_sparql.inference.asked_order import turned_to_question
+from nmt_sparql.inference.expected_answer import ANY, Expected, expected_answer, fits, value_kinds
 from nmt_sparql.sparql.prefixes import PrefixMap, prefix_map
 from nmt_sparql.sparql.tokens import TokenType, detokenize, local_name, token_types
 from nmt_sparql.sparql.validate import query_parse_error
@@ -184,6 +190,7 @@ class Repairer:
         self.max_rounds, self.per_element = max_rounds, per_element
         self.max_checks, self.max_runs = max_checks, max_runs
         self._known: dict[str, bool] = {}
+        self._dated: dict[str, bool] = {}
 
     # -- one query -------------------------------------------------------------------------------
 
@@ -262,6 +269,18 @@ class Repairer:
                 new[s], new[o] = obj, subject
         return None if new == tokens else new
 
+    def _dates(self, prop: str) -> bool:
+        """Whether the KB's values of `prop` are dates or years (what "oldest" orders by)."""
+        if prop not in self._dated:
+            answer = self._query(
+                detokenize(
+                    ["select", "?_v", "where", "{", "?_s", prop, "?_v", "}", "limit", "5"], self.prefixes
+                )
+            )
+            values = [v for row in answer.values() for v in row if v is not None] if answer.ok else []
+            self._dated[prop] = bool(values) and all("date" in value_kinds(v) for v in values)
+        return self._dated[prop]
+
     def _holds(self, pattern: list[str]) -> bool:
         answer = self._query(detokenize(["ask", "where", "{", *pattern, "}"], self.prefixes))
         return answer.ok and bool(answer.boolean)
@@ -297,6 +316,8 @@ class Repairer:
             keep = [] if tokens[i] in target.unknown else [tokens[i]]
             element = types[i] == TokenType.URI  # variables and literals stay as they are
             options.append(keep + (self._replacements(tokens[i], kinds[i], units) if element else []))
+        if tokens[p] != "a" and kinds[o] == "class":  # `?x ont:country ont:Country`: a class is a type
+            options[1].insert(0 if tokens[p] in target.unknown else 1, "a")  # right after the kept property
         swappable = tokens[p] != "a" and TokenType.LITERAL not in (types[s], types[o])
         ranked: list[tuple[int, int, list[str], str]] = []
         for orientation in (False, True) if swappable else (False,):
@@ -393,11 +414,14 @@ class Repairer:
         answered: tuple[list[str], Answer] | None = None  # the first answer of the wrong kind
         expected = expected_answer(question)
         for n, hyp in enumerate(hypotheses, 1):
-            tokens = list(hyp)
+            tokens, source = list(hyp), f"hypothesis {n}"
+            ordered = turned_to_question(tokens, question, self._dates) if question else None
+            if ordered is not None:
+                tokens, source = ordered[0], f"{source}: {ordered[1]}"
             if tuple(tokens) in seen:
                 continue
             seen.add(tuple(tokens))
-            attempt, answer, unknown = self._try(tokens, f"hypothesis {n}", expected)
+            attempt, answer, unknown = self._try(tokens, source, expected)
             first.attempts.append(attempt)
             turned = self._turned(tokens) if answer is not None and answer.boolean is False else None
             if turned is not None and tuple(turned) not in seen:

@@ -1,0 +1,202 @@
+"""The direction a superlative or comparative question asks for, and a query turned to it.
+
+"What is the smallest country by area?" wants the lowest area first (`order by asc`), "the oldest
+university" the earliest founding year, "more than 200 million inhabitants" a `>` filter. A model
+often gets the property and the shape right and the direction wrong: the direction is carried by one
+graded word, whose sense does not depend on the KB. Repair (inference/repair.py) turns a hypothesis
+whose ORDER BY or FILTER comparison goes against the question's word before it runs it.
+
+Words are read by their lemma (lemminflect, as the linker does): `smallest` is `small`, low; `most
+populous` is high; `least X` is the opposite of X. Words of time (old, early, young, new, late,
+recent) read as a date order (oldest = earliest = ascending) when the ordered values are dates or
+years, and `old`/`young` as an age otherwise; the KB says which (`values_are_dates`). A question with
+no graded word, or with words that disagree, asks for no direction and changes nothing. English only.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Literal
+
+from lemminflect import getAllLemmas
+
+from nmt_sparql.core.marks import UNIT_PATTERN
+
+Sense = Literal["high", "low", "early", "late"]
+Form = Literal["superlative", "comparative"]
+
+_HIGH = frozenset({
+    "big", "large", "great", "high", "tall", "long", "heavy", "deep", "wide", "far", "many", "much",
+    "populous", "rich", "hot", "fast", "strong", "expensive", "massive", "bright", "dense", "popular",
+})  # fmt: skip
+_LOW = frozenset({
+    "small", "little", "low", "short", "light", "close", "near", "shallow", "narrow", "few", "poor",
+    "cold", "slow", "cheap", "tiny", "weak", "less",
+})  # fmt: skip
+_EARLY = frozenset({"old", "early"})
+_LATE = frozenset({"young", "new", "late", "recent"})
+_OPPOSITE: dict[Sense, Sense] = {"high": "low", "low": "high", "early": "late", "late": "early"}
+# Comparisons said without a graded adjective: "over 1000 metres", "before 1950".
+_PREPOSITIONS: dict[str, Sense] = {
+    "over": "high", "above": "high", "exceeding": "high", "under": "low", "below": "low",
+    "before": "early", "after": "late", "since": "late", "prior": "early",
+}  # fmt: skip
+_WORD = re.compile(r"[^\W\d_]+")
+_FLIP_COMPARISON = {">": "<", "<": ">", ">=": "<=", "<=": ">="}
+
+
+@dataclass(frozen=True)
+class Asked:
+    """A graded word of a question: its `form` (superlative: an ORDER BY; comparative: a FILTER) and
+    `sense`; `word` as the question writes it, for the record of what repair changed."""
+
+    form: Form
+    sense: Sense
+    word: str
+
+
+@functools.lru_cache(maxsize=8192)
+def _graded(word: str) -> tuple[Form, str] | None:
+    """(form, lemma) of a superlative or comparative adjective/adverb (`smallest` -> small), else None."""
+    if word in ("most", "least"):
+        return "superlative", word
+    if word in ("more", "less", "fewer"):
+        return "comparative", "few" if word == "fewer" else word
+    for suffix, form in (("est", "superlative"), ("er", "comparative")):
+        if word.endswith(suffix) and len(word) > len(suffix) + 2:
+            lemmas = {m for upos in ("ADJ", "ADV") for m in getAllLemmas(word, upos=upos).get(upos, ())}
+            lemmas.discard(word)
+            if lemmas:
+                return form, sorted(lemmas)[0]  # type: ignore[return-value]
+    return None
+
+
+def _sense(lemma: str) -> Sense | None:
+    for words, sense in ((_HIGH, "high"), (_LOW, "low"), (_EARLY, "early"), (_LATE, "late")):
+        if lemma in words:
+            return sense  # type: ignore[return-value]
+    return None
+
+
+def asked_orders(question: str) -> list[Asked]:
+    """The graded words of `question` with a known sense, in order (`most X` / `least X` read as X)."""
+    text = re.sub(UNIT_PATTERN, " ", question)
+    words = [w.lower() for w in _WORD.findall(text)]
+    out: list[Asked] = []
+    skip = False
+    for i, word in enumerate(words):
+        if skip:
+            skip = False
+            continue
+        nxt = words[i + 1] if i + 1 < len(words) else ""
+        if word == "at" and nxt in ("least", "most"):  # "at least 3": a bound, not a superlative
+            out.append(Asked("comparative", "high" if nxt == "least" else "low", f"at {nxt}"))
+            skip = True
+            continue
+        if word in _PREPOSITIONS and (word != "prior" or nxt == "to"):
+            out.append(Asked("comparative", _PREPOSITIONS[word], word))
+            continue
+        graded = _graded(word)
+        if graded is None:
+            continue
+        form, lemma = graded
+        if lemma in ("most", "least", "more", "less") and _sense(nxt) is not None:
+            sense = _sense(nxt)
+            assert sense is not None
+            out.append(Asked(form, sense if lemma in ("most", "more") else _OPPOSITE[sense], f"{word} {nxt}"))
+            skip = True
+            continue
+        sense = {"most": "high", "more": "high", "least": "low"}.get(lemma) or _sense(lemma)
+        if sense is not None:
+            out.append(Asked(form, sense, word))  # type: ignore[arg-type]
+    return out
+
+
+def asked(question: str, form: Form) -> Asked | None:
+    """The one direction `question` asks for in `form`; None when it has none or its words disagree."""
+    found = [a for a in asked_orders(question) if a.form == form]
+    if not found or len({a.sense for a in found}) > 1:
+        return None
+    return found[0]
+
+
+def ascending(sense: Sense, word: str, dates: bool) -> bool | None:
+    """Whether `sense` orders its values from the lowest: a date order for time words when the values
+    are dates, an age for old/young otherwise; None when the word says nothing about such values."""
+    if sense in ("high", "low"):
+        return sense == "low"
+    if dates:
+        return sense == "early"
+    if word.split()[-1].startswith(("old", "young")):
+        return sense == "late"  # the oldest by age: the highest age first
+    return None
+
+
+def _ordered_variable(tokens: Sequence[str], at: int) -> str | None:
+    """The variable an `order by` at `at` sorts on (`order by desc ( ?v )`, `order by ?v`); None for
+    an expression (`order by desc ( count ( ?y ) )`), whose values are numbers."""
+    for tok in tokens[at + 2 : at + 6]:
+        if tok.startswith(("?", "$")):
+            return tok
+        if tok not in ("asc", "desc", "("):
+            return None
+    return None
+
+
+def _property_of(tokens: Sequence[str], variable: str) -> str | None:
+    """The predicate of the first `s p variable` pattern (the property whose values are ordered)."""
+    for i in range(2, len(tokens)):
+        if tokens[i] == variable and tokens[i - 1] not in ("(", "by", "desc", "asc", ">", "<", ">=", "<="):
+            predicate = tokens[i - 1]
+            if not predicate.startswith(("?", "$", "(", "{", ".")):
+                return predicate
+    return None
+
+
+def turned_to_question(
+    tokens: Sequence[str], question: str, values_are_dates: Callable[[str], bool]
+) -> tuple[list[str], str] | None:
+    """`tokens` with its one ORDER BY direction or FILTER comparison turned to what the question's
+    graded word asks for, and a note of the change; None when nothing contradicts the question.
+    `values_are_dates(property)`: whether the KB's values of that property are dates or years."""
+    new = list(tokens)
+    notes: list[str] = []
+    if new.count("order") == 1 and (superlative := asked(question, "superlative")) is not None:
+        at = new.index("order")
+        if at + 2 < len(new) and new[at + 1] == "by":
+            variable = _ordered_variable(new, at)
+            prop = _property_of(new, variable) if variable is not None else None
+            low_first = ascending(
+                superlative.sense, superlative.word, prop is not None and values_are_dates(prop)
+            )
+            has_direction = new[at + 2] in ("asc", "desc")
+            now_low_first = not has_direction or new[at + 2] == "asc"
+            if low_first is not None and low_first != now_low_first:
+                direction = "asc" if low_first else "desc"
+                if has_direction:
+                    new[at + 2] = direction
+                elif new[at + 2] == "(":
+                    new[at + 2 : at + 2] = [direction]
+                else:  # `order by ?v` -> `order by desc ( ?v )`: a direction needs brackets
+                    new[at + 2 : at + 3] = [direction, "(", new[at + 2], ")"]
+                notes.append(f"order turned to {direction} ('{superlative.word}')")
+    comparisons = [i for i, t in enumerate(new) if t in _FLIP_COMPARISON]
+    if (
+        "filter" in new
+        and len(comparisons) == 1
+        and (comparative := asked(question, "comparative")) is not None
+    ):
+        i = comparisons[0]
+        variable = next((t for t in (new[i - 1], new[i + 1]) if t.startswith(("?", "$"))), None)
+        prop = _property_of(new, variable) if variable is not None else None
+        low = ascending(comparative.sense, comparative.word, prop is not None and values_are_dates(prop))
+        if low is not None:
+            variable_left = new[i - 1].startswith(("?", "$"))
+            greater = new[i] in (">", ">=")
+            if (greater != variable_left) != low:  # "?v > n" and "n < ?v" ask for high values
+                new[i] = _FLIP_COMPARISON[new[i]]
+                notes.append(f"comparison turned to {new[i]} ('{comparative.word}')")
+    return (new, "; ".join(notes)) if notes else None

@@ -1,0 +1,73 @@
+"""The direction a superlative or comparative question asks for (inference/asked_order.py)."""
+
+from __future__ import annotations
+
+import pytest
+
+from nmt_sparql.inference.asked_order import asked, turned_to_question
+
+
+@pytest.mark.parametrize(
+    ("question", "form", "sense"),
+    [
+        ("What is the smallest country by area?", "superlative", "low"),
+        ("Which planet is closest to the sun?", "superlative", "low"),
+        ("what is the heaviest chemical element", "superlative", "high"),
+        ("Which is the most populous city?", "superlative", "high"),
+        ("the least populous country", "superlative", "low"),
+        ("Who is the youngest composer?", "superlative", "late"),
+        ("the oldest university", "superlative", "early"),
+        ("Which countries have more than 200 million inhabitants?", "comparative", "high"),
+        ("rivers longer than 1000 km", "comparative", "high"),
+        ("films released before 1980", "comparative", "early"),
+        ("Which cities have fewer than 1000 people?", "comparative", "low"),
+        ("Which films have at least 3 directors?", "comparative", "high"),
+    ],
+)
+def test_a_graded_word_says_the_direction(question: str, form: str, sense: str) -> None:
+    found = asked(question, form)  # type: ignore[arg-type]
+    assert found is not None and found.sense == sense
+
+
+@pytest.mark.parametrize(
+    "question",
+    ["Who directed Alien?", "the largest and the smallest city", "Which number is the «ont:Largest» class?"],
+)
+def test_no_direction_without_a_graded_word_or_with_words_that_disagree(question: str) -> None:
+    assert asked(question, "superlative") is None
+
+
+def _q(body: str) -> list[str]:
+    return f"select distinct ?x where {{ {body} }}".split()
+
+
+def test_the_order_is_turned_only_where_it_goes_against_the_question() -> None:
+    query = _q("?x a ont:River . ?x ont:length ?v") + ["order", "by", "desc", "(", "?v", ")", "limit", "1"]
+
+    turned = turned_to_question(query, "What's the shortest river?", lambda p: False)
+    assert turned is not None and turned[0][-7:] == ["by", "asc", "(", "?v", ")", "limit", "1"]
+    assert turned_to_question(query, "What's the longest river?", lambda p: False) is None
+    assert turned_to_question(query, "Which river flows through Paris?", lambda p: False) is None
+
+
+def test_an_order_without_a_direction_gets_one_in_brackets() -> None:
+    query = _q("?x ont:population ?v") + ["order", "by", "?v", "limit", "1"]
+    turned = turned_to_question(query, "the most populous city", lambda p: False)
+    assert turned is not None and turned[0][-8:] == ["order", "by", "desc", "(", "?v", ")", "limit", "1"]
+
+
+def test_old_orders_dates_from_the_earliest_and_ages_from_the_highest() -> None:
+    query = _q("?x ont:born ?v") + ["order", "by", "desc", "(", "?v", ")", "limit", "1"]
+    assert turned_to_question(query, "Who is the oldest person?", lambda p: True) is not None
+    assert turned_to_question(query, "Who is the oldest person?", lambda p: False) is None
+    assert turned_to_question(query, "Who is the youngest person?", lambda p: True) is None
+
+
+def test_a_filter_comparison_is_turned_whichever_side_the_variable_stands() -> None:
+    less = _q("?x ont:population ?v . filter ( ?v < 200 )")
+    turned = turned_to_question(less, "countries with more than 200 people", lambda p: False)
+    assert turned is not None and "?v > 200" in " ".join(turned[0])
+    mirrored = _q("?x ont:population ?v . filter ( 200 < ?v )")
+    assert turned_to_question(mirrored, "countries with more than 200 people", lambda p: False) is None
+    year = _q("?x ont:releaseYear ?v . filter ( ?v > 1980 )")
+    assert turned_to_question(year, "films released before 1980", lambda p: True) is not None
