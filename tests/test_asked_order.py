@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from nmt_sparql.inference.asked_order import asked, turned_to_question
+from nmt_sparql.inference.asked_order import asked, turned_to_question, unasked_ranking_removed
 
 
 @pytest.mark.parametrize(
@@ -71,3 +71,12 @@ def test_a_filter_comparison_is_turned_whichever_side_the_variable_stands() -> N
     assert turned_to_question(mirrored, "countries with more than 200 people", lambda p: False) is None
     year = _q("?x ont:releaseYear ?v . filter ( ?v > 1980 )")
     assert turned_to_question(year, "films released before 1980", lambda p: True) is not None
+
+
+def test_a_ranking_the_question_never_asks_for_is_removed() -> None:
+    query = _q("?x ont:artist res:The_Beatles . ?x ont:releaseYear ?v") + "order by desc ( ?v ) limit 1".split()
+
+    removed = unasked_ranking_removed(query, "Which albums did the Beatles release?")
+    assert removed is not None and removed[0] == _q("?x ont:artist res:The_Beatles . ?x ont:releaseYear ?v")
+    for ranked in ("Which album did the Beatles release last?", "the Beatles' most recent album"):
+        assert unasked_ranking_removed(query, ranked) is None

@@ -45,6 +45,12 @@ _PREPOSITIONS: dict[str, Sense] = {
     "before": "early", "after": "late", "since": "late", "prior": "early",
 }  # fmt: skip
 _WORD = re.compile(r"[^\W\d_]+")
+# Words that ask for a ranking without a graded adjective ("the first album", "top 5", "sorted by").
+_RANKING = frozenset({
+    "first", "last", "second", "third", "fourth", "fifth", "top", "bottom", "best", "worst", "maximum",
+    "minimum", "max", "min", "rank", "ranked", "ranking", "record", "leading", "order", "ordered",
+    "sort", "sorted", "number one", "final", "initial",
+})  # fmt: skip
 _FLIP_COMPARISON = {">": "<", "<": ">", ">=": "<=", "<=": ">="}
 
 
@@ -133,6 +139,23 @@ def ascending(sense: Sense, word: str, dates: bool) -> bool | None:
     if word.split()[-1].startswith(("old", "young")):
         return sense == "late"  # the oldest by age: the highest age first
     return None
+
+
+def asks_for_a_ranking(question: str) -> bool:
+    """Whether `question` has a graded word ("largest", "more") or a ranking word ("first", "top")."""
+    words = [w.lower() for w in _WORD.findall(re.sub(UNIT_PATTERN, " ", question))]
+    return bool(asked_orders(question)) or any(w in _RANKING for w in words)
+
+
+def unasked_ranking_removed(tokens: Sequence[str], question: str) -> tuple[list[str], str] | None:
+    """`tokens` without the `order by ... limit N [offset M]` that ends it, when `question` asks for no
+    ranking (module docstring); None when there is none to remove or the question asks for one."""
+    if "order" not in tokens or "limit" not in tokens or asks_for_a_ranking(question):
+        return None
+    at = len(tokens) - 1 - list(reversed(tokens)).index("order")
+    if at + 1 >= len(tokens) or tokens[at + 1] != "by" or "}" in tokens[at:] or tokens.index("limit") < at:
+        return None
+    return list(tokens[:at]), "order and limit removed (the question asks for no ranking)"
 
 
 def _ordered_variable(tokens: Sequence[str], at: int) -> str | None:

@@ -49,7 +49,7 @@ from nmt_sparql.annotation.units import units
 from nmt_sparql.execution.answer import Answer
 from nmt_sparql.execution.base import ExistenceCheckError, KnowledgeBase
 from nmt_sparql.execution.safety import UnsafeQueryError, query_form
-from nmt_sparql.inference.asked_order import turned_to_question
+from nmt_sparql.inference.asked_order import turned_to_question, unasked_ranking_removed
 from nmt_sparql.inference.expected_answer import ANY, Expected, expected_answer, fits, value_kinds
 from nmt_sparql.sparql.prefixes import PrefixMap, prefix_map
 from nmt_sparql.sparql.tokens import TokenType, detokenize, local_name, token_types
@@ -415,9 +415,13 @@ class Repairer:
         expected = expected_answer(question)
         for n, hyp in enumerate(hypotheses, 1):
             tokens, source = list(hyp), f"hypothesis {n}"
-            ordered = turned_to_question(tokens, question, self._dates) if question else None
-            if ordered is not None:
-                tokens, source = ordered[0], f"{source}: {ordered[1]}"
+            if question:
+                for change in (
+                    turned_to_question(tokens, question, self._dates),
+                    unasked_ranking_removed(tokens, question),
+                ):
+                    if change is not None:
+                        tokens, source = change[0], f"{source}: {change[1]}"
             if tuple(tokens) in seen:
                 continue
             seen.add(tuple(tokens))
