@@ -74,7 +74,16 @@ def test_a_filter_comparison_is_turned_whichever_side_the_variable_stands() -> N
 
 
 def test_a_ranking_the_question_never_asks_for_is_removed() -> None:
-    query = _q("?x ont:artist res:The_Beatles . ?x ont:releaseYear ?v") + "order by desc ( ?v ) limit 1".split()
+    query = _q("?x ont:artist res:The_Beatles . ?x ont:releaseYear ?v") + [
+        "order",
+        "by",
+        "desc",
+        "(",
+        "?v",
+        ")",
+        "limit",
+        "1",
+    ]
 
     removed = unasked_ranking_removed(query, "Which albums did the Beatles release?")
     assert removed is not None and removed[0] == _q("?x ont:artist res:The_Beatles . ?x ont:releaseYear ?v")
