@@ -13,6 +13,7 @@ from nmt_sparql.inference.expected_answer import (
     NOT_YES_NO,
     THING,
     YES_NO,
+    asked_noun,
     expected_answer,
     fits,
     value_kinds,
@@ -70,3 +71,18 @@ def test_a_place_is_an_iri_and_a_date_is_not() -> None:
     assert not fits(
         MEASURE, ["select", "(", "count"], Answer(kind="select", variables=("c",), rows=(("1",),))
     )
+
+
+@pytest.mark.parametrize(
+    ("question", "noun"),
+    [
+        ("Which painters come from Spain?", ["painters", "come", "from"]),
+        ("Can you tell me which films Ridley Scott directed?", ["films", "ridley", "scott"]),
+        ("how many moons orbit jupiter", ["moons", "orbit", "jupiter"]),
+        ("Give me all chemical elements", ["chemical", "elements"]),
+        ("What kind of music is this?", ["music", "is", "this"]),
+        ("Who directed Alien?", []),
+    ],
+)
+def test_the_words_naming_what_a_question_asks_for(question: str, noun: list[str]) -> None:
+    assert asked_noun(question) == noun

@@ -35,6 +35,7 @@ TTL = """@prefix res: <http://repair.test/resource/> .
 res:Ridley_Scott a ont:Person ; ont:birthPlace res:South_Shields ; ont:birthDate "1937-11-30" .
 res:Alien a ont:Film ; ont:director res:Ridley_Scott ; ont:releaseYear 1979 .
 res:Blade_Runner a ont:Film ; ont:director res:Ridley_Scott ; ont:releaseYear 1982 .
+res:Hovis_Advert a ont:Advert ; ont:director res:Ridley_Scott .
 """
 ENTRIES = [
     Entry("res:Ridley_Scott", "entity", ("Ridley Scott",)),
@@ -218,6 +219,23 @@ def test_a_class_written_as_the_object_of_a_property_is_tried_as_a_type(
 
     assert repaired.answered_in == 2
     assert repaired.tokens == _tokens("SELECT DISTINCT ?x WHERE { ?x a ont:Film . ?x ont:releaseYear ?v }")
+
+
+def test_an_answer_is_typed_by_the_class_the_question_asks_for(
+    kb: Recording, index: KBIndex, prefixes: PrefixMap
+) -> None:
+    """ "Which films ...": the director's advert is no film; a question that names no class keeps all."""
+    hypothesis = _tokens("SELECT DISTINCT ?x WHERE { ?x ont:director res:Ridley_Scott }")
+    units = ["ont:Film", "ont:director", "res:Ridley_Scott"]
+    repairer = Repairer(kb, prefixes, index, max_rounds=1)
+
+    films = repairer.repair([hypothesis], units, question="Which films did Ridley Scott direct?")
+    assert films.tokens == _tokens(
+        "SELECT DISTINCT ?x WHERE { ?x a ont:Film . ?x ont:director res:Ridley_Scott }"
+    )
+    assert films.answer is not None and len(films.answer.rows) == 2
+    anything = repairer.repair([hypothesis], units, question="What did Ridley Scott direct?")
+    assert anything.tokens == hypothesis and anything.answer is not None and len(anything.answer.rows) == 3
 
 
 def test_repair_gives_up_after_five_rounds_and_says_why(

@@ -112,6 +112,23 @@ def expected_answer(question: str) -> Expected:
     return Expected("not a yes/no answer or a count", count=False)
 
 
+# "Which films ...", "How many moons ...", "List all rivers ...": the words naming what is asked for follow.
+_ASKING = re.compile(
+    r"^(?:(?:which|what)(?: (?:kind|kinds|type|types|sort) of)?|how many|(?:list|name|give me|show me|find)"
+    r"(?: me)?(?: all)?(?: of)?(?: the)?)$"
+)
+
+
+def asked_noun(question: str, width: int = 3) -> list[str]:
+    """Up to `width` words after the phrase that opens a question for things of a kind ("Which
+    painters come from Spain?" -> painters, come, from); empty when the question opens otherwise."""
+    words = _words(question)
+    for end in range(min(len(words), 5), 0, -1):
+        if _ASKING.match(" ".join(words[:end])):
+            return words[end : end + width]
+    return []
+
+
 def value_kinds(value: str) -> frozenset[str]:
     """The kinds of one answer value: `iri`, `date` (a date, a date-time), `number`, `text`; a year
     stored as a four-digit integer (`1993`) is both a number and a date."""

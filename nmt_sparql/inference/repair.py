@@ -42,6 +42,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
+from lemminflect import getAllLemmas
 from tqdm.auto import tqdm
 
 from nmt_sparql.annotation.linking.index import KBIndex, Kind
@@ -50,7 +51,7 @@ from nmt_sparql.execution.answer import Answer
 from nmt_sparql.execution.base import ExistenceCheckError, KnowledgeBase
 from nmt_sparql.execution.safety import UnsafeQueryError, query_form
 from nmt_sparql.inference.asked_order import turned_to_question, unasked_ranking_removed
-from nmt_sparql.inference.expected_answer import ANY, Expected, expected_answer, fits, value_kinds
+from nmt_sparql.inference.expected_answer import ANY, Expected, asked_noun, expected_answer, fits, value_kinds
 from nmt_sparql.sparql.prefixes import PrefixMap, prefix_map
 from nmt_sparql.sparql.tokens import TokenType, detokenize, local_name, token_types
 from nmt_sparql.sparql.validate import query_parse_error
@@ -393,6 +394,60 @@ class Repairer:
         )
         return follow_up
 
+    def _asked_class(self, question: str, units: Sequence[str]) -> str | None:
+        """The class among the question's units that the words opening it name ("Which painters ..."
+        -> ont:Painter): the label's words, the last one in the singular or plural."""
+        noun = asked_noun(question)
+        for unit in units:
+            if self._kind(unit) != "class":
+                continue
+            label = _name(unit, self.index).lower().split()
+            said = noun[: len(label)]
+            if len(said) == len(label) and said[:-1] == label[:-1] and label[-1] in _noun_forms(said[-1]):
+                return unit
+        return None
+
+    def _narrowed(
+        self,
+        tokens: list[str],
+        source: str,
+        rnd: Round,
+        question: str,
+        units: Sequence[str],
+        expected: Expected,
+    ) -> tuple[list[str], Answer] | None:
+        """An answering query with its answer typed by the class the question asks for, when it lacks
+        one ("Which painters come from Spain?": `?x a ont:Painter` added) and the typed query still
+        answers; None otherwise (the untyped answer stands)."""
+        cls = self._asked_class(question, units) if question and tokens[0] == "select" else None
+        types = token_types(tokens, self.prefixes)
+        var = _answer_variable(tokens, types) if cls is not None else None
+        if cls is None or var is None or cls in tokens or "{" not in tokens:
+            return None
+        if any(tokens[s] == var and tokens[p] == "a" for s, p, _ in triple_patterns(tokens, types)):
+            return None
+        at = tokens.index("{") + 1
+        typed = [*tokens[:at], var, "a", cls, ".", *tokens[at:]]
+        attempt, answer, _ = self._try(
+            typed, f"{source}: its answer typed {cls} (the question asks for it)", expected
+        )
+        rnd.attempts.append(attempt)
+        return (typed, answer) if attempt.outcome == ANSWERED and answer is not None else None
+
+    def _answered(
+        self,
+        tokens: list[str],
+        answer: Answer,
+        rounds: list[Round],
+        rnd: Round,
+        question: str,
+        units: Sequence[str],
+        expected: Expected,
+    ) -> Repaired:
+        """The Repaired of an answering query, typed where the question asks for a class (`_narrowed`)."""
+        narrowed = self._narrowed(tokens, rnd.attempts[-1].source, rnd, question, units, expected)
+        return Repaired(*(narrowed or (tokens, answer)), rounds, rnd.number)
+
     # -- one question ----------------------------------------------------------------------------
 
     def repair(
@@ -436,8 +491,8 @@ class Repairer:
                 tokens = turned
             if fallback is None:
                 fallback = (tokens, answer)
-            if attempt.outcome == ANSWERED:
-                return Repaired(tokens, answer, rounds, 1)
+            if attempt.outcome == ANSWERED and answer is not None:
+                return self._answered(tokens, answer, rounds, first, question, units, expected)
             if attempt.outcome == WRONG_KIND and answered is None and answer is not None:
                 answered = (tokens, answer)
             if attempt.outcome in (EMPTY, UNKNOWN_IRI, WRONG_KIND):
@@ -457,7 +512,7 @@ class Repairer:
             rounds.append(rnd)
             outcome = self._repair_round(rnd, target, *blamed, units, expected)
             if isinstance(outcome, tuple):
-                return Repaired(outcome[0], outcome[1], rounds, rnd.number)
+                return self._answered(outcome[0], outcome[1], rounds, rnd, question, units, expected)
             if outcome is not None:
                 targets.insert(0, outcome)
         rounds[-1].notes += passed
@@ -476,6 +531,11 @@ class Repairer:
             sent = best.outcome == UNKNOWN_IRI
             answer = self._query(best.sparql) if sent else Answer.failed(f"{best.outcome}: {best.detail}")
         return Repaired(tokens, answer, rounds, None, reason)
+
+
+def _noun_forms(word: str) -> set[str]:
+    """`word` and its singular(s) as a noun (`painters` -> painter)."""
+    return {word, *getAllLemmas(word, upos="NOUN").get("NOUN", ())}
 
 
 def _answer_variable(tokens: Sequence[str], types: Sequence[TokenType]) -> str | None:
