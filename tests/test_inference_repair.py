@@ -238,6 +238,17 @@ def test_an_answer_is_typed_by_the_class_the_question_asks_for(
     assert anything.tokens == hypothesis and anything.answer is not None and len(anything.answer.rows) == 3
 
 
+def test_a_hypothesis_with_the_property_the_question_names_goes_first(
+    kb: Recording, index: KBIndex, prefixes: PrefixMap
+) -> None:
+    year = _tokens("SELECT DISTINCT ?x WHERE { res:Alien ont:releaseYear ?x }")
+    director = _tokens("SELECT DISTINCT ?x WHERE { res:Alien ont:director ?x }")
+    repairer = Repairer(kb, prefixes, index, max_rounds=1)
+
+    assert repairer.repair([year, director], question="What is the director of Alien?").tokens == director
+    assert repairer.repair([year, director], question="What about Alien?").tokens == year
+
+
 def test_repair_gives_up_after_five_rounds_and_says_why(
     kb: Recording, index: KBIndex, prefixes: PrefixMap
 ) -> None:

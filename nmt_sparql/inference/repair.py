@@ -394,6 +394,34 @@ class Repairer:
         )
         return follow_up
 
+    def _named_first(
+        self, hypotheses: Sequence[Sequence[str]], question: str
+    ) -> list[tuple[int, Sequence[str]]]:
+        """The n-best, numbered, in order, but for one change: a hypothesis that differs from an earlier
+        one in a single property or class, which the question names by its label where the earlier
+        one's it does not ("a population less than ..." names population, not area), goes first.
+        Entities are left to the linker, which already matched them to the question's words."""
+        numbered = list(enumerate(hypotheses, 1))
+        if not question or self.index is None:
+            return numbered
+        said = {form for w in re.findall(r"[^\W_]+", question.lower()) for form in _noun_forms(w)}
+
+        def named(token: str) -> bool | None:
+            """Whether the question names a property or class by its label; None for anything else."""
+            if self._kind(token) not in ("property", "class"):
+                return None
+            label = self.index.label(token) if self.index is not None else None
+            return bool(label) and all(w in said for w in label.lower().split())
+
+        for i in range(len(numbered)):
+            for j in range(i + 1, len(numbered)):
+                a, b = numbered[i][1], numbered[j][1]
+                diff = [k for k in range(len(a)) if a[k] != b[k]] if len(a) == len(b) else []
+                if len(diff) == 1 and named(a[diff[0]]) is False and named(b[diff[0]]):
+                    numbered.insert(i, numbered.pop(j))
+                    return numbered
+        return numbered
+
     def _asked_class(self, question: str, units: Sequence[str]) -> str | None:
         """The class among the question's units that the words opening it name ("Which painters ..."
         -> ont:Painter): the label's words, the last one in the singular or plural."""
@@ -468,7 +496,7 @@ class Repairer:
         fallback: tuple[list[str], Answer | None] | None = None
         answered: tuple[list[str], Answer] | None = None  # the first answer of the wrong kind
         expected = expected_answer(question)
-        for n, hyp in enumerate(hypotheses, 1):
+        for n, hyp in self._named_first(hypotheses, question):
             tokens, source = list(hyp), f"hypothesis {n}"
             if question:
                 for change in (
