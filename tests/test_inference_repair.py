@@ -238,6 +238,23 @@ def test_an_answer_is_typed_by_the_class_the_question_asks_for(
     assert anything.tokens == hypothesis and anything.answer is not None and len(anything.answer.rows) == 3
 
 
+def test_an_answer_with_nothing_of_the_class_asked_for_gives_way_to_the_next_hypothesis(
+    kb: Recording, index: KBIndex, prefixes: PrefixMap
+) -> None:
+    place = _tokens("SELECT DISTINCT ?x WHERE { res:Ridley_Scott ont:birthPlace ?x }")
+    directed = _tokens("SELECT DISTINCT ?x WHERE { ?x ont:director res:Ridley_Scott }")
+    units = ["ont:Film", "ont:director", "ont:birthPlace", "res:Ridley_Scott"]
+    repairer = Repairer(kb, prefixes, index, max_rounds=1)
+
+    films = repairer.repair([place, directed], units, question="Which films did Ridley Scott direct?")
+    assert [a.outcome for a in films.rounds[0].attempts] == [WRONG_KIND, EMPTY, ANSWERED, ANSWERED]
+    assert films.tokens == _tokens(
+        "SELECT DISTINCT ?x WHERE { ?x a ont:Film . ?x ont:director res:Ridley_Scott }"
+    )
+    # with no other hypothesis, the first answer stands
+    assert repairer.repair([place], units, question="Which films did Ridley Scott direct?").tokens == place
+
+
 def test_a_hypothesis_with_the_property_the_question_names_goes_first(
     kb: Recording, index: KBIndex, prefixes: PrefixMap
 ) -> None:

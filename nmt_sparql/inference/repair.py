@@ -18,7 +18,12 @@ repairer looks for a query that answers:
   first in the next round (a second wrong pattern). A hypothesis that answers with the wrong kind has
   the pattern that binds its answer variable rewritten ("where ... born": birth date -> birth place),
   before any empty hypothesis is: the KB matches its patterns.
+- a question that opens by naming a class ("Which painters ...", "How many moons ...") types the answer
+  of a query that lacks the type (`?x a ont:Painter` added) when the typed query still answers; a
+  round-1 answer with nothing of that class counts as an answer of the wrong kind.
 - when no query gives the kind asked for, the first that answered is kept: the kind rules only rank.
+- round 1 tries the n-best in order, but for one swap: of two hypotheses one property or class apart,
+  the one whose element the question names by its label goes first.
 - an ASK that answers `false` is checked for direction: a pattern `s p o` whose subject never has `p`
   in the KB while its object does, and whose object never is a value of `p` while its subject is, is
   turned round (`Freddie_Mercury bandMember Queen` -> `Queen bandMember Freddie_Mercury`); the turned
@@ -443,38 +448,27 @@ class Repairer:
         question: str,
         units: Sequence[str],
         expected: Expected,
-    ) -> tuple[list[str], Answer] | None:
+    ) -> tuple[tuple[list[str], Answer] | None, bool]:
         """An answering query with its answer typed by the class the question asks for, when it lacks
         one ("Which painters come from Spain?": `?x a ont:Painter` added) and the typed query still
-        answers; None otherwise (the untyped answer stands)."""
+        answers (else None: the untyped answer stands); and whether the typed query found nothing, so
+        that the answer holds nothing of the class asked for ("Which city ..." answered by a country)."""
         cls = self._asked_class(question, units) if question and tokens[0] == "select" else None
         types = token_types(tokens, self.prefixes)
         var = _answer_variable(tokens, types) if cls is not None else None
         if cls is None or var is None or cls in tokens or "{" not in tokens:
-            return None
+            return None, False
         if any(tokens[s] == var and tokens[p] == "a" for s, p, _ in triple_patterns(tokens, types)):
-            return None
+            return None, False
         at = tokens.index("{") + 1
         typed = [*tokens[:at], var, "a", cls, ".", *tokens[at:]]
         attempt, answer, _ = self._try(
             typed, f"{source}: its answer typed {cls} (the question asks for it)", expected
         )
         rnd.attempts.append(attempt)
-        return (typed, answer) if attempt.outcome == ANSWERED and answer is not None else None
-
-    def _answered(
-        self,
-        tokens: list[str],
-        answer: Answer,
-        rounds: list[Round],
-        rnd: Round,
-        question: str,
-        units: Sequence[str],
-        expected: Expected,
-    ) -> Repaired:
-        """The Repaired of an answering query, typed where the question asks for a class (`_narrowed`)."""
-        narrowed = self._narrowed(tokens, rnd.attempts[-1].source, rnd, question, units, expected)
-        return Repaired(*(narrowed or (tokens, answer)), rounds, rnd.number)
+        if attempt.outcome == ANSWERED and answer is not None:
+            return (typed, answer), False
+        return None, attempt.outcome == EMPTY
 
     # -- one question ----------------------------------------------------------------------------
 
@@ -520,7 +514,13 @@ class Repairer:
             if fallback is None:
                 fallback = (tokens, answer)
             if attempt.outcome == ANSWERED and answer is not None:
-                return self._answered(tokens, answer, rounds, first, question, units, expected)
+                typed, none_of_the_class = self._narrowed(tokens, source, first, question, units, expected)
+                if typed is not None:
+                    return Repaired(*typed, rounds, 1)
+                if not none_of_the_class:
+                    return Repaired(tokens, answer, rounds, 1)
+                # nothing of the class the question names: like an answer of the wrong kind
+                attempt.outcome, attempt.detail = WRONG_KIND, "none of its answers is of the class asked for"
             if attempt.outcome == WRONG_KIND and answered is None and answer is not None:
                 answered = (tokens, answer)
             if attempt.outcome in (EMPTY, UNKNOWN_IRI, WRONG_KIND):
@@ -540,7 +540,10 @@ class Repairer:
             rounds.append(rnd)
             outcome = self._repair_round(rnd, target, *blamed, units, expected)
             if isinstance(outcome, tuple):
-                return self._answered(outcome[0], outcome[1], rounds, rnd, question, units, expected)
+                typed, _ = self._narrowed(
+                    *outcome[:1], rnd.attempts[-1].source, rnd, question, units, expected
+                )
+                return Repaired(*(typed or outcome), rounds, rnd.number)
             if outcome is not None:
                 targets.insert(0, outcome)
         rounds[-1].notes += passed
