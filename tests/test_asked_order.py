@@ -89,3 +89,15 @@ def test_a_ranking_the_question_never_asks_for_is_removed() -> None:
     assert removed is not None and removed[0] == _q("?x ont:artist res:The_Beatles . ?x ont:releaseYear ?v")
     for ranked in ("Which album did the Beatles release last?", "the Beatles' most recent album"):
         assert unasked_ranking_removed(query, ranked) is None
+
+
+@pytest.mark.parametrize(
+    ("question", "word"),
+    [
+        ("Name the album with the eraliest release year.", "earliest"),
+        ("the moost recent album", "most recent"),
+    ],
+)
+def test_a_graded_word_misspelt_by_one_edit_is_still_read(question: str, word: str) -> None:
+    found = asked(question, "superlative")
+    assert found is not None and found.word == word

@@ -21,7 +21,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
-from lemminflect import getAllLemmas
+from lemminflect import getAllLemmas, getInflection
+from rapidfuzz.distance import OSA
 
 from nmt_sparql.core.marks import UNIT_PATTERN
 
@@ -80,6 +81,31 @@ def _graded(word: str) -> tuple[Form, str] | None:
     return None
 
 
+@functools.lru_cache(maxsize=1)
+def _graded_forms() -> frozenset[str]:
+    """The comparative and superlative forms of the lexicon's adjectives, and the ranking words."""
+    forms = {"most", "least", "more", "less", "fewer", *(w for w in _RANKING if " " not in w)}
+    for lemma in _HIGH | _LOW | _EARLY | _LATE:
+        for tag in ("JJR", "JJS", "RBR", "RBS"):
+            forms.update(getInflection(lemma, tag))
+    return frozenset(forms)
+
+
+@functools.lru_cache(maxsize=8192)
+def _spelled(word: str) -> str:
+    """`word`, or the one graded or ranking word it misspells by one edit ("eraliest", "moost"); a word
+    English knows is taken as written."""
+    if len(word) < 3 or word in _graded_forms() or getAllLemmas(word):
+        return word
+    near = {f for f in _graded_forms() if OSA.distance(word, f, score_cutoff=1) <= 1}
+    return near.pop() if len(near) == 1 else word
+
+
+def _words(question: str) -> list[str]:
+    """The question's lowercased words outside its KB units, misspelt graded words undone."""
+    return [_spelled(w.lower()) for w in _WORD.findall(re.sub(UNIT_PATTERN, " ", question))]
+
+
 def _sense(lemma: str) -> Sense | None:
     for words, sense in ((_HIGH, "high"), (_LOW, "low"), (_EARLY, "early"), (_LATE, "late")):
         if lemma in words:
@@ -89,8 +115,7 @@ def _sense(lemma: str) -> Sense | None:
 
 def asked_orders(question: str) -> list[Asked]:
     """The graded words of `question` with a known sense, in order (`most X` / `least X` read as X)."""
-    text = re.sub(UNIT_PATTERN, " ", question)
-    words = [w.lower() for w in _WORD.findall(text)]
+    words = _words(question)
     out: list[Asked] = []
     skip = False
     for i, word in enumerate(words):
@@ -143,8 +168,7 @@ def ascending(sense: Sense, word: str, dates: bool) -> bool | None:
 
 def asks_for_a_ranking(question: str) -> bool:
     """Whether `question` has a graded word ("largest", "more") or a ranking word ("first", "top")."""
-    words = [w.lower() for w in _WORD.findall(re.sub(UNIT_PATTERN, " ", question))]
-    return bool(asked_orders(question)) or any(w in _RANKING for w in words)
+    return bool(asked_orders(question)) or any(w in _RANKING for w in _words(question))
 
 
 def unasked_ranking_removed(tokens: Sequence[str], question: str) -> tuple[list[str], str] | None:
