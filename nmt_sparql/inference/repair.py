@@ -453,15 +453,10 @@ class Repairer:
         one ("Which painters come from Spain?": `?x a ont:Painter` added) and the typed query still
         answers (else None: the untyped answer stands); and whether the typed query found nothing, so
         that the answer holds nothing of the class asked for ("Which city ..." answered by a country)."""
-        cls = self._asked_class(question, units) if question and tokens[0] == "select" else None
-        types = token_types(tokens, self.prefixes)
-        var = _answer_variable(tokens, types) if cls is not None else None
-        if cls is None or var is None or cls in tokens or "{" not in tokens:
+        cls = self._asked_class(question, units) if question else None
+        typed = typed_by(tokens, cls, self.prefixes)
+        if cls is None or typed is None:
             return None, False
-        if any(tokens[s] == var and tokens[p] == "a" for s, p, _ in triple_patterns(tokens, types)):
-            return None, False
-        at = tokens.index("{") + 1
-        typed = [*tokens[:at], var, "a", cls, ".", *tokens[at:]]
         attempt, answer, _ = self._try(
             typed, f"{source}: its answer typed {cls} (the question asks for it)", expected
         )
@@ -562,6 +557,21 @@ class Repairer:
             sent = best.outcome == UNKNOWN_IRI
             answer = self._query(best.sparql) if sent else Answer.failed(f"{best.outcome}: {best.detail}")
         return Repaired(tokens, answer, rounds, None, reason)
+
+
+def typed_by(tokens: Sequence[str], cls: str | None, prefixes: PrefixMap) -> list[str] | None:
+    """A SELECT with `?answer a cls .` put first in its body, or None: no class, an ASK, no answer
+    variable, or a query that already names the class or types its answer."""
+    if cls is None or not tokens or tokens[0] != "select" or cls in tokens or "{" not in tokens:
+        return None
+    types = token_types(tokens, prefixes)
+    var = _answer_variable(tokens, types)
+    if var is None or any(
+        tokens[s] == var and tokens[p] == "a" for s, p, _ in triple_patterns(tokens, types)
+    ):
+        return None
+    at = tokens.index("{") + 1
+    return [*tokens[:at], var, "a", cls, ".", *tokens[at:]]
 
 
 def _noun_forms(word: str) -> set[str]:

@@ -1,0 +1,99 @@
+"""The gold side of repair's question rules: on gold queries they must change nothing.
+
+Repair (nmt_sparql/inference/repair.py) reads the question: the kind of answer it asks for
+(inference/expected_answer.py), the direction of its superlative or comparative and whether it asks
+for a ranking at all (inference/asked_order.py), the class its opening words name. A rule that would
+reject or rewrite a *gold* query is a rule that breaks right answers. This script runs each rule on
+every gold query of a prepared dataset (and any JSONL files of {question, query}) against its KB and
+counts the gold queries each rule would change: all counts should be 0.
+
+    python scripts/check_repair_rules.py --data data/bundled/linked --kb embedded:bundled \\
+        --extra benchmarks/natural_questions.jsonl
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from pathlib import Path
+
+from nmt_sparql.annotation.linking.index import KBIndex
+from nmt_sparql.inference.asked_order import turned_to_question, unasked_ranking_removed
+from nmt_sparql.inference.expected_answer import expected_answer, fits
+from nmt_sparql.inference.kb import open_kb
+from nmt_sparql.inference.repair import Repairer, typed_by
+from nmt_sparql.sparql.prefixes import prefix_map
+from nmt_sparql.sparql.tokens import detokenize, tokenize
+
+
+def records(data: Path, extra: list[Path]) -> list[tuple[str, dict]]:
+    out = []
+    for split in ("train", "validation", "test"):
+        path = data / f"{split}.jsonl"
+        if path.is_file():
+            out += [(split, json.loads(line)) for line in path.open(encoding="utf-8")]
+    for path in extra:
+        out += [(path.name, json.loads(line)) for line in path.open(encoding="utf-8")]
+    return out
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument(
+        "--data", type=Path, required=True, help="a prepared dataset folder (train/validation/test.jsonl)"
+    )
+    parser.add_argument("--kb", default="embedded:bundled", help="the KB the gold queries run on")
+    parser.add_argument("--prefixes", default="bundled", help="the KB's prefix map (dataset.kb)")
+    parser.add_argument("--index", type=Path, help="KB index file (default: the index-*.sqlite in --data)")
+    parser.add_argument("--extra", type=Path, nargs="*", default=[], help="JSONL files of {question, query}")
+    parser.add_argument("--show", type=int, default=5, help="examples shown per rule")
+    args = parser.parse_args()
+
+    index_path = args.index or next(iter(sorted(args.data.glob("index-*.sqlite"))), None)
+    kb = open_kb(args.kb, args.prefixes)
+    assert kb is not None
+    pm = prefix_map(args.prefixes)
+    index = KBIndex.open(index_path) if index_path else None
+    repairer = Repairer(kb, pm, index)
+    changed: dict[str, list[str]] = {
+        "expected kind": [],
+        "order or comparison": [],
+        "ranking": [],
+        "class": [],
+    }
+    checked = {key: 0 for key in changed}
+    for source, record in records(args.data, args.extra):
+        question, tokens = record["question"], tokenize(record["query"], pm)
+        sparql = detokenize(tokens, pm)
+        answer = kb.query(sparql)
+        if not answer.ok or answer.is_empty():
+            continue  # gold answers that are empty are discarded by the metrics too
+        where = f"{source}: {question} | {record['query'].split('> ')[-1]}"
+        checked["expected kind"] += 1
+        if not fits(expected_answer(question), tokens, answer):
+            changed["expected kind"].append(where)
+        if "order" in tokens or "filter" in tokens:
+            checked["order or comparison"] += 1
+            if turned_to_question(tokens, question, repairer._dates) is not None:
+                changed["order or comparison"].append(where)
+        checked["ranking"] += 1
+        if unasked_ranking_removed(tokens, question) is not None:
+            changed["ranking"].append(where)
+        units = [t for t in tokens if ":" in t and not t.startswith(("?", '"'))]  # the gold query's elements
+        cls = repairer._asked_class(question, units)
+        if cls is not None:
+            checked["class"] += 1
+            typed = typed_by(tokens, cls, pm)
+            again = kb.query(detokenize(typed, pm)) if typed is not None else answer
+            if not again.ok or sorted(map(str, again.rows)) != sorted(map(str, answer.rows)):
+                changed["class"].append(where)
+    for rule, found in changed.items():
+        print(f"{rule:22s} gold queries checked {checked[rule]:6d}   changed {len(found)}")
+        for line in found[: args.show]:
+            print(f"    {line}")
+
+
+if __name__ == "__main__":
+    main()
