@@ -22,9 +22,10 @@ from nmt_sparql.sparql.prefixes import prefix_map
 from nmt_sparql.sparql.tokens import TokenType, detokenize, token_types, tokenize
 from nmt_sparql.sparql.validate import round_trip
 
-BENCHMARK = Path(__file__).resolve().parent.parent / "benchmarks" / "natural_questions.jsonl"
+BENCHMARKS = Path(__file__).resolve().parent.parent / "benchmarks"
+# Each set, with the questions it has at least in all and of each kind.
+SETS = {"natural_questions.jsonl": (80, 12), "natural_questions_heldout.jsonl": (60, 10)}
 KINDS = ("one_hop", "list", "two_hop", "count", "ask", "superlative_comparison")
-MIN_PER_KIND = 12
 
 
 def frame_pattern(template: str) -> re.Pattern[str]:
@@ -43,15 +44,20 @@ def generator_frame(question: str) -> str | None:
     return next((t for _, t, pattern in FRAMES if pattern.fullmatch(text)), None)
 
 
+@pytest.fixture(scope="module", params=sorted(SETS))
+def benchmark(request: pytest.FixtureRequest) -> str:
+    return request.param
+
+
 @pytest.fixture(scope="module")
-def records() -> list[dict]:
-    with BENCHMARK.open(encoding="utf-8") as fh:
+def records(benchmark: str) -> list[dict]:
+    with (BENCHMARKS / benchmark).open(encoding="utf-8") as fh:
         return [json.loads(line) for line in fh if line.strip()]
 
 
 @pytest.fixture(scope="module")
-def examples() -> list[Example]:
-    return list(read_jsonl_data(BENCHMARK))
+def examples(benchmark: str) -> list[Example]:
+    return list(read_jsonl_data(BENCHMARKS / benchmark))
 
 
 @pytest.fixture(scope="module")
@@ -62,21 +68,31 @@ def kb():
 
 
 def test_every_record_reads_through_the_jsonl_reader_with_its_query_already_canonical(
-    records: list[dict], examples: list[Example]
+    benchmark: str, records: list[dict], examples: list[Example]
 ) -> None:
-    assert len(examples) == len(records) >= 80
+    assert len(examples) == len(records) >= SETS[benchmark][0]
     for record, example in zip(records, examples):
         assert set(record) == {"id", "question", "query", "kind", "kb"}, record["id"]
         assert example.kb == BUNDLED_KB and example.question.strip(), record["id"]
         assert example.query == record["query"], f"{record['id']}: query is not in canonical form"
 
 
-def test_ids_are_unique_and_every_kind_has_enough_questions(records: list[dict]) -> None:
+def test_ids_are_unique_and_every_kind_has_enough_questions(benchmark: str, records: list[dict]) -> None:
     ids = Counter(r["id"] for r in records)
     assert [i for i, n in ids.items() if n > 1] == []
     kinds = Counter(r["kind"] for r in records)
     assert set(kinds) == set(KINDS)
-    assert {k: n for k, n in kinds.items() if n < MIN_PER_KIND} == {}
+    assert {k: n for k, n in kinds.items() if n < SETS[benchmark][1]} == {}
+
+
+def test_the_held_out_set_shares_no_question_or_query_with_the_first() -> None:
+    def read(name: str) -> list[dict]:
+        return [json.loads(line) for line in (BENCHMARKS / name).open(encoding="utf-8") if line.strip()]
+
+    first, held_out = read("natural_questions.jsonl"), read("natural_questions_heldout.jsonl")
+    words = {" ".join(re.findall(r"\w+", r["question"].lower())) for r in first}
+    assert [r["id"] for r in held_out if " ".join(re.findall(r"\w+", r["question"].lower())) in words] == []
+    assert [r["id"] for r in held_out if r["query"] in {f["query"] for f in first}] == []
 
 
 def test_every_query_tokenizes_and_round_trips(examples: list[Example]) -> None:
