@@ -9,8 +9,11 @@ whose ORDER BY or FILTER comparison goes against the question's word before it r
 Words are read by their lemma (lemminflect, as the linker does): `smallest` is `small`, low; `most
 populous` is high; `least X` is the opposite of X. Words of time (old, early, young, new, late,
 recent) read as a date order (oldest = earliest = ascending) when the ordered values are dates or
-years, and `old`/`young` as an age otherwise; the KB says which (`values_are_dates`). A question with
-no graded word, or with words that disagree, asks for no direction and changes nothing. English only.
+years, and `old`/`young` as an age otherwise; the KB says which (`values_are_dates`). A graded word
+misspelt by one edit ("eraliest") is read as the word. A question with no graded word, or with words
+that disagree, asks for no direction and changes nothing. A question with no graded or ranking word
+("first", "top") at all asks for no ranking: a query that keeps its first answers by an order
+(`order by desc ( ?v ) limit 1`) loses the order and the limit. English only.
 """
 
 from __future__ import annotations
@@ -50,7 +53,7 @@ _WORD = re.compile(r"[^\W\d_]+")
 _RANKING = frozenset({
     "first", "last", "second", "third", "fourth", "fifth", "top", "bottom", "best", "worst", "maximum",
     "minimum", "max", "min", "rank", "ranked", "ranking", "record", "leading", "order", "ordered",
-    "sort", "sorted", "number one", "final", "initial",
+    "sort", "sorted", "final", "initial",
 })  # fmt: skip
 _FLIP_COMPARISON = {">": "<", "<": ">", ">=": "<=", "<=": ">="}
 
