@@ -255,6 +255,26 @@ def test_an_answer_with_nothing_of_the_class_asked_for_gives_way_to_the_next_hyp
     assert repairer.repair([place], units, question="Which films did Ridley Scott direct?").tokens == place
 
 
+def test_a_rewrite_that_answers_with_nothing_of_the_class_asked_for_is_passed_over(
+    kb: Recording, index: KBIndex, prefixes: PrefixMap
+) -> None:
+    """The swap comes first (Ridley Scott's birth place), but a place is no film: the next rewrite wins."""
+    hypothesis = _tokens("SELECT DISTINCT ?x WHERE { ?x ont:birthPlace res:Ridley_Scott }")
+    units = ["ont:Film", "ont:director", "res:Ridley_Scott"]
+
+    repaired = Repairer(kb, prefixes, index).repair(
+        [hypothesis], units, question="Which films did Ridley Scott direct?"
+    )
+
+    assert repaired.answered_in == 2
+    assert repaired.tokens == _tokens(
+        "SELECT DISTINCT ?x WHERE { ?x a ont:Film . ?x ont:director res:Ridley_Scott }"
+    )
+    assert any(
+        a.detail == "none of its answers is of the class asked for" for a in repaired.rounds[1].attempts
+    )
+
+
 def test_a_hypothesis_with_the_property_the_question_names_goes_first(
     kb: Recording, index: KBIndex, prefixes: PrefixMap
 ) -> None:

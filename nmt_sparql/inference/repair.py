@@ -375,8 +375,11 @@ class Repairer:
         patterns: list[tuple[int, int, int]],
         units: Sequence[str],
         expected: Expected,
+        question: str,
+        kept: list[tuple[list[str], Answer, int]],
     ) -> tuple[list[str], Answer] | _Target | None:
-        """Rewrite the target's pattern `k`: the answering rewrite, else the first empty one to go on with."""
+        """Rewrite the target's pattern `k`: the answering rewrite, else the first empty one to go on
+        with; rewrites that answer with nothing of the class asked for go to `kept`."""
         checks = runs = 0
         follow_up: _Target | None = None
         for tokens, change in self._rewrites(target, patterns[k], units):
@@ -390,7 +393,10 @@ class Repairer:
             attempt, answer, unknown = self._try(tokens, f"{target.label}: {change}", expected)
             rnd.attempts.append(attempt)
             if attempt.outcome == ANSWERED and answer is not None:
-                return tokens, answer
+                accepted = self._accept(tokens, answer, attempt, rnd, question, units, expected)
+                if accepted is not None:
+                    return accepted
+                kept.append((tokens, answer, rnd.number))
             if follow_up is None and attempt.outcome in (EMPTY, UNKNOWN_IRI):
                 follow_up = _Target(tokens, f"{target.label}: {change}", unknown)
         rnd.notes.append(
@@ -465,6 +471,27 @@ class Repairer:
             return (typed, answer), False
         return None, attempt.outcome == EMPTY
 
+    def _accept(
+        self,
+        tokens: list[str],
+        answer: Answer,
+        attempt: Attempt,
+        rnd: Round,
+        question: str,
+        units: Sequence[str],
+        expected: Expected,
+    ) -> tuple[list[str], Answer] | None:
+        """The query to keep for an answering attempt (typed by the class the question names, where
+        that still answers), or None, the attempt marked as the wrong kind, when its answer holds
+        nothing of that class."""
+        typed, none_of_the_class = self._narrowed(tokens, attempt.source, rnd, question, units, expected)
+        if typed is not None:
+            return typed
+        if none_of_the_class:
+            attempt.outcome, attempt.detail = WRONG_KIND, "none of its answers is of the class asked for"
+            return None
+        return tokens, answer
+
     # -- one question ----------------------------------------------------------------------------
 
     def repair(
@@ -484,6 +511,9 @@ class Repairer:
         seen: set[tuple[str, ...]] = set()
         fallback: tuple[list[str], Answer | None] | None = None
         answered: tuple[list[str], Answer] | None = None  # the first answer of the wrong kind
+        kept: list[
+            tuple[list[str], Answer, int]
+        ] = []  # rewrites that answered the wrong class, with their round
         expected = expected_answer(question)
         for n, hyp in self._named_first(hypotheses, question):
             tokens, source = list(hyp), f"hypothesis {n}"
@@ -509,13 +539,9 @@ class Repairer:
             if fallback is None:
                 fallback = (tokens, answer)
             if attempt.outcome == ANSWERED and answer is not None:
-                typed, none_of_the_class = self._narrowed(tokens, source, first, question, units, expected)
-                if typed is not None:
-                    return Repaired(*typed, rounds, 1)
-                if not none_of_the_class:
-                    return Repaired(tokens, answer, rounds, 1)
-                # nothing of the class the question names: like an answer of the wrong kind
-                attempt.outcome, attempt.detail = WRONG_KIND, "none of its answers is of the class asked for"
+                accepted = self._accept(tokens, answer, attempt, first, question, units, expected)
+                if accepted is not None:
+                    return Repaired(*accepted, rounds, 1)
             if attempt.outcome == WRONG_KIND and answered is None and answer is not None:
                 answered = (tokens, answer)
             if attempt.outcome in (EMPTY, UNKNOWN_IRI, WRONG_KIND):
@@ -533,18 +559,16 @@ class Repairer:
             rnd = Round(len(rounds) + 1, target.label, notes=passed)
             passed = []
             rounds.append(rnd)
-            outcome = self._repair_round(rnd, target, *blamed, units, expected)
+            outcome = self._repair_round(rnd, target, *blamed, units, expected, question, kept)
             if isinstance(outcome, tuple):
-                typed, _ = self._narrowed(
-                    *outcome[:1], rnd.attempts[-1].source, rnd, question, units, expected
-                )
-                return Repaired(*(typed or outcome), rounds, rnd.number)
+                return Repaired(*outcome, rounds, rnd.number)
             if outcome is not None:
                 targets.insert(0, outcome)
         rounds[-1].notes += passed
-        if answered is not None:
+        if answered is not None or kept:
+            tokens, answer, number = (*answered, 1) if answered is not None else kept[0]
             first.notes.append(f"no query gave {expected.name}: the first that answered is kept")
-            return Repaired(answered[0], answered[1], rounds, 1)
+            return Repaired(tokens, answer, rounds, number)
         reason = (
             f"no answer within {self.max_rounds} round(s)"
             if targets
