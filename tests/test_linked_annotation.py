@@ -48,6 +48,26 @@ def tiny_index(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return path
 
 
+@pytest.fixture(scope="module")
+def crowded_index(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """Four mentions; "Alien" names three elements, "director" a class and a property."""
+    path = tmp_path_factory.mktemp("crowded") / INDEX_FILE
+    entries = [
+        Entry("res:Alien", "entity", ("Alien",), 3.0),
+        Entry("res:Alien_song", "entity", ("Alien",), 2.0),
+        Entry("res:Alien_novel", "entity", ("Alien",), 1.0),
+        Entry("res:Ridley_Scott", "entity", ("Ridley Scott",), 2.0),
+        Entry("ont:director", "property", ("director",), 5.0),
+        Entry("ont:Director", "class", ("director",), 1.0),
+        Entry("ont:Film", "class", ("film",), 4.0),
+    ]
+    KBIndex.build(path, entries).close()
+    return path
+
+
+_CROWDED = "Did Ridley Scott direct the film Alien, as director?"
+
+
 def _units(text: str) -> list[str]:
     return [unit.split("»")[0].lstrip("«") for unit in text.split(f" {SEP} ")[1:]]
 
@@ -94,6 +114,50 @@ def test_missed_gold_elements_are_added_on_the_training_split_only(tiny_index: P
         assert annotated.text == never.question(example.question)
         assert annotated.untagged == ["ont:composer"] and not annotated.fully_tagged
     assert always.example(example, train=True).text == train.text  # seeded by (seed, id)
+
+
+def test_more_candidates_than_max_units_keep_each_mentions_best_then_the_next_best(
+    crowded_index: Path,
+) -> None:
+    every = Annotator.open("linked", crowded_index, {"max_units": None}).question(_CROWDED)
+    assert _units(every) == [
+        "res:Ridley_Scott", "ont:Film", "res:Alien", "res:Alien_novel", "res:Alien_song", "ont:Director",
+        "ont:director",
+    ]  # fmt: skip
+    four = Annotator.open("linked", crowded_index, {"max_units": 4}).question(_CROWDED)
+    assert _units(four) == ["res:Ridley_Scott", "ont:Film", "res:Alien", "ont:Director"]  # one per mention
+    five = Annotator.open("linked", crowded_index, {"max_units": 5}).question(_CROWDED)
+    assert _units(five) == ["res:Ridley_Scott", "ont:Film", "res:Alien", "res:Alien_novel", "ont:Director"]
+    tail = Annotator.open("tag_end", crowded_index, {"max_units": 2}).question(_CROWDED)
+    assert _units(tail) == ["res:Ridley_Scott", "ont:Film"]  # tag_end tails are bounded too
+    with pytest.raises(ValueError, match="max_units must be at least 1"):
+        Annotator.open("linked", crowded_index, {"max_units": 0})
+
+
+def test_gold_added_at_training_stays_within_max_units_and_no_gold_element_is_dropped(
+    crowded_index: Path,
+) -> None:
+    """ont:Director is offered, res:Alien_song only beyond the bound, ont:composer not at all: both are
+    added, and the weakest candidates that are not gold (ont:Film, res:Alien) make room for them."""
+    query = _PREFIXES + "SELECT DISTINCT ?x WHERE { ?x a ont:Director ; ont:composer res:Alien_song }"
+    elements = [
+        KBElement("ont:Director", "uri", "director"),
+        KBElement("ont:composer", "uri", "music by"),
+        KBElement("res:Alien_song", "uri", "Alien"),
+    ]
+    example = Example("q1", _CROWDED, query, "bundled", elements, split="train")
+    annotator = Annotator.open("linked", crowded_index, {"max_units": 4, "add_missed_gold": 1.0}, seed=3)
+    train = annotator.example(example, train=True)
+    assert sorted(_units(train.text)) == [
+        "ont:Director",
+        "ont:composer",
+        "res:Alien_song",
+        "res:Ridley_Scott",
+    ]
+    assert train.fully_tagged
+    held_out = annotator.example(example, train=False)
+    assert held_out.text == annotator.question(_CROWDED) and len(_units(held_out.text)) == 4
+    assert held_out.untagged == ["ont:composer", "res:Alien_song"]
 
 
 def test_raw_questions_for_tag_within_and_tag_end_models_go_through_the_linker(tiny_index: Path) -> None:

@@ -6,7 +6,10 @@
   hides the token itself: "country" the class and "country" the property would read the same. Every split is linked from the question alone, so the model reads at training what it reads
   at inference. On the training split only, gold elements the linker missed can be added to the tail
   (each with probability `add_missed_gold`, at a seeded place among the units): without them such a
-  query asks for a KB token the input does not hold.
+  query asks for a KB token the input does not hold. The tail holds at most `max_units` units
+  (`linked.max_units`), since a copy model has one slot per unit (`model.max_slots`) and refuses more:
+  each mention's best candidate first, then the next-best of every mention in turn. Added gold
+  elements count within the bound: the weakest other candidates make room for them, never a gold one.
 - the paper's schemes on a dataset example (`raw`, `tag_within`, `tag_end`): the dataset's gold KB
   elements (annotate.py), as in the paper's experiments.
 - a question a user typed, for a `tag_within` / `tag_end` model: the linker's best candidate of each
@@ -18,7 +21,7 @@ from __future__ import annotations
 
 import random
 import re
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from pathlib import Path
 from typing import Any, Literal
 
@@ -35,7 +38,7 @@ Annotation = Literal["raw", "tag_within", "tag_end", "linked"]
 ANNOTATIONS: tuple[str, ...] = (*SCHEMES, "linked")
 _HAS_UNIT = re.compile(r"«[^«»]+»")
 # Keys of the `linked:` config block that are the annotator's, not the Linker's.
-ANNOTATOR_KEYS = ("index", "add_missed_gold")
+ANNOTATOR_KEYS = ("index", "add_missed_gold", "max_units")
 
 
 def has_units(question: str) -> bool:
@@ -58,6 +61,32 @@ def _tail(candidates: Sequence[Candidate], kinds: bool) -> list[str]:
             seen.add(c.token)
             units.append(_unit(c.token, c.label, c.kind if kinds else None))
     return units
+
+
+def _with_tail(question: str, units: Sequence[str]) -> str:
+    return " ".join([question, *(f"{SEP} {unit}" for unit in units)])
+
+
+def _bounded(
+    candidates: Sequence[Candidate], limit: int | None, keep: Collection[str] = ()
+) -> list[Candidate]:
+    """At most `limit` candidates (None: all), in the linker's order, so the input fits the model's
+    copy slots. A mention (a span) loses its second candidate before another mention loses its
+    first: candidates go by their rank within their mention, then by score, then in the linker's
+    order (its ranking); tokens in `keep` stay whatever the limit."""
+    if limit is None or len(candidates) <= limit:
+        return list(candidates)
+    rank: dict[int, int] = {}
+    seen: dict[tuple[int, int], int] = {}
+    for i, c in enumerate(candidates):  # the linker lists a mention's candidates best first
+        rank[i] = seen.get((c.start, c.end), 0)
+        seen[(c.start, c.end)] = rank[i] + 1
+    order = sorted(
+        range(len(candidates)),
+        key=lambda i: (candidates[i].token not in keep, rank[i], -candidates[i].score, i),
+    )
+    chosen = {i for n, i in enumerate(order) if n < limit or candidates[i].token in keep}
+    return [c for i, c in enumerate(candidates) if i in chosen]
 
 
 def _in_place(question: str, candidates: Sequence[Candidate]) -> str:
@@ -99,6 +128,7 @@ class Annotator:
         resolver: LabelResolver | None = None,
         add_missed_gold: float = 0.0,
         labels: Callable[[str], str | None] | None = None,
+        max_units: int | None = None,
     ):
         if scheme not in ANNOTATIONS:
             raise ValueError(f"unknown annotation {scheme!r}; expected one of {', '.join(ANNOTATIONS)}")
@@ -106,10 +136,13 @@ class Annotator:
             raise ValueError("annotation=linked needs a KB linker (an index of the dataset's KB)")
         if not 0.0 <= add_missed_gold <= 1.0:
             raise ValueError(f"linked.add_missed_gold must be within [0, 1], got {add_missed_gold}")
+        if max_units is not None and max_units < 1:
+            raise ValueError(f"linked.max_units must be at least 1 (or null: no bound), got {max_units}")
         self.scheme, self.linker, self.seed = scheme, linker, seed
         self.resolver = resolver or LabelResolver()
         self.add_missed_gold = add_missed_gold
         self.labels = labels
+        self.max_units = max_units
         self.index: KBIndex | None = None  # the index file `open` opened, closed by `close`
 
     @classmethod
@@ -122,7 +155,8 @@ class Annotator:
         resolver: LabelResolver | None = None,
     ) -> Annotator:
         """An annotator whose linker reads the KB index file `index` (None: no linker); `settings` is
-        the `linked:` config block: the Linker's options plus `add_missed_gold`."""
+        the `linked:` config block: the Linker's options plus `add_missed_gold` and `max_units` (absent,
+        as in exports made before it: no bound, so a model reads what it was trained on)."""
         settings = dict(settings or {})
         if index is None:
             return cls(scheme, None, seed, resolver)
@@ -133,7 +167,9 @@ class Annotator:
             kb_index.close()  # a bad `linked:` setting must not leave the index open
             raise
         missed = float(settings.get("add_missed_gold") or 0.0)
-        annotator = cls(scheme, linker, seed, resolver, missed, kb_index.label)
+        max_units = settings.get("max_units")
+        bound = None if max_units is None else int(max_units)
+        annotator = cls(scheme, linker, seed, resolver, missed, kb_index.label, bound)
         annotator.index = kb_index
         return annotator
 
@@ -152,19 +188,20 @@ class Annotator:
         candidates = self.linker.link(text)
         if self.scheme == "tag_within":
             return _in_place(text, candidates)
-        units = _tail(candidates, kinds=self.scheme == "linked")
-        return " ".join([text, *(f"{SEP} {unit}" for unit in units)])
+        return _with_tail(text, _tail(_bounded(candidates, self.max_units), kinds=self.scheme == "linked"))
 
     def example(self, example: Example, train: bool = False) -> Annotated:
         """A dataset example's input: gold-annotated for the paper's schemes, linked for `linked`
         (`train`: the split whose missed gold elements may be added to the tail)."""
         if self.scheme != "linked":
             return annotate(example, self.scheme, self.seed, self.resolver)  # type: ignore[arg-type]
-        text = self.question(example.question)
-        if has_units(normalize_space(example.question)):
-            offered = set(find_units(text))
+        question = normalize_space(example.question)
+        kept: list[Candidate] = []
+        if has_units(question):  # the dataset's own annotation, used as written
+            text, offered = self.question(question), set(find_units(question))
         else:
-            offered = {find_units(u)[0] for u in text.split(f" {SEP} ")[1:]}
+            kept = _bounded(self.linker.link(question), self.max_units)
+            text, offered = _with_tail(question, _tail(kept, kinds=True)), {c.token for c in kept}
         gold = [r.element for r in self.resolver.resolve_detailed(example)[1]]
         missed = [e for e in gold if e.token not in offered]
         added: list[str] = []
@@ -178,7 +215,13 @@ class Annotator:
                     kind = "literal" if element.kind == "literal" else kinds.get(element.token, "entity")
                     units.insert(rng.randint(0, len(units)), _unit(element.token, label, kind))
                     added.append(element.token)
-            text = " ".join([head, *(f"{SEP} {unit}" for unit in units)])
+            if self.max_units is not None and len(units) > self.max_units:
+                # Room for the added gold: the weakest candidates go, never a gold element.
+                found = offered & {e.token for e in gold}
+                stay = {c.token for c in _bounded(kept, self.max_units - len(added), keep=found)}
+                dropped = set(_tail([c for c in kept if c.token not in stay], kinds=True))
+                units = [unit for unit in units if unit not in dropped]
+            text = _with_tail(head, units)
         untagged = [e.token for e in missed if e.token not in added]
         tagged = [e.token for e in gold if e.token not in untagged]
         return Annotated(text, tagged, untagged, fully_tagged=not untagged)
