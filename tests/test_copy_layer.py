@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import copy as copy_module
+import dataclasses
 
 import pytest
 import torch
@@ -89,6 +90,19 @@ def test_copied_token_enters_the_decoder_as_kb_plus_its_slot() -> None:
     assert torch.allclose(out[0, 2], emb.token_embedding.weight[4] + emb.slot_embedding.weight[2])
     with pytest.raises(ValueError, match="max_slots"):
         emb(torch.tensor([[V + 3]]))
+
+
+def test_convs2s_refuses_a_sequence_longer_than_its_learned_positions_naming_max_positions() -> None:
+    """Not an index error deep inside torch: the message names the length, the limit and the remedy."""
+    model = build_model({**TINY["convs2s"], "max_positions": 8}, SPEC, copy=True)
+    model(copy_batch())  # 6 source and 4 target positions: within the table
+    n = 9
+    long_input = Batch(torch.full((1, n), 5), torch.ones(1, n, dtype=torch.bool), torch.full((1, n), -1))
+    with pytest.raises(ValueError, match=r"input of 9 tokens .*model\.max_positions=8.*linked\.max_units"):
+        model.encode(long_input)
+    long_query = dataclasses.replace(copy_batch(), tgt_ids=torch.full((3, n + 1), 5))
+    with pytest.raises(ValueError, match=r"query of 9 tokens .*model\.max_positions=8"):
+        model(long_query)
 
 
 @pytest.mark.parametrize("name", ["transformer", "convs2s", "bart", "t5"])

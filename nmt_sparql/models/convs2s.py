@@ -38,6 +38,19 @@ def _conv(channels: int, kernel: int, dropout: float, wn: bool) -> nn.Module:
     return weight_norm(conv) if wn else conv
 
 
+def _positions(
+    start: int, length: int, limit: int, device: torch.device, what: str, remedy: str
+) -> torch.Tensor:
+    """Position ids start .. start + length - 1, refused past the learned table with the remedy (torch
+    would stop with a bare index error inside the embedding)."""
+    if start + length > limit:
+        raise ValueError(
+            f"{what} of {start + length} tokens is longer than model.max_positions={limit} "
+            f"(ConvS2S's learned positions): {remedy}"
+        )
+    return torch.arange(start, start + length, device=device)
+
+
 class ConvS2S(IncrementalDecoder):
     """The paper's "CNN" model (Table III), with optional masked KB copy."""
 
@@ -63,6 +76,7 @@ class ConvS2S(IncrementalDecoder):
                 f"kernel_size must be odd for the encoder's centred convolution, got {kernel_size}"
             )
         self.vocab_size, self.copy, self.max_slots = spec.tgt_size, copy, max_slots
+        self.max_positions = max_positions
         self.pad_id, self.bos_id, self.eos_id = spec.pad_id, spec.bos_id, spec.eos_id
         self.kernel, self.dropout, self.copy_layer = kernel_size, dropout, copy_layer % decoder_layers
         self.src_embed = nn.Embedding(spec.src_size, embed_dim, padding_idx=spec.src_pad_id)
@@ -104,7 +118,15 @@ class ConvS2S(IncrementalDecoder):
     def encode(self, batch: Batch) -> dict[str, Any]:
         if self.copy:
             check_slots(batch.src_slots, self.max_slots)
-        positions = torch.arange(batch.src_ids.size(1), device=batch.src_ids.device)
+        positions = _positions(
+            0,
+            batch.src_ids.size(1),
+            self.max_positions,
+            batch.src_ids.device,
+            "an input",
+            "raise model.max_positions, or lower linked.max_units or linked.per_mention "
+            "(fewer linked candidates per question)",
+        )
         e = self._drop(self.src_embed(batch.src_ids) + self.src_pos(positions))
         pad = ~batch.src_mask[:, :, None]
         x = self.enc_in(e)
@@ -125,7 +147,14 @@ class ConvS2S(IncrementalDecoder):
         self, ids: torch.Tensor, state: dict[str, Any], cache: dict[str, Any] | None
     ) -> tuple[torch.Tensor, dict[str, Any]]:
         step = 0 if cache is None else cache["step"]
-        positions = torch.arange(step, step + ids.size(1), device=ids.device)
+        positions = _positions(
+            step,
+            ids.size(1),
+            self.max_positions,
+            ids.device,
+            "a query",
+            "raise model.max_positions, or lower decode.max_len",
+        )
         e = self._drop(self.tgt_embed(ids) + self.tgt_pos(positions))
         x = self.dec_in(e)
         mask = state["mask"][:, None, :]
