@@ -4,6 +4,8 @@ Runs Transformer and ConvSeq2Seq x raw / tag-within / tag-end x copy / no copy (
 questions: they hold no KB element to copy) on the paper's seeded 4,000/500/500 split, each run with
 `nmt-sparql train` in its own process and folder, then writes one table: our BLEU and exact match beside
 the paper's BLEU and answer accuracy, and the error distribution (Table XIV columns) of each run.
+`--annotations linked` adds our KB linker's annotation (the `linked:` settings of conf/train.yaml; change
+them with --override), which the paper has no figures for ("–").
 No DBpedia is reachable offline, so exact match stands in for answer accuracy (a lower bound);
 pass --kb URL to compute answer metrics against a DBpedia 2016-04 endpoint.
 
@@ -28,6 +30,8 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+
+from nmt_sparql.annotation.annotator import ANNOTATIONS
 
 # Table IV, LC-QuAD 1.0: (BLEU, answer accuracy) per (model, annotation, copy).
 PAPER = {
@@ -161,7 +165,9 @@ def main() -> None:
         "--preset", default="small", help="model config suffix: conf/model/<model>_<preset>.yaml"
     )
     parser.add_argument("--models", nargs="+", default=["transformer", "convs2s"])
-    parser.add_argument("--annotations", nargs="+", default=["tag_within", "tag_end", "raw"])
+    parser.add_argument(
+        "--annotations", nargs="+", choices=ANNOTATIONS, default=["tag_within", "tag_end", "raw"]
+    )
     parser.add_argument(
         "--copy", choices=["both", "yes", "no"], default="both", help="which runs: with copy, without, both"
     )

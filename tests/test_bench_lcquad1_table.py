@@ -1,0 +1,38 @@
+"""scripts/bench_lcquad1.py: an annotation the paper has no figures for (linked) runs and reads "–" there."""
+
+from __future__ import annotations
+
+import importlib.util
+import sys
+from pathlib import Path
+from types import ModuleType
+
+import pytest
+
+SCRIPT = Path(__file__).resolve().parents[1] / "scripts" / "bench_lcquad1.py"
+
+
+@pytest.fixture(scope="module")
+def bench() -> ModuleType:
+    spec = importlib.util.spec_from_file_location("bench_lcquad1", SCRIPT)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules["bench_lcquad1"] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_linked_runs_with_and_without_copy_and_its_paper_columns_read_a_dash(bench: ModuleType) -> None:
+    keys = bench.grid(["convs2s"], ["linked", "tag_end"])
+    assert keys[:2] == [("convs2s", "linked", False), ("convs2s", "linked", True)]
+    run = {
+        "seed": 42,
+        "metrics": {"bleu": 80.0, "exact_match": 60.0},
+        "seconds": 60,
+        "epochs": 3,
+        "decode": None,
+    }
+    rows = [line.split(" | ") for line in bench.table([[run]] * len(keys), keys).splitlines()[2:]]
+    paper = {(row[1], row[2]): (row[8], row[9]) for row in rows}
+    assert paper[("linked", "no")] == paper[("linked", "yes")] == ("–", "–")
+    assert paper[("tag_end", "yes")] == ("90", "77")
