@@ -105,6 +105,14 @@ def test_convs2s_refuses_a_sequence_longer_than_its_learned_positions_naming_max
         model(long_query)
 
 
+def test_bart_refuses_an_input_longer_than_its_learned_positions_naming_the_limit() -> None:
+    model = build_model(TINY["bart"], SPEC, copy=True)
+    n = 33  # max_position_embeddings is 32
+    long_input = Batch(torch.full((1, n), 5), torch.ones(1, n, dtype=torch.bool), torch.full((1, n), -1))
+    with pytest.raises(ValueError, match=r"input of 33 subword tokens .*max_position_embeddings=32"):
+        model.encode(long_input)
+
+
 @pytest.mark.parametrize("name", ["transformer", "convs2s", "bart", "t5"])
 def test_masked_kb_elements_never_reach_the_encoder(name: str) -> None:
     """The encoder sees only the mask id at KB positions (hooked on its embedding or HF encoder input)."""

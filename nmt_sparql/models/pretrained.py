@@ -125,6 +125,15 @@ class PretrainedSeq2Seq(nn.Module):
     def encode(self, batch: Batch) -> dict[str, Any]:
         if self.copy:
             check_slots(batch.src_slots, self.max_slots)
+        limit = getattr(
+            self.model.config, "max_position_embeddings", None
+        )  # BART's learned positions; T5 has none
+        if limit is not None and batch.src_ids.size(1) > limit:
+            raise ValueError(
+                f"an input of {batch.src_ids.size(1)} subword tokens is longer than the model's "
+                f"max_position_embeddings={limit}: raise model.config.max_position_embeddings (from-config "
+                "models), or lower linked.max_units or linked.per_mention (fewer linked candidates per question)"
+            )
         out = self.model.get_encoder()(
             input_ids=batch.src_ids, attention_mask=batch.src_mask.long(), return_dict=True
         )
