@@ -19,19 +19,19 @@ repairer looks for a query that answers:
   the pattern that binds its answer variable rewritten ("where ... born": birth date -> birth place),
   before any empty hypothesis is: the KB matches its patterns.
 - a question that opens by naming a class ("Which painters ...", "How many moons ...") types the answer
-  of a query that lacks the type (`?x a ont:Painter` added) when the typed query still answers; a
-  round-1 answer with nothing of that class counts as an answer of the wrong kind.
+  of a query that lacks the type (`?x a ont:Painter` added) when the typed query still answers; an
+  answer with nothing of that class counts as an answer of the wrong kind, in any round.
 - when no query gives the kind asked for, the first that answered is kept: the kind rules only rank.
 - round 1 tries the n-best in order, but for one swap: of two hypotheses one property or class apart,
   the one whose element the question names by its label goes first.
+- before it runs, a hypothesis whose ORDER BY direction or FILTER comparison goes against the question's
+  superlative or comparative ("the smallest", "more than", "before") is turned to it, and an ORDER BY
+  ... LIMIT the question never asks for is dropped (inference/asked_order.py): one word of the
+  question says so, the same on any KB.
 - an ASK that answers `false` is checked for direction: a pattern `s p o` whose subject never has `p`
   in the KB while its object does, and whose object never is a value of `p` while its subject is, is
   turned round (`Freddie_Mercury bandMember Queen` -> `Queen bandMember Freddie_Mercury`); the turned
   query's answer, true or false, stands, since the KB's domain and range, not the answer, chose it.
-
-- before it runs, a hypothesis whose ORDER BY direction or FILTER comparison goes against the question's
-  superlative or comparative ("the smallest", "more than", "before") is turned to it
-  (inference/asked_order.py): the direction is one word of the question, the same on any KB.
 
 Every query, ASK checks included, goes through `KnowledgeBase.query` (safety checks, the KB's timeout);
 a hypothesis that the safety check refuses is recorded as refused and never sent. Each round records
@@ -511,9 +511,8 @@ class Repairer:
         seen: set[tuple[str, ...]] = set()
         fallback: tuple[list[str], Answer | None] | None = None
         answered: tuple[list[str], Answer] | None = None  # the first answer of the wrong kind
-        kept: list[
-            tuple[list[str], Answer, int]
-        ] = []  # rewrites that answered the wrong class, with their round
+        # rewrites that answered with nothing of the class asked for, with their round
+        kept: list[tuple[list[str], Answer, int]] = []
         expected = expected_answer(question)
         for n, hyp in self._named_first(hypotheses, question):
             tokens, source = list(hyp), f"hypothesis {n}"
