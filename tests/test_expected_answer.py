@@ -81,6 +81,8 @@ def test_a_place_is_an_iri_and_a_date_is_not() -> None:
         ("how many moons orbit jupiter", ["moons", "orbit", "jupiter"]),
         ("Give me all chemical elements", ["chemical", "elements"]),
         ("What kind of music is this?", ["music", "is", "this"]),
+        ("In which cities are Obama's universities?", ["cities", "are", "obama's"]),
+        ("Einstein's universities are in which city?", ["city"]),
         ("Who directed Alien?", []),
     ],
 )

@@ -114,18 +114,22 @@ def expected_answer(question: str) -> Expected:
 
 # "Which films ...", "How many moons ...", "List all rivers ...": the words naming what is asked for follow.
 _ASKING = re.compile(
-    r"^(?:(?:which|what)(?: (?:kind|kinds|type|types|sort) of)?|how many|(?:list|name|give me|show me|find)"
-    r"(?: me)?(?: all)?(?: of)?(?: the)?)$"
+    r"^(?:(?:(?:in|on|at|from|for|to|by|with|into|through|during) )?(?:which|what)(?: (?:kind|kinds|type|types|sort) of)?"
+    r"|how many|(?:list|name|give me|show me|find)(?: me)?(?: all)?(?: of)?(?: the)?)$"
 )
 
 
 def asked_noun(question: str, width: int = 3) -> list[str]:
-    """Up to `width` words after the phrase that opens a question for things of a kind ("Which
-    painters come from Spain?" -> painters, come, from); empty when the question opens otherwise."""
+    """Up to `width` words after the phrase that asks for things of a kind: at the start ("Which
+    painters come from Spain?", "In which cities ...", "How many moons ...") or, for "which", anywhere
+    ("Einstein's universities are in which city?"); empty when the question has no such phrase."""
     words = _words(question)
     for end in range(min(len(words), 5), 0, -1):
         if _ASKING.match(" ".join(words[:end])):
             return words[end : end + width]
+    if "which" in words[1:]:
+        at = words.index("which", 1) + 1
+        return words[at : at + width]
     return []
 
 

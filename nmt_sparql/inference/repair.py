@@ -20,7 +20,9 @@ repairer looks for a query that answers:
   before any empty hypothesis is: the KB matches its patterns.
 - a question that opens by naming a class ("Which painters ...", "How many moons ...") types the answer
   of a query that lacks the type (`?x a ont:Painter` added) when the typed query still answers; an
-  answer with nothing of that class counts as an answer of the wrong kind, in any round.
+  answer with nothing of that class is taken one hop further by a property of the question's units
+  ("Einstein's universities are in which city?": his alma maters, then their city), else counts as an
+  answer of the wrong kind, in any round.
 - when no query gives the kind asked for, the first that answered is kept: the kind rules only rank.
 - round 1 tries the n-best in order, but for one swap: of two hypotheses one property or class apart,
   the one whose element the question names by its label goes first.
@@ -446,31 +448,6 @@ class Repairer:
                 return unit
         return None
 
-    def _narrowed(
-        self,
-        tokens: list[str],
-        source: str,
-        rnd: Round,
-        question: str,
-        units: Sequence[str],
-        expected: Expected,
-    ) -> tuple[tuple[list[str], Answer] | None, bool]:
-        """An answering query with its answer typed by the class the question asks for, when it lacks
-        one ("Which painters come from Spain?": `?x a ont:Painter` added) and the typed query still
-        answers (else None: the untyped answer stands); and whether the typed query found nothing, so
-        that the answer holds nothing of the class asked for ("Which city ..." answered by a country)."""
-        cls = self._asked_class(question, units) if question else None
-        typed = typed_by(tokens, cls, self.prefixes)
-        if cls is None or typed is None:
-            return None, False
-        attempt, answer, _ = self._try(
-            typed, f"{source}: its answer typed {cls} (the question asks for it)", expected
-        )
-        rnd.attempts.append(attempt)
-        if attempt.outcome == ANSWERED and answer is not None:
-            return (typed, answer), False
-        return None, attempt.outcome == EMPTY
-
     def _accept(
         self,
         tokens: list[str],
@@ -481,16 +458,53 @@ class Repairer:
         units: Sequence[str],
         expected: Expected,
     ) -> tuple[list[str], Answer] | None:
-        """The query to keep for an answering attempt (typed by the class the question names, where
-        that still answers), or None, the attempt marked as the wrong kind, when its answer holds
-        nothing of that class."""
-        typed, none_of_the_class = self._narrowed(tokens, attempt.source, rnd, question, units, expected)
-        if typed is not None:
-            return typed
-        if none_of_the_class:
-            attempt.outcome, attempt.detail = WRONG_KIND, "none of its answers is of the class asked for"
+        """The query to keep for an answering attempt: typed by the class the question asks for, when
+        it lacks the type and the typed query still answers ("Which painters come from Spain?": `?x a
+        ont:Painter` added); when nothing of the answer is of that class ("Which city ..." answered by
+        a university), the answer one hop further, else None with the attempt marked as the wrong kind."""
+        cls = self._asked_class(question, units) if question else None
+        typed = typed_by(tokens, cls, self.prefixes)
+        if cls is None or typed is None:
+            return tokens, answer
+        checked, typed_answer, _ = self._try(
+            typed, f"{attempt.source}: its answer typed {cls} (the question asks for it)", expected
+        )
+        rnd.attempts.append(checked)
+        if checked.outcome == ANSWERED and typed_answer is not None:
+            return typed, typed_answer
+        if checked.outcome != EMPTY:
+            return tokens, answer
+        further = self._one_hop_further(tokens, cls, units, attempt.source, rnd, expected)
+        if further is not None:
+            return further
+        attempt.outcome, attempt.detail = WRONG_KIND, "none of its answers is of the class asked for"
+        return None
+
+    def _one_hop_further(
+        self, tokens: list[str], cls: str, units: Sequence[str], source: str, rnd: Round, expected: Expected
+    ) -> tuple[list[str], Answer] | None:
+        """The query's answer taken one hop further, to the class the question asks for: `?x` becomes
+        an inner variable and `?inner P ?x . ?x a cls` (or `?x P ?inner`) is added, for each property
+        of the question's units the query does not use ("Einstein's universities are in which city?":
+        his alma maters, then their city). The first that answers wins."""
+        types = token_types(tokens, self.prefixes)
+        var = _answer_variable(tokens, types)
+        if var is None or "}" not in tokens or "{" not in tokens:
             return None
-        return tokens, answer
+        open_at, close_at = tokens.index("{"), len(tokens) - 1 - tokens[::-1].index("}")
+        inner = next(v for v in ("?h", "?h1", "?h2", "?h3") if v not in tokens)
+        body = [inner if t == var else t for t in tokens[open_at + 1 : close_at]]
+        props = [u for u in units if u not in tokens and self._kind(u) == "property"][: self.per_element]
+        for prop in props:
+            for pattern, way in (([inner, prop, var], "from"), ([var, prop, inner], "to")):
+                new = [*tokens[: open_at + 1], *body, ".", *pattern, ".", var, "a", cls, *tokens[close_at:]]
+                attempt, answer, _ = self._try(
+                    new, f"{source}: one hop further, {way} its answer by {prop}", expected
+                )
+                rnd.attempts.append(attempt)
+                if attempt.outcome == ANSWERED and answer is not None:
+                    return new, answer
+        return None
 
     # -- one question ----------------------------------------------------------------------------
 
