@@ -54,7 +54,11 @@ def write_manifest(folder: Path) -> None:
 def verify_manifest(folder: Path) -> None:
     """Raise ManifestError naming the first file that is missing, altered or not listed."""
     path = folder / MANIFEST
-    data = _read(path)
+    data = read_export_json(
+        path,
+        ManifestError,
+        "missing; export again to add it (`nmt-sparql export checkpoint=RUN_DIR out=...`)",
+    )
     files = data.get("files") if isinstance(data, dict) else None
     if not isinstance(files, dict) or data.get("algorithm") != ALGORITHM:
         raise ManifestError(f"{path}: expected {{'algorithm': '{ALGORITHM}', 'files': {{path: hash}}}}")
@@ -75,12 +79,12 @@ def verify_manifest(folder: Path) -> None:
         )
 
 
-def _read(path: Path) -> Any:
+def read_export_json(path: Path, error: type[ValueError], missing: str) -> Any:
+    """One JSON file of an export; `error` names the file when it is absent (with the `missing` hint)
+    or unreadable, so a damaged export never surfaces as a bare decoder error."""
     try:
         return json.loads(path.read_text(encoding="utf-8"))
     except FileNotFoundError:
-        raise ManifestError(
-            f"{path}: missing; export again to add it (`nmt-sparql export checkpoint=RUN_DIR out=...`)"
-        ) from None
+        raise error(f"{path}: {missing}") from None
     except (OSError, json.JSONDecodeError) as exc:
-        raise ManifestError(f"{path}: unreadable ({exc}); export again") from None
+        raise error(f"{path}: unreadable ({exc}); export again") from None

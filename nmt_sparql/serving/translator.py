@@ -9,7 +9,6 @@ layers over `translate`.
 
 from __future__ import annotations
 
-import json
 import logging
 import threading
 from collections.abc import Mapping, Sequence
@@ -36,7 +35,7 @@ from nmt_sparql.inference.tokenizer import load_tokenizer
 from nmt_sparql.models.registry import build_model
 from nmt_sparql.preparation.linking_index import INDEX_FILE
 from nmt_sparql.serving.export import FORMAT, VERSION, find_pickles
-from nmt_sparql.serving.manifest import MANIFEST, verify_manifest
+from nmt_sparql.serving.manifest import MANIFEST, read_export_json, verify_manifest
 from nmt_sparql.serving.quantize import check_mode, quantize_model
 from nmt_sparql.sparql.prefixes import KB_PREFIXES, PrefixMap
 from nmt_sparql.sparql.tokens import detokenize, kb_tokens
@@ -73,14 +72,9 @@ class Translation:
 
 
 def _read_json(path: Path) -> Any:
-    try:
-        return json.loads(path.read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        raise ExportFormatError(
-            f"{path}: not found; is {path.parent} a `nmt-sparql export` folder?"
-        ) from None
-    except (OSError, json.JSONDecodeError) as err:
-        raise ExportFormatError(f"{path}: unreadable: {err}") from None
+    return read_export_json(
+        path, ExportFormatError, f"not found; is {path.parent} a `nmt-sparql export` folder?"
+    )
 
 
 def _load_prefixes(path: Path, kb: str) -> PrefixMap:
