@@ -308,6 +308,12 @@ def test_a_hypothesis_with_the_property_the_question_names_goes_first(
 
     assert repairer.repair([year, director], question="What is the director of Alien?").tokens == director
     assert repairer.repair([year, director], question="What about Alien?").tokens == year
+    # a verb names the property too: the index knows "directed" as a form of "director"
+    assert "directed" in index.names("ont:director")
+    assert (
+        repairer.repair([year, director], question="What about the man who directed Alien?").tokens
+        == director
+    )
 
 
 def test_repair_gives_up_after_five_rounds_and_says_why(

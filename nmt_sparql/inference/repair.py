@@ -25,7 +25,7 @@ repairer looks for a query that answers:
   answer of the wrong kind, in any round.
 - when no query gives the kind asked for, the first that answered is kept: the kind rules only rank.
 - round 1 tries the n-best in order, but for one swap: of two hypotheses one property or class apart,
-  the one whose element the question names by its label goes first.
+  the one whose element the question says by one of its names in the KB index goes first.
 - before it runs, a hypothesis whose ORDER BY direction or FILTER comparison goes against the question's
   superlative or comparative ("the smallest", "more than", "before") is turned to it, and an ORDER BY
   ... LIMIT the question never asks for is dropped (inference/asked_order.py): one word of the
@@ -52,7 +52,7 @@ from typing import Any
 from lemminflect import getAllLemmas
 from tqdm.auto import tqdm
 
-from nmt_sparql.annotation.linking.index import KBIndex, Kind
+from nmt_sparql.annotation.linking.index import KBIndex, Kind, normalize
 from nmt_sparql.annotation.units import units
 from nmt_sparql.execution.answer import Answer
 from nmt_sparql.execution.base import ExistenceCheckError, KnowledgeBase
@@ -71,6 +71,11 @@ ANSWERED, PARSE_ERROR, EMPTY, UNKNOWN_IRI, REFUSED, KB_ERROR, WRONG_KIND = (
 _TERMS = (TokenType.URI, TokenType.LITERAL, TokenType.VARIABLE)
 # Query shapes whose triple patterns are not one conjunction: an empty answer cannot be blamed on one.
 _NOT_CONJUNCTIVE = {"union", "optional", "minus", "not", "exists"}
+# Words an element's learned names may hold that name nothing by themselves ("is", "be", "been").
+_FUNCTION_WORDS = frozenset({
+    "the", "and", "was", "were", "are", "been", "being", "has", "have", "had", "does", "did", "its", "his",
+    "her", "their", "for", "from", "with", "into", "than", "that", "this", "which", "what", "who", "whom",
+})  # fmt: skip
 _KIND_OF_MASK: dict[str, Kind] = {"<kb:entity>": "entity", "<kb:property>": "property", "<kb:class>": "class"}
 
 
@@ -411,20 +416,21 @@ class Repairer:
         self, hypotheses: Sequence[Sequence[str]], question: str
     ) -> list[tuple[int, Sequence[str]]]:
         """The n-best, numbered, in order, but for one change: a hypothesis that differs from an earlier
-        one in a single property or class, which the question names by its label where the earlier
+        one in a single property or class, which the question says by one of its names where the earlier
         one's it does not ("a population less than ..." names population, not area), goes first.
         Entities are left to the linker, which already matched them to the question's words."""
         numbered = list(enumerate(hypotheses, 1))
         if not question or self.index is None:
             return numbered
-        said = {form for w in re.findall(r"[^\W_]+", question.lower()) for form in _noun_forms(w)}
+        said = f" {normalize(question)} "
 
         def named(token: str) -> bool | None:
-            """Whether the question names a property or class by its label; None for anything else."""
-            if self._kind(token) not in ("property", "class"):
+            """Whether the question says a property or class by one of its names in the index (label,
+            inflections, the spans training aligned with it; not a function word); None for others."""
+            if self._kind(token) not in ("property", "class") or self.index is None:
                 return None
-            label = self.index.label(token) if self.index is not None else None
-            return bool(label) and all(w in said for w in label.lower().split())
+            names = [n for n in self.index.names(token) if n not in _FUNCTION_WORDS and len(n) > 2]
+            return any(f" {n} " in said for n in names)
 
         for i in range(len(numbered)):
             for j in range(i + 1, len(numbered)):

@@ -266,6 +266,14 @@ class KBIndex:
         row = self._db.execute("SELECT kind FROM elements WHERE token = ?", (token,)).fetchone()
         return row[0] if row else None
 
+    def names(self, token: str) -> list[str]:
+        """Every normalized label and alias of an element (its words, inflections, learned spans)."""
+        rows = self._db.execute(
+            "SELECT DISTINCT l.norm FROM labels l JOIN elements e ON e.id = l.element WHERE e.token = ?",
+            (token,),
+        )
+        return [row[0] for row in rows]
+
     def relations(self, a: str, b: str, k: int = 2) -> list[str]:
         """The `k` properties the KB most often links `a` and `b` with, either way round: between two
         entities, the facts that join them; between a class and an entity, the facts that join the
