@@ -42,8 +42,16 @@ def _usage() -> str:
 def _hydra_args(command: str, args: list[str]) -> list[str]:
     """Turn the command's positional words into overrides (`data download lcquad1` -> action=, name=)."""
     if command in ("translate", "serve"):
-        # `model=DIR` names the exported model; `model` is otherwise the training config group.
-        return [f"export={a[len('model=') :]}" if a.startswith("model=") else a for a in args]
+        # `model=DIR` names the exported model; `model` is otherwise the training config group. A
+        # question is text as typed: quoted, so its commas, apostrophes and brackets reach it verbatim.
+        return [
+            f"export={a[len('model=') :]}"
+            if a.startswith("model=")
+            else f"question={_quoted(a[len('question=') :])}"
+            if a.startswith("question=") and not a.startswith(("question='", 'question="'))
+            else a
+            for a in args
+        ]
     if command == "explain":
         return _explain_args(args)
     if command == "index":
@@ -64,10 +72,14 @@ def _explain_args(args: list[str]) -> list[str]:
     """A query given as the first argument becomes `query='...'`, quoted so Hydra reads it verbatim."""
     if not args or re.match(r"^[\w.+~]+=", args[0]) or args[0].startswith("-"):
         return args
+    return [f"query={_quoted(args[0])}", *args[1:]]
+
+
+def _quoted(value: str) -> str:
+    """`value` as a single-quoted Hydra override value that Hydra reads back verbatim."""
     # Hydra reads a backslash as an escape only before a quote or at the end of a quoted value.
-    doubled = re.sub(r"(\\+)(?='|$)", lambda m: m.group(1) * 2, args[0])
-    quoted = doubled.replace("'", "\\'").replace("${", "\\${")
-    return [f"query='{quoted}'", *args[1:]]
+    doubled = re.sub(r"(\\+)(?='|$)", lambda m: m.group(1) * 2, value)
+    return "'" + doubled.replace("'", "\\'").replace("${", "\\${") + "'"
 
 
 # Errors of the user's input, settings or files: their message says what is wrong and what to change,
