@@ -76,7 +76,9 @@ def main() -> None:
             changed["expected kind"].append(where)
         if "order" in tokens or "filter" in tokens:
             checked["order or comparison"] += 1
-            if turned_to_question(tokens, question, repairer._dates) is not None:
+            if turned_to_question(
+                tokens, question, repairer._dates
+            ) is not None or repairer._orders_by_no_measure(tokens, question):
                 changed["order or comparison"].append(where)
         checked["ranking"] += 1
         if unasked_ranking_removed(tokens, question) is not None:

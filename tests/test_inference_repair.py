@@ -213,6 +213,24 @@ def test_the_order_a_superlative_asks_for_is_set_before_the_query_runs(
     assert newest.tokens == latest_first and newest.rounds[0].attempts[0].source == "hypothesis 1"
 
 
+def test_a_superlative_ordered_by_values_that_are_no_measure_gives_way(
+    kb: Recording, index: KBIndex, prefixes: PrefixMap
+) -> None:
+    """ "the oldest film" cannot be ordered by its director (an IRI): the release-year hypothesis wins."""
+    by_director = _tokens(
+        "SELECT DISTINCT ?x WHERE { ?x a ont:Film . ?x ont:director ?v } ORDER BY ASC(?v) LIMIT 1"
+    )
+    by_year = _tokens(
+        "SELECT DISTINCT ?x WHERE { ?x a ont:Film . ?x ont:releaseYear ?v } ORDER BY ASC(?v) LIMIT 1"
+    )
+    repaired = Repairer(kb, prefixes, index, max_rounds=1).repair(
+        [by_director, by_year], question="the oldest film"
+    )
+
+    assert repaired.tokens == by_year
+    assert repaired.rounds[0].attempts[0].detail == "a superlative ordered by values that are no measure"
+
+
 def test_a_class_written_as_the_object_of_a_property_is_tried_as_a_type(
     kb: Recording, index: KBIndex, prefixes: PrefixMap
 ) -> None:

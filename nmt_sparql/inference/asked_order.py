@@ -206,6 +206,15 @@ def _property_of(tokens: Sequence[str], variable: str) -> str | None:
     return None
 
 
+def ordered_property(tokens: Sequence[str]) -> str | None:
+    """The property whose values a query's one `order by` sorts on (`?x ont:area ?v ... order by ?v`)."""
+    if tokens.count("order") != 1:
+        return None
+    at = list(tokens).index("order")
+    variable = _ordered_variable(tokens, at) if at + 2 < len(tokens) and tokens[at + 1] == "by" else None
+    return _property_of(tokens, variable) if variable is not None else None
+
+
 def turned_to_question(
     tokens: Sequence[str], question: str, values_are_dates: Callable[[str], bool]
 ) -> tuple[list[str], str] | None:

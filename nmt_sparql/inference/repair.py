@@ -29,7 +29,8 @@ repairer looks for a query that answers:
 - before it runs, a hypothesis whose ORDER BY direction or FILTER comparison goes against the question's
   superlative or comparative ("the smallest", "more than", "before") is turned to it, and an ORDER BY
   ... LIMIT the question never asks for is dropped (inference/asked_order.py): one word of the
-  question says so, the same on any KB.
+  question says so, the same on any KB. A superlative ordered by values that are no numbers or dates
+  (`order by ?v` over `?x ont:country ?v`) is an answer of the wrong kind.
 - an ASK that answers `false` is checked for direction: a pattern `s p o` whose subject never has `p`
   in the KB while its object does, and whose object never is a value of `p` while its subject is, is
   turned round (`Freddie_Mercury bandMember Queen` -> `Queen bandMember Freddie_Mercury`); the turned
@@ -57,7 +58,12 @@ from nmt_sparql.annotation.units import units
 from nmt_sparql.execution.answer import Answer
 from nmt_sparql.execution.base import ExistenceCheckError, KnowledgeBase
 from nmt_sparql.execution.safety import UnsafeQueryError, query_form
-from nmt_sparql.inference.asked_order import turned_to_question, unasked_ranking_removed
+from nmt_sparql.inference.asked_order import (
+    asked,
+    ordered_property,
+    turned_to_question,
+    unasked_ranking_removed,
+)
 from nmt_sparql.inference.expected_answer import ANY, Expected, asked_noun, expected_answer, fits, value_kinds
 from nmt_sparql.sparql.prefixes import PrefixMap, prefix_map
 from nmt_sparql.sparql.tokens import TokenType, detokenize, local_name, token_types
@@ -203,7 +209,7 @@ class Repairer:
         self.max_rounds, self.per_element = max_rounds, per_element
         self.max_checks, self.max_runs = max_checks, max_runs
         self._known: dict[str, bool] = {}
-        self._dated: dict[str, bool] = {}
+        self._kinds_of: dict[str, list[frozenset[str]]] = {}
 
     # -- one query -------------------------------------------------------------------------------
 
@@ -282,17 +288,29 @@ class Repairer:
                 new[s], new[o] = obj, subject
         return None if new == tokens else new
 
-    def _dates(self, prop: str) -> bool:
-        """Whether the KB's values of `prop` are dates or years (what "oldest" orders by)."""
-        if prop not in self._dated:
+    def _value_kinds(self, prop: str) -> list[frozenset[str]]:
+        """The kinds of a few of the KB's values of `prop` (`value_kinds`: iri, number, date, text)."""
+        if prop not in self._kinds_of:
             answer = self._query(
                 detokenize(
                     ["select", "?_v", "where", "{", "?_s", prop, "?_v", "}", "limit", "5"], self.prefixes
                 )
             )
             values = [v for row in answer.values() for v in row if v is not None] if answer.ok else []
-            self._dated[prop] = bool(values) and all("date" in value_kinds(v) for v in values)
-        return self._dated[prop]
+            self._kinds_of[prop] = [value_kinds(v) for v in values]
+        return self._kinds_of[prop]
+
+    def _dates(self, prop: str) -> bool:
+        """Whether the KB's values of `prop` are dates or years (what "oldest" orders by)."""
+        kinds = self._value_kinds(prop)
+        return bool(kinds) and all("date" in k for k in kinds)
+
+    def _orders_by_no_measure(self, tokens: Sequence[str], question: str) -> bool:
+        """A superlative question answered by ordering on values that are no numbers or dates
+        ("the smallest country" ordered by `ont:country`): the order cannot be what it asks for."""
+        prop = ordered_property(tokens) if question and asked(question, "superlative") is not None else None
+        kinds = self._value_kinds(prop) if prop is not None else []
+        return bool(kinds) and not any(k & {"number", "date"} for k in kinds)
 
     def _holds(self, pattern: list[str]) -> bool:
         answer = self._query(detokenize(["ask", "where", "{", *pattern, "}"], self.prefixes))
@@ -468,6 +486,12 @@ class Repairer:
         it lacks the type and the typed query still answers ("Which painters come from Spain?": `?x a
         ont:Painter` added); when nothing of the answer is of that class ("Which city ..." answered by
         a university), the answer one hop further, else None with the attempt marked as the wrong kind."""
+        if self._orders_by_no_measure(tokens, question):
+            attempt.outcome, attempt.detail = (
+                WRONG_KIND,
+                "a superlative ordered by values that are no measure",
+            )
+            return None
         cls = self._asked_class(question, units) if question else None
         typed = typed_by(tokens, cls, self.prefixes)
         if cls is None or typed is None:
