@@ -25,9 +25,9 @@ from dataclasses import dataclass
 from typing import Literal
 
 from lemminflect import getAllLemmas, getInflection
-from rapidfuzz.distance import OSA
 
 from nmt_sparql.core.marks import UNIT_PATTERN
+from nmt_sparql.inference.expected_answer import one_edit_from
 
 Sense = Literal["high", "low", "early", "late"]
 Form = Literal["superlative", "comparative"]
@@ -100,8 +100,7 @@ def _spelled(word: str) -> str:
     English knows is taken as written."""
     if len(word) < 3 or word in _graded_forms() or getAllLemmas(word):
         return word
-    near = {f for f in _graded_forms() if OSA.distance(word, f, score_cutoff=1) <= 1}
-    return near.pop() if len(near) == 1 else word
+    return one_edit_from(word, _graded_forms())
 
 
 def _words(question: str) -> list[str]:
@@ -226,8 +225,7 @@ def turned_to_question(
     if new.count("order") == 1 and (superlative := asked(question, "superlative")) is not None:
         at = new.index("order")
         if at + 2 < len(new) and new[at + 1] == "by":
-            variable = _ordered_variable(new, at)
-            prop = _property_of(new, variable) if variable is not None else None
+            prop = ordered_property(new)
             low_first = ascending(
                 superlative.sense, superlative.word, prop is not None and values_are_dates(prop)
             )

@@ -14,7 +14,7 @@ me"), so a question in another language expects `ANY`.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from rapidfuzz.distance import OSA
@@ -71,8 +71,13 @@ def _spelled(word: str) -> str:
     """`word`, or the one typo-tolerant keyword it misspells by one edit (`dose` -> `does`)."""
     if len(word) < 3 or word in _TYPO_TOLERANT or word in AUXILIARIES:
         return word
-    near = [k for k in _TYPO_TOLERANT if OSA.distance(word, k, score_cutoff=1) <= 1]
-    return near[0] if len(near) == 1 else word
+    return one_edit_from(word, _TYPO_TOLERANT)
+
+
+def one_edit_from(word: str, vocabulary: Iterable[str]) -> str:
+    """The one word of `vocabulary` that `word` misspells by one edit (OSA), else `word` itself."""
+    near = {k for k in vocabulary if OSA.distance(word, k, score_cutoff=1) <= 1}
+    return near.pop() if len(near) == 1 else word
 
 
 def _words(question: str) -> list[str]:

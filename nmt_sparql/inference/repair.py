@@ -43,6 +43,7 @@ what it tried and why each attempt failed, so a user (or a report) sees how the 
 
 from __future__ import annotations
 
+import functools
 import itertools
 import re
 from collections.abc import Sequence
@@ -442,6 +443,7 @@ class Repairer:
             return numbered
         said = f" {normalize(question)} "
 
+        @functools.cache
         def named(token: str) -> bool | None:
             """Whether the question says a property or class by one of its names in the index (label,
             inflections, the spans training aligned with it; not a function word); None for others."""
