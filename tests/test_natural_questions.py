@@ -24,7 +24,11 @@ from nmt_sparql.sparql.validate import round_trip
 
 BENCHMARKS = Path(__file__).resolve().parent.parent / "benchmarks"
 # Each set, with the questions it has at least in all and of each kind.
-SETS = {"natural_questions.jsonl": (80, 12), "natural_questions_heldout.jsonl": (60, 10)}
+SETS = {
+    "natural_questions.jsonl": (80, 12),
+    "natural_questions_heldout.jsonl": (60, 10),
+    "natural_questions_heldout2.jsonl": (72, 12),
+}
 KINDS = ("one_hop", "list", "two_hop", "count", "ask", "superlative_comparison")
 
 
