@@ -37,11 +37,12 @@ from nmt_sparql.serving.translator import Translator
 GROUP_FIELDS = ("kind", "template_id", "template")
 
 
-def read_questions(source: Path, kb: str) -> tuple[list[Example], list[str | None]]:
-    """The examples to ask and each one's group (kind or template), from a JSONL file or a run folder."""
+def read_questions(source: Path, kb: str, split: str = "test") -> tuple[list[Example], list[str | None]]:
+    """The examples to ask and each one's group (kind or template), from a JSONL file or a run folder
+    (its prepared `split`)."""
     if source.is_dir():
         cfg = OmegaConf.load(source / "config.yaml")
-        examples = load_splits(cfg)["test"]
+        examples = load_splits(cfg)[split]
         return examples, [ex.template_id for ex in examples]
     examples, groups = [], []
     with source.open(encoding="utf-8") as handle:
@@ -121,6 +122,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("export", type=Path, help="an `nmt-sparql export` folder")
     parser.add_argument("questions", type=Path, help="a JSONL of {question, query} or a training run folder")
     parser.add_argument("--kb", default="embedded:bundled", help="KB the answers come from")
+    parser.add_argument(
+        "--split", default="test", choices=("train", "validation", "test"),
+        help="a run folder's split to ask (choices are made on validation; test is reported once)",
+    )  # fmt: skip
     parser.add_argument("--beam", type=int, default=None, help="beam size (default: the export's)")
     parser.add_argument("--repair", action="store_true", help="repair the beam's n-best on the KB")
     parser.add_argument(
@@ -136,7 +141,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.grammar is not None:
         translator.decode_defaults["grammar"] = args.grammar == "on"
     try:
-        examples, groups = read_questions(args.questions, translator.config["kb"])
+        examples, groups = read_questions(args.questions, translator.config["kb"], args.split)
         rows = evaluate(translator, examples, args.beam, args.repair)
     finally:
         translator.close()

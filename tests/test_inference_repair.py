@@ -266,7 +266,9 @@ def test_an_answer_with_nothing_of_the_class_asked_for_gives_way_to_the_next_hyp
     units = ["ont:Film", "ont:director", "ont:birthPlace", "res:Ridley_Scott"]
     repairer = Repairer(kb, prefixes, index, max_rounds=1)
 
-    films = repairer.repair([place, directed], units, question="Which films did Ridley Scott direct?")
+    # the question names both properties ("born", "direct"), so neither goes first by its words
+    question = "Which films did Ridley Scott, born in England, direct?"
+    films = repairer.repair([place, directed], units, question=question)
     outcomes = [a.outcome for a in films.rounds[0].attempts]
     assert (
         outcomes[0] == WRONG_KIND and outcomes[-2:] == [ANSWERED, ANSWERED] and ANSWERED not in outcomes[1:-2]
@@ -275,7 +277,7 @@ def test_an_answer_with_nothing_of_the_class_asked_for_gives_way_to_the_next_hyp
         "SELECT DISTINCT ?x WHERE { ?x a ont:Film . ?x ont:director res:Ridley_Scott }"
     )
     # with no other hypothesis, the first answer stands
-    assert repairer.repair([place], units, question="Which films did Ridley Scott direct?").tokens == place
+    assert repairer.repair([place], units, question=question).tokens == place
 
 
 def test_a_rewrite_that_answers_with_nothing_of_the_class_asked_for_is_passed_over(
@@ -332,6 +334,26 @@ def test_a_hypothesis_with_the_property_the_question_names_goes_first(
         repairer.repair([year, director], question="What about the man who directed Alien?").tokens
         == director
     )
+
+
+def test_a_hypothesis_that_says_more_of_the_question_goes_first(
+    kb: Recording, index: KBIndex, prefixes: PrefixMap
+) -> None:
+    """Two hops that name both properties the question says go before one hop that names one of them;
+    but not before a hypothesis that keeps an entity the longer one drops, nor for an unsaid element."""
+    one_hop = _tokens("SELECT DISTINCT ?x WHERE { res:Alien ont:director ?x }")
+    two_hops = _tokens("SELECT DISTINCT ?x WHERE { res:Alien ont:director ?y . ?y ont:birthPlace ?x }")
+    dated = _tokens("SELECT DISTINCT ?x WHERE { res:Alien ont:director ?y . ?y ont:birthDate ?x }")
+    repairer = Repairer(kb, prefixes, index, max_rounds=1)
+
+    question = "What is the birth place of the director of Alien?"
+    assert repairer.repair([one_hop, two_hops], question=question).tokens == two_hops
+    # "birth date" is not said: the model's order stands
+    assert repairer.repair([one_hop, dated], question=question).tokens == one_hop
+    # the longer hypothesis says no more of the question's words than the entity it loses
+    typed = _tokens("SELECT DISTINCT ?x WHERE { ?x a ont:Film . ?x ont:director res:Ridley_Scott }")
+    films = _tokens("SELECT DISTINCT ?x WHERE { ?x a ont:Film }")
+    assert repairer.repair([typed, films], question="Which films did Ridley Scott direct?").tokens == typed
 
 
 def test_repair_gives_up_after_five_rounds_and_says_why(

@@ -24,8 +24,9 @@ repairer looks for a query that answers:
   ("Einstein's universities are in which city?": his alma maters, then their city), else counts as an
   answer of the wrong kind, in any round.
 - when no query gives the kind asked for, the first that answered is kept: the kind rules only rank.
-- round 1 tries the n-best in order, but for one swap: of two hypotheses one property or class apart,
-  the one whose element the question says by one of its names in the KB index goes first.
+- round 1 tries the n-best in order, but for what the question says: a hypothesis whose properties and
+  classes the question names more of (by their names in the KB index), and leaves fewer unsaid, goes
+  before an earlier one.
 - before it runs, a hypothesis whose ORDER BY direction or FILTER comparison goes against the question's
   superlative or comparative ("the smallest", "more than", "before") is turned to it, and an ORDER BY
   ... LIMIT the question never asks for is dropped (inference/asked_order.py): one word of the
@@ -434,32 +435,44 @@ class Repairer:
     def _named_first(
         self, hypotheses: Sequence[Sequence[str]], question: str
     ) -> list[tuple[int, Sequence[str]]]:
-        """The n-best, numbered, in order, but for one change: a hypothesis that differs from an earlier
-        one in a single property or class, which the question says by one of its names where the earlier
-        one's it does not ("a population less than ..." names population, not area), goes first.
-        Entities are left to the linker, which already matched them to the question's words."""
+        """The n-best, numbered, in the model's order but for what the question says: a hypothesis goes
+        before an earlier one that it beats on the question's words -- it covers at least as many of
+        them (the words of its properties' and classes' names that the question says: label,
+        inflection such as "directed", a span training aligned with it; one for each entity or literal,
+        which the linker matched) and holds at most as many properties and classes that the question
+        does not say, one of the two strictly ("what nationality is the director of Parasite":
+        director and nationality before director alone; "did Picasso paint Guernica": painter before
+        year completed). Two elements named by the same words cover them once."""
         numbered = list(enumerate(hypotheses, 1))
         if not question or self.index is None:
             return numbered
         said = f" {normalize(question)} "
 
         @functools.cache
-        def named(token: str) -> bool | None:
-            """Whether the question says a property or class by one of its names in the index (label,
-            inflections, the spans training aligned with it; not a function word); None for others."""
-            if self._kind(token) not in ("property", "class") or self.index is None:
-                return None
+        def covered(token: str) -> frozenset[str] | None:
+            """The question's words that name a property or class (function words aside), or the
+            entity or literal itself; None for an unsaid property or class; empty for other tokens."""
+            kind = self._kind(token)
+            if kind not in ("property", "class") or self.index is None:
+                return frozenset({token}) if kind == "entity" or token.startswith('"') else frozenset()
             names = [n for n in self.index.names(token) if n not in _FUNCTION_WORDS and len(n) > 2]
-            return any(f" {n} " in said for n in names)
+            words = {w for n in names if f" {n} " in said for w in n.split()} - _FUNCTION_WORDS
+            return frozenset(words) or None
 
-        for i in range(len(numbered)):
-            for j in range(i + 1, len(numbered)):
-                a, b = numbered[i][1], numbered[j][1]
-                diff = [k for k in range(len(a)) if a[k] != b[k]] if len(a) == len(b) else []
-                if len(diff) == 1 and named(a[diff[0]]) is False and named(b[diff[0]]):
-                    numbered.insert(i, numbered.pop(j))
-                    return numbered
-        return numbered
+        def score(tokens: Sequence[str]) -> tuple[int, int]:
+            found = [covered(t) for t in set(tokens)]
+            return len(set().union(*(f for f in found if f))), found.count(None)
+
+        def beats(a: tuple[int, int], b: tuple[int, int]) -> bool:
+            return a != b and a[0] >= b[0] and a[1] <= b[1]
+
+        scored = [(n, hyp, score(hyp)) for n, hyp in numbered]
+        ordered = []
+        while scored:
+            first = next(i for i, (*_, s) in enumerate(scored) if not any(beats(o, s) for *_, o in scored))
+            n, hyp, _ = scored.pop(first)
+            ordered.append((n, hyp))
+        return ordered
 
     def _asked_class(self, question: str, units: Sequence[str]) -> str | None:
         """The class among the question's units that the words opening it name ("Which painters ..."
