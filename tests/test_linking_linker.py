@@ -51,6 +51,20 @@ def test_verbs_and_plurals_name_properties_and_classes(linker: Linker) -> None:
     )
 
 
+def test_part_of_a_name_the_way_people_say_it(linker: Linker) -> None:
+    """A surname after initials, a capitalised dictionary word inside the question, a label without its
+    qualifier, a class by the head of its label."""
+    assert "res:J_R_R_Tolkien" in _tokens(linker.link("Did Tolkien write The Hobbit?"))
+    assert "res:J_R_R_Tolkien" in _tokens(linker.link("did tolkein write the hobbit"))  # a typo too
+    assert "res:Tesla_Inc" in _tokens(linker.link("where is Tesla headquartered"))
+    assert "res:Apple_Inc" in _tokens(linker.link("Was Apple founded by Bill Gates?"))
+    assert "res:Apple_Inc" not in _tokens(linker.link("Apple trees grow where?"))  # the question opens with it
+    assert {"res:The_Godfather", "res:The_Godfather_film"} <= _tokens(
+        linker.link("did steven spielberg direct the godfather")
+    )
+    assert "ont:ChemicalElement" in _tokens(linker.link("How many elements did Marie Curie discover?"))
+
+
 def test_typos_and_case(linker: Linker) -> None:
     assert "res:Ridley_Scott" in _tokens(linker.link("What did Ridly Scott direct?"))
     assert "res:France" in _tokens(linker.link("what is the population of frnace"))

@@ -36,10 +36,14 @@ Kind = Literal["entity", "property", "class"]
 KINDS: tuple[Kind, ...] = get_args(Kind)
 # 2: the `facts` table (entity-to-entity triples and class memberships; empty for a KB indexed from labels).
 # 3: `facts` also says which properties of a subject have numbers or dates (object MEASURED).
-FORMAT_VERSION = "3"
-# 1: written before `facts`, opened as an index without facts; 2: without measured properties.
-_READABLE_FORMATS = ("1", "2", FORMAT_VERSION)
+# 4: a label's trailing qualifier is dropped in a derived label ("The Godfather (film)": "The Godfather").
+FORMAT_VERSION = "4"
+# 1: written before `facts`, opened as an index without facts; 2: without measured properties;
+# 3: without qualifier-free labels.
+_READABLE_FORMATS = ("1", "2", "3", FORMAT_VERSION)
 _WORD = re.compile(r"\w+")
+# A label's trailing qualifier, "The Godfather (film)": people say the name without it.
+_QUALIFIER = re.compile(r"\s*\([^()]*\)\s*$")
 # Tiers of a match; `Hit.score` is the tier, plus 0.4 when the phrase covers the whole label (0.2 when
 # not), plus 0.1 when a label (not a derived word form) matched.
 EXACT, KEYWORDS, PREFIX, FUZZY = 4.0, 3.0, 2.0, 1.0
@@ -84,6 +88,11 @@ class Hit:
     tier: float = 0.0  # EXACT, KEYWORDS, PREFIX or FUZZY
     coverage: float = 0.0  # the share of the label's words the phrase matched (of the longer of the two)
     derived: bool = False  # matched a derived word form, not a label
+
+
+def _name_words(words: list[str]) -> int:
+    """How many words a label or phrase has, initials aside: "Tolkien" is all of "J. R. R. Tolkien"."""
+    return max(1, sum(len(w) > 1 for w in words))
 
 
 def normalize(text: str) -> str:
@@ -149,6 +158,11 @@ def _write(path: Path, entries: Iterable[Entry], facts: Iterable[Fact] = ()) -> 
                     (float(entry.popularity), element),
                 )
             staged.extend((element, label, normalize(label), rank, 0) for rank, label in enumerate(labels))
+            staged.extend(
+                (element, bare, normalize(bare), len(labels), 1)
+                for label in labels
+                if (bare := _QUALIFIER.sub("", label)) != label and normalize(bare)
+            )
             staged.extend(
                 (element, form, normalize(form), len(labels), 1) for form in entry.forms if normalize(form)
             )
@@ -397,9 +411,9 @@ class KBIndex:
     def _rank(self, found: list[tuple[float, int, str, str, int]], words: list[str], k: int) -> list[Hit]:
         """One hit per element, its best label deciding (GRASP); then score, popularity, token."""
         best: dict[int, tuple[float, float, float, bool, str]] = {}  # element -> (score, tier, coverage, ...)
-        n_query = len(words)
+        n_query = _name_words(words)
         for tier, element, text, label_norm, derived in found:
-            n_label = label_norm.count(" ") + 1
+            n_label = _name_words(label_norm.split())
             coverage = min(n_query, n_label) / max(n_query, n_label)
             # A label the phrase covers whole ranks first; among partial matches popularity decides
             # ("Mozart": the composer, not the label with fewer extra words).

@@ -18,7 +18,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from decimal import Decimal
 
-from nmt_sparql.annotation.linking.index import EXACT, FUZZY, KEYWORDS, KINDS, Hit, KBIndex
+from nmt_sparql.annotation.linking.index import EXACT, FUZZY, KEYWORDS, KINDS, Hit, KBIndex, normalize
 from nmt_sparql.annotation.linking.wordforms import is_adjective, is_dictionary_word, is_graded
 
 _STOPWORDS = (
@@ -118,6 +118,15 @@ def _capitalised(word: str) -> bool:
     return word[:1].isupper()
 
 
+def _head_of(hit: Hit, words: Sequence[str]) -> bool:
+    """Whether the span is the head (last words) of the class label it matched ("elements" of
+    "chemical elements"): a kind of that class, as a name of it."""
+    said = normalize(" ".join(words)).split()
+    return (
+        hit.kind == "class" and hit.tier == KEYWORDS and normalize(hit.matched).split()[-len(said) :] == said
+    )
+
+
 class Linker:
     """Finds the KB elements and literals a question may mean (`link`), deterministically."""
 
@@ -148,21 +157,23 @@ class Linker:
             if (kind := self.index.kind(token)) is not None
         ]
 
-    def _hits(self, words: tuple[str, ...], edge_stopword: bool) -> list[Hit]:
+    def _hits(self, words: tuple[str, ...], edge_stopword: bool, capitalised: bool) -> list[Hit]:
         """The best hits of each kind for a span: those of the best tier that kind reaches, best first.
 
-        A partial or corrected match needs a span that looks like a name: a capitalised word after the
-        first, or a word no English dictionary holds ("kubrick", "Ridly"); otherwise "city" would
-        bring "Mexico City" and "contains" would be corrected to "mountains".
+        A partial or corrected match needs a span that looks like a name: a capitalised word that does
+        not open the question (`capitalised`: "Was Apple founded ..."), or a word no English dictionary
+        holds ("kubrick", "Ridly"); otherwise "city" would bring "Mexico City" and "contains" would be
+        corrected to "mountains". A class is also named by the head of its label ("elements": chemical
+        element).
         """
-        named = any(_capitalised(w) for w in words[1:]) or not all(is_dictionary_word(w) for w in words)
+        named = capitalised or not all(is_dictionary_word(w) for w in words)
         phrase = " ".join(words)
         if not self.index.lookup(phrase, k=1):  # most spans match nothing: one lookup, not one per kind
             return []
         kept: list[Hit] = []
         for kind in KINDS:
             hits = self.index.lookup(phrase, [kind], k=self.per_mention * _SAME_LABEL * 2)
-            good = [h for h in hits if self._accept(h, edge_stopword, named)]
+            good = [h for h in hits if self._accept(h, edge_stopword, named or _head_of(h, words))]
             # Elements that share a label take one place together (dbo:location and dbp:location;
             # Wikidata's wdt:/p:/ps:/pq: forms of one property): a label cannot tell them apart.
             places: dict[str, int] = {}
@@ -202,7 +213,9 @@ class Linker:
                 if all(stop[i:j]) or all(in_literal[i:j]):
                     continue
                 edge = stop[i] or stop[j - 1]
-                hits = self._cached_hits(tuple(texts[i:j]), edge)
+                hits = self._cached_hits(
+                    tuple(texts[i:j]), edge, any(map(_capitalised, texts[max(i, 1) : j]))
+                )
                 if any(claimed[i:j]):
                     # Inside a longer mention found by its whole label: only a property or class label of
                     # a kind the longer one lacks ("director" in "film director": the property besides the
