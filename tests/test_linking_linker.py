@@ -58,7 +58,9 @@ def test_part_of_a_name_the_way_people_say_it(linker: Linker) -> None:
     assert "res:J_R_R_Tolkien" in _tokens(linker.link("did tolkein write the hobbit"))  # a typo too
     assert "res:Tesla_Inc" in _tokens(linker.link("where is Tesla headquartered"))
     assert "res:Apple_Inc" in _tokens(linker.link("Was Apple founded by Bill Gates?"))
-    assert "res:Apple_Inc" not in _tokens(linker.link("Apple trees grow where?"))  # the question opens with it
+    assert "res:Apple_Inc" not in _tokens(
+        linker.link("Apple trees grow where?")
+    )  # the question opens with it
     assert {"res:The_Godfather", "res:The_Godfather_film"} <= _tokens(
         linker.link("did steven spielberg direct the godfather")
     )
