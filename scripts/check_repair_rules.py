@@ -2,7 +2,8 @@
 
 Repair (nmt_sparql/inference/repair.py) reads the question: the kind of answer it asks for
 (inference/expected_answer.py), the direction of its superlative or comparative and whether it asks
-for a ranking at all (inference/asked_order.py), the class its opening words name. A rule that would
+for a ranking at all (inference/asked_order.py), the class its opening words name, a property it says
+that the query leaves out (one hop further, among the linker's candidates). A rule that would
 reject or rewrite a *gold* query is a rule that breaks right answers. This script runs each rule on
 every gold query of a prepared dataset (and any JSONL files of {question, query}) against its KB and
 counts the gold queries each rule would change: all counts should be 0.
@@ -17,7 +18,9 @@ import argparse
 import json
 from pathlib import Path
 
+from nmt_sparql.annotation.annotator import Annotator
 from nmt_sparql.annotation.linking.index import KBIndex
+from nmt_sparql.annotation.units import units as units_of
 from nmt_sparql.inference.asked_order import turned_to_question, unasked_ranking_removed
 from nmt_sparql.inference.expected_answer import expected_answer, fits
 from nmt_sparql.inference.kb import open_kb
@@ -57,11 +60,13 @@ def main() -> None:
     pm = prefix_map(args.prefixes)
     index = KBIndex.open(index_path) if index_path else None
     repairer = Repairer(kb, pm, index)
+    annotator = Annotator.open("linked", index_path, None, 0) if index_path else None
     changed: dict[str, list[str]] = {
         "expected kind": [],
         "order or comparison": [],
         "ranking": [],
         "class": [],
+        "said but left out": [],
     }
     checked = {key: 0 for key in changed}
     for source, record in records(args.data, args.extra):
@@ -91,6 +96,10 @@ def main() -> None:
             again = kb.query(detokenize(typed, pm)) if typed is not None else answer
             if not again.ok or sorted(map(str, again.rows)) != sorted(map(str, answer.rows)):
                 changed["class"].append(where)
+        if annotator is not None:  # the linker's candidates, as the model reads them
+            checked["said but left out"] += 1
+            if repairer.said_hop(tokens, question, units_of(annotator.question(question))) is not None:
+                changed["said but left out"].append(where)
     for rule, found in changed.items():
         print(f"{rule:22s} gold queries checked {checked[rule]:6d}   changed {len(found)}")
         for line in found[: args.show]:

@@ -65,6 +65,9 @@ def test_part_of_a_name_the_way_people_say_it(linker: Linker) -> None:
         linker.link("did steven spielberg direct the godfather")
     )
     assert "ont:ChemicalElement" in _tokens(linker.link("How many elements did Marie Curie discover?"))
+    # a name in another element's qualifier names that element's subject, not the element
+    beethoven = _tokens(linker.link("Did Beethoven compose The Magic Flute?"))
+    assert "res:Ludwig_van_Beethoven" in beethoven and "res:Symphony_No_9_Beethoven" not in beethoven
 
 
 def test_typos_and_case(linker: Linker) -> None:

@@ -44,7 +44,6 @@ what it tried and why each attempt failed, so a user (or a report) sees how the 
 
 from __future__ import annotations
 
-import functools
 import itertools
 import re
 from collections.abc import Sequence
@@ -56,6 +55,7 @@ from lemminflect import getAllLemmas
 from tqdm.auto import tqdm
 
 from nmt_sparql.annotation.linking.index import KBIndex, Kind, normalize
+from nmt_sparql.annotation.linking.linker import STOPWORDS
 from nmt_sparql.annotation.units import units
 from nmt_sparql.execution.answer import Answer
 from nmt_sparql.execution.base import ExistenceCheckError, KnowledgeBase
@@ -404,6 +404,7 @@ class Repairer:
         expected: Expected,
         question: str,
         kept: list[tuple[list[str], Answer, int]],
+        said: _Said | None = None,
     ) -> tuple[list[str], Answer] | _Target | None:
         """Rewrite the target's pattern `k`: the answering rewrite, else the first empty one to go on
         with; rewrites that answer with nothing of the class asked for go to `kept`."""
@@ -420,7 +421,7 @@ class Repairer:
             attempt, answer, unknown = self._try(tokens, f"{target.label}: {change}", expected)
             rnd.attempts.append(attempt)
             if attempt.outcome == ANSWERED and answer is not None:
-                accepted = self._accept(tokens, answer, attempt, rnd, question, units, expected)
+                accepted = self._accept(tokens, answer, attempt, rnd, question, units, expected, said)
                 if accepted is not None:
                     return accepted
                 kept.append((tokens, answer, rnd.number))
@@ -433,7 +434,7 @@ class Repairer:
         return follow_up
 
     def _named_first(
-        self, hypotheses: Sequence[Sequence[str]], question: str
+        self, hypotheses: Sequence[Sequence[str]], said: _Said | None
     ) -> list[tuple[int, Sequence[str]]]:
         """The n-best, numbered, in the model's order but for what the question says: a hypothesis goes
         before an earlier one that it beats on the question's words -- it covers at least as many of
@@ -444,20 +445,16 @@ class Repairer:
         director and nationality before director alone; "did Picasso paint Guernica": painter before
         year completed). Two elements named by the same words cover them once."""
         numbered = list(enumerate(hypotheses, 1))
-        if not question or self.index is None:
+        if said is None:
             return numbered
-        said = f" {normalize(question)} "
 
-        @functools.cache
         def covered(token: str) -> frozenset[str] | None:
-            """The question's words that name a property or class (function words aside), or the
-            entity or literal itself; None for an unsaid property or class; empty for other tokens."""
+            """The question's words a property or class says (None: none), or the entity or literal
+            itself; empty for other tokens."""
             kind = self._kind(token)
-            if kind not in ("property", "class") or self.index is None:
+            if kind not in ("property", "class"):
                 return frozenset({token}) if kind == "entity" or token.startswith('"') else frozenset()
-            names = [n for n in self.index.names(token) if n not in _FUNCTION_WORDS and len(n) > 2]
-            words = {w for n in names if f" {n} " in said for w in n.split()} - _FUNCTION_WORDS
-            return frozenset(words) or None
+            return said.words(token) or None
 
         def score(tokens: Sequence[str]) -> tuple[int, int]:
             found = [covered(t) for t in set(tokens)]
@@ -473,6 +470,26 @@ class Repairer:
             n, hyp, _ = scored.pop(first)
             ordered.append((n, hyp))
         return ordered
+
+    def said_but_left_out(self, tokens: Sequence[str], said: _Said, units: Sequence[str]) -> list[str]:
+        """The properties among the question's units that say words of the question no element of a
+        plain SELECT says by a name of their own (`_Said.words`, specific) ("what nationality is the
+        director of Parasite" answered by the director: nationality); none for an ASK, a COUNT, an order or a filter, nor for a property whose words an
+        element of the query already says ("Who wrote X?": author says "wrote", so language, which
+        training also aligned with "wrote", is not left out) or a class of the units says ("Which city
+        was X born in?": "city" is the class asked for, not the property city)."""
+        if not tokens or tokens[0] != "select" or {"count", "order", "filter", "group"} & set(tokens):
+            return []
+        classes = [u for u in units if self._kind(u) == "class"]
+        used = set().union(*(said.words(t) for t in {*(t for t in tokens if ":" in t), *classes}))
+        return [
+            u
+            for u in dict.fromkeys(units)
+            if u not in tokens
+            and self._kind(u) == "property"
+            and said.words(u, specific=True)
+            and not said.words(u) & used
+        ]
 
     def _asked_class(self, question: str, units: Sequence[str]) -> str | None:
         """The class among the question's units that the words opening it name ("Which painters ..."
@@ -496,17 +513,23 @@ class Repairer:
         question: str,
         units: Sequence[str],
         expected: Expected,
+        said: _Said | None = None,
     ) -> tuple[list[str], Answer] | None:
-        """The query to keep for an answering attempt: typed by the class the question asks for, when
-        it lacks the type and the typed query still answers ("Which painters come from Spain?": `?x a
-        ont:Painter` added); when nothing of the answer is of that class ("Which city ..." answered by
-        a university), the answer one hop further, else None with the attempt marked as the wrong kind."""
+        """The query to keep for an answering attempt: one hop further by a property the question says
+        and the query leaves out, when that answers ("the nationality of the director of Parasite");
+        typed by the class the question asks for, when it lacks the type and the typed query still
+        answers ("Which painters come from Spain?": `?x a ont:Painter` added); when nothing of the
+        answer is of that class ("Which city ..." answered by a university), the answer one hop
+        further, else None with the attempt marked as the wrong kind."""
         if self._orders_by_no_measure(tokens, question):
             attempt.outcome, attempt.detail = (
                 WRONG_KIND,
                 "a superlative ordered by values that are no measure",
             )
             return None
+        further = self._said_hop(tokens, said, units, attempt.source, rnd, expected) if said else None
+        if further is not None:
+            tokens, answer = further
         cls = self._asked_class(question, units) if question else None
         typed = typed_by(tokens, cls, self.prefixes)
         if cls is None or typed is None:
@@ -525,13 +548,47 @@ class Repairer:
         attempt.outcome, attempt.detail = WRONG_KIND, "none of its answers is of the class asked for"
         return None
 
-    def _one_hop_further(
-        self, tokens: list[str], cls: str, units: Sequence[str], source: str, rnd: Round, expected: Expected
+    def said_hop(
+        self, tokens: list[str], question: str, units: Sequence[str]
     ) -> tuple[list[str], Answer] | None:
-        """The query's answer taken one hop further, to the class the question asks for: `?x` becomes
-        an inner variable and `?inner P ?x . ?x a cls` (or `?x P ?inner`) is added, for each property
-        of the question's units the query does not use ("Einstein's universities are in which city?":
-        his alma maters, then their city). The first that answers wins."""
+        """The query one hop further by a property `question` says and the query leaves out
+        (`said_but_left_out`), when that answers with the kind the question asks for; else None."""
+        if self.index is None or not question:
+            return None
+        rnd = Round(1, "said but left out")
+        return self._said_hop(
+            tokens, _Said(question, self.index), units, "query", rnd, expected_answer(question)
+        )
+
+    def _said_hop(
+        self,
+        tokens: list[str],
+        said: _Said,
+        units: Sequence[str],
+        source: str,
+        rnd: Round,
+        expected: Expected,
+    ) -> tuple[list[str], Answer] | None:
+        for prop in self.said_but_left_out(tokens, said, units)[: self.per_element]:
+            further = self._one_hop_further(tokens, None, [prop], source, rnd, expected)
+            if further is not None:
+                return further
+        return None
+
+    def _one_hop_further(
+        self,
+        tokens: list[str],
+        cls: str | None,
+        units: Sequence[str],
+        source: str,
+        rnd: Round,
+        expected: Expected,
+    ) -> tuple[list[str], Answer] | None:
+        """The query's answer taken one hop further, to the class the question asks for (`cls`; None:
+        any): `?x` becomes an inner variable and `?inner P ?x [. ?x a cls]` (or `?x P ?inner`) is
+        added, for each property of the question's units the query does not use ("Einstein's
+        universities are in which city?": his alma maters, then their city). The first that answers
+        wins."""
         types = token_types(tokens, self.prefixes)
         var = _answer_variable(tokens, types)
         if var is None or "}" not in tokens or "{" not in tokens:
@@ -542,7 +599,8 @@ class Repairer:
         props = [u for u in units if u not in tokens and self._kind(u) == "property"][: self.per_element]
         for prop in props:
             for pattern, way in (([inner, prop, var], "from"), ([var, prop, inner], "to")):
-                new = [*tokens[: open_at + 1], *body, ".", *pattern, ".", var, "a", cls, *tokens[close_at:]]
+                typed = [".", var, "a", cls] if cls is not None else []
+                new = [*tokens[: open_at + 1], *body, ".", *pattern, *typed, *tokens[close_at:]]
                 attempt, answer, _ = self._try(
                     new, f"{source}: one hop further, {way} its answer by {prop}", expected
                 )
@@ -573,7 +631,8 @@ class Repairer:
         # rewrites that answered with nothing of the class asked for, with their round
         kept: list[tuple[list[str], Answer, int]] = []
         expected = expected_answer(question)
-        for n, hyp in self._named_first(hypotheses, question):
+        said = _Said(question, self.index) if question and self.index is not None else None
+        for n, hyp in self._named_first(hypotheses, said):
             tokens, source = list(hyp), f"hypothesis {n}"
             if question:
                 for change in (
@@ -597,7 +656,7 @@ class Repairer:
             if fallback is None:
                 fallback = (tokens, answer)
             if attempt.outcome == ANSWERED and answer is not None:
-                accepted = self._accept(tokens, answer, attempt, first, question, units, expected)
+                accepted = self._accept(tokens, answer, attempt, first, question, units, expected, said)
                 if accepted is not None:
                     return Repaired(*accepted, rounds, 1)
             if attempt.outcome == WRONG_KIND and answered is None and answer is not None:
@@ -617,7 +676,7 @@ class Repairer:
             rnd = Round(len(rounds) + 1, target.label, notes=passed)
             passed = []
             rounds.append(rnd)
-            outcome = self._repair_round(rnd, target, *blamed, units, expected, question, kept)
+            outcome = self._repair_round(rnd, target, *blamed, units, expected, question, kept, said)
             if isinstance(outcome, tuple):
                 return Repaired(*outcome, rounds, rnd.number)
             if outcome is not None:
@@ -639,6 +698,29 @@ class Repairer:
             sent = best.outcome == UNKNOWN_IRI
             answer = self._query(best.sparql) if sent else Answer.failed(f"{best.outcome}: {best.detail}")
         return Repaired(tokens, answer, rounds, None, reason)
+
+
+class _Said:
+    """What one question says of KB elements: the words of the question that an element's names in
+    the KB index (label, inflections, spans training aligned with it) say, function words aside."""
+
+    def __init__(self, question: str, index: KBIndex):
+        self.text, self.index = f" {normalize(question)} ", index
+        self._words: dict[str, frozenset[str]] = {}
+
+    def words(self, token: str, specific: bool = False) -> frozenset[str]:
+        """The question's words the element's names say; `specific`: only by a name that is not a part
+        of a longer one ("places" of "places of birth" says no birth place; "born" of "was born in" does,
+        function words aside)."""
+        key = f"{specific} {token}"
+        if key not in self._words:
+            names = [n for n in self.index.names(token) if n not in _FUNCTION_WORDS and len(n) > 2]
+            if specific:
+                content = {n: set(n.split()) - STOPWORDS for n in names}
+                names = [n for n in names if not any(content[n] < content[m] for m in names)]
+            found = {w for n in names if f" {n} " in self.text for w in n.split()}
+            self._words[key] = frozenset(found - _FUNCTION_WORDS)
+        return self._words[key]
 
 
 def typed_by(tokens: Sequence[str], cls: str | None, prefixes: PrefixMap) -> list[str] | None:

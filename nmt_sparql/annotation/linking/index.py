@@ -43,7 +43,7 @@ FORMAT_VERSION = "4"
 _READABLE_FORMATS = ("1", "2", "3", FORMAT_VERSION)
 _WORD = re.compile(r"\w+")
 # A label's trailing qualifier, "The Godfather (film)": people say the name without it.
-_QUALIFIER = re.compile(r"\s*\([^()]*\)\s*$")
+QUALIFIER = re.compile(r"\s*\([^()]*\)\s*$")
 # Tiers of a match; `Hit.score` is the tier, plus 0.4 when the phrase covers the whole label (0.2 when
 # not), plus 0.1 when a label (not a derived word form) matched.
 EXACT, KEYWORDS, PREFIX, FUZZY = 4.0, 3.0, 2.0, 1.0
@@ -161,7 +161,7 @@ def _write(path: Path, entries: Iterable[Entry], facts: Iterable[Fact] = ()) -> 
             staged.extend(
                 (element, bare, normalize(bare), len(labels), 1)
                 for label in labels
-                if (bare := _QUALIFIER.sub("", label)) != label and normalize(bare)
+                if (bare := QUALIFIER.sub("", label)) != label and normalize(bare)
             )
             staged.extend(
                 (element, form, normalize(form), len(labels), 1) for form in entry.forms if normalize(form)

@@ -18,7 +18,16 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from decimal import Decimal
 
-from nmt_sparql.annotation.linking.index import EXACT, FUZZY, KEYWORDS, KINDS, Hit, KBIndex, normalize
+from nmt_sparql.annotation.linking.index import (
+    EXACT,
+    FUZZY,
+    KEYWORDS,
+    KINDS,
+    QUALIFIER,
+    Hit,
+    KBIndex,
+    normalize,
+)
 from nmt_sparql.annotation.linking.wordforms import is_adjective, is_dictionary_word, is_graded
 
 _STOPWORDS = (
@@ -118,6 +127,16 @@ def _capitalised(word: str) -> bool:
     return word[:1].isupper()
 
 
+def _in_qualifier(hit: Hit, words: Sequence[str]) -> bool:
+    """Whether a partial match found the span only in the label's qualifier ("Beethoven" in "Symphony
+    No. 9 (Beethoven)"): that names another element, not this one."""
+    qualifier = QUALIFIER.search(hit.matched)
+    if hit.tier >= EXACT or qualifier is None:
+        return False
+    bare = set(normalize(hit.matched[: qualifier.start()]).split())
+    return not set(normalize(" ".join(words)).split()) & bare
+
+
 def _head_of(hit: Hit, words: Sequence[str]) -> bool:
     """Whether the span is the head (last words) of the class label it matched ("elements" of
     "chemical elements"): a kind of that class, as a name of it."""
@@ -173,7 +192,11 @@ class Linker:
         kept: list[Hit] = []
         for kind in KINDS:
             hits = self.index.lookup(phrase, [kind], k=self.per_mention * _SAME_LABEL * 2)
-            good = [h for h in hits if self._accept(h, edge_stopword, named or _head_of(h, words))]
+            good = [
+                h
+                for h in hits
+                if self._accept(h, edge_stopword, named or _head_of(h, words)) and not _in_qualifier(h, words)
+            ]
             # Elements that share a label take one place together (dbo:location and dbp:location;
             # Wikidata's wdt:/p:/ps:/pq: forms of one property): a label cannot tell them apart.
             places: dict[str, int] = {}
