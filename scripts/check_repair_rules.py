@@ -1,7 +1,7 @@
 """The gold side of repair's question rules: on gold queries they must change nothing.
 
 Repair (nmt_sparql/inference/repair.py) reads the question: the kind of answer it asks for
-(inference/expected_answer.py), the direction of its superlative or comparative and whether it asks
+(inference/expected_answer.py; for "who", the classes training's answers have), the direction of its superlative or comparative and whether it asks
 for a ranking at all (inference/asked_order.py), the class its opening words name, a property it says
 that the query leaves out (one hop further, among the linker's candidates). A rule that would
 reject or rewrite a *gold* query is a rule that breaks right answers. This script runs each rule on
@@ -77,7 +77,8 @@ def main() -> None:
             continue  # gold answers that are empty are discarded by the metrics too
         where = f"{source}: {question} | {record['query'].split('> ')[-1]}"
         checked["expected kind"] += 1
-        if not fits(expected_answer(question), tokens, answer):
+        expected = expected_answer(question)
+        if not fits(expected, tokens, answer) or not repairer.of_answering_classes(answer, expected):
             changed["expected kind"].append(where)
         if "order" in tokens or "filter" in tokens:
             checked["order or comparison"] += 1

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from rapidfuzz.distance import OSA
 
@@ -50,12 +50,14 @@ _IRI = re.compile(r"^[A-Za-z][A-Za-z0-9+.\-]*:(?://|[^\s]*[/#:])\S*$")
 class Expected:
     """What a question asks for. `boolean`: an ASK (True), anything but an ASK (False), either (None);
     `count`: whether a COUNT query may answer it; `values`: the kinds of answer values that fit
-    (`iri`, `number`, `date`, `text`; empty: any)."""
+    (`iri`, `number`, `date`, `text`; empty: any); `asks`: the interrogative whose answers training
+    taught the KB index (`KBIndex.answer_classes`: "who" is answered by people and bands)."""
 
     name: str
     boolean: bool | None = False
     count: bool = True
     values: frozenset[str] = frozenset()
+    asks: str | None = None
 
 
 ANY = Expected("any answer", boolean=None)
@@ -110,7 +112,9 @@ def expected_answer(question: str) -> Expected:
         and words[2] in _TIME_NOUNS
     ):
         return DATE
-    if first in ("where", "who", "whom", "whose") or (first == "from" and second == "where"):
+    if first in ("who", "whom"):
+        return replace(THING, asks="who")
+    if first in ("where", "whose") or (first == "from" and second == "where"):
         return THING
     if {"number", "count", "total"} & set(words):
         return NOT_YES_NO

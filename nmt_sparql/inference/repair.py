@@ -56,6 +56,7 @@ from tqdm.auto import tqdm
 
 from nmt_sparql.annotation.linking.index import KBIndex, Kind, normalize
 from nmt_sparql.annotation.linking.linker import STOPWORDS
+from nmt_sparql.annotation.linking.sources import token_of
 from nmt_sparql.annotation.units import units
 from nmt_sparql.execution.answer import Answer
 from nmt_sparql.execution.base import ExistenceCheckError, KnowledgeBase
@@ -67,6 +68,7 @@ from nmt_sparql.inference.asked_order import (
     unasked_ranking_removed,
 )
 from nmt_sparql.inference.expected_answer import ANY, Expected, asked_noun, expected_answer, fits, value_kinds
+from nmt_sparql.sparql.patterns import answer_variable, triple_patterns
 from nmt_sparql.sparql.prefixes import PrefixMap, prefix_map
 from nmt_sparql.sparql.tokens import TokenType, detokenize, local_name, token_types
 from nmt_sparql.sparql.validate import query_parse_error
@@ -76,7 +78,6 @@ MAX_ROUNDS = 5
 ANSWERED, PARSE_ERROR, EMPTY, UNKNOWN_IRI, REFUSED, KB_ERROR, WRONG_KIND = (
     "answered", "parse error", "empty", "unknown IRI", "refused", "KB error", "wrong kind of answer",
 )  # fmt: skip
-_TERMS = (TokenType.URI, TokenType.LITERAL, TokenType.VARIABLE)
 # Query shapes whose triple patterns are not one conjunction: an empty answer cannot be blamed on one.
 _NOT_CONJUNCTIVE = {"union", "optional", "minus", "not", "exists"}
 # Words an element's learned names may hold that name nothing by themselves ("is", "be", "been").
@@ -143,34 +144,6 @@ def repair_rounds(decode_cfg: Any) -> int:
             raise ValueError(f"decode.repair_rounds must be within 1..{MAX_ROUNDS}, got {rounds}")
         return rounds
     return 1 if decode_cfg.get("execution_guided", False) else 0
-
-
-def triple_patterns(tokens: Sequence[str], types: Sequence[TokenType]) -> list[tuple[int, int, int]]:
-    """(subject, predicate, object) token positions of the plain triple patterns of a query, in order
-    (`;` and `,` abbreviations expanded); FILTER, BIND, paths and the like are passed over."""
-    free, subject, predicate, obj, end = range(5)
-    state, depth, s, p = free, 0, -1, -1
-    out: list[tuple[int, int, int]] = []
-    for i, (tok, kind) in enumerate(zip(tokens, types)):
-        term = kind in _TERMS
-        if tok == "{":
-            state, depth = subject, 0
-        elif state == subject and term:
-            s, state = i, predicate
-        elif state == predicate and (term or tok == "a"):
-            p, state = i, obj
-        elif state == obj and term:
-            out.append((s, p, i))
-            state = end
-        elif state == end and tok in (".", ";", ","):
-            state = {".": subject, ";": predicate, ",": obj}[tok]
-        elif state == free and tok in ("(", ")"):
-            depth += 1 if tok == "(" else -1
-        elif state == free and tok == "." and depth <= 0:
-            state = subject
-        else:
-            state, depth = free, (1 if tok == "(" else 0)
-    return out
 
 
 def _is_empty(tokens: Sequence[str], answer: Answer) -> bool:
@@ -254,7 +227,27 @@ class Repairer:
                 answer,
                 unknown,
             )
+        if not self.of_answering_classes(answer, expected):
+            detail = f"no answer is of a class that answers '{expected.asks}' questions in training"
+            return Attempt(source, sparql, WRONG_KIND, detail), answer, unknown
         return Attempt(source, sparql, ANSWERED, note), answer, unknown
+
+    def of_answering_classes(self, answer: Answer, expected: Expected) -> bool:
+        """Whether an answer to a "who" question holds an entity of a class such questions' answers
+        have in training (`KBIndex.answer_classes`), or an entity the KB gives no class: "Who wrote
+        The Alchemist?" answered by Portuguese, a language, is not. True when training taught nothing."""
+        if expected.asks is None or self.index is None:
+            return True
+        asked = self.index.answer_classes(expected.asks)
+        if not asked:
+            return True
+        entities = [v for row in answer.values() for v in row if v is not None and value_kinds(v) == {"iri"}]
+        for value in entities[:20]:
+            token = token_of(value, self.prefixes)
+            classes = self.index.classes(token) if token else frozenset()
+            if not classes or classes & asked:
+                return True
+        return not entities
 
     def _query(self, sparql: str) -> Answer:
         try:
@@ -375,7 +368,7 @@ class Repairer:
         if not patterns:
             return "no plain triple pattern to repair"
         if target.wrong_kind:
-            answer_var = _answer_variable(target.tokens, types)
+            answer_var = answer_variable(target.tokens, types)
             binding = [
                 k for k, pattern in enumerate(patterns) if answer_var in (target.tokens[i] for i in pattern)
             ]
@@ -590,7 +583,7 @@ class Repairer:
         universities are in which city?": his alma maters, then their city). The first that answers
         wins."""
         types = token_types(tokens, self.prefixes)
-        var = _answer_variable(tokens, types)
+        var = answer_variable(tokens, types)
         if var is None or "}" not in tokens or "{" not in tokens:
             return None
         open_at, close_at = tokens.index("{"), len(tokens) - 1 - tokens[::-1].index("}")
@@ -729,7 +722,7 @@ def typed_by(tokens: Sequence[str], cls: str | None, prefixes: PrefixMap) -> lis
     if cls is None or not tokens or tokens[0] != "select" or cls in tokens or "{" not in tokens:
         return None
     types = token_types(tokens, prefixes)
-    var = _answer_variable(tokens, types)
+    var = answer_variable(tokens, types)
     if var is None or any(
         tokens[s] == var and tokens[p] == "a" for s, p, _ in triple_patterns(tokens, types)
     ):
@@ -741,18 +734,6 @@ def typed_by(tokens: Sequence[str], cls: str | None, prefixes: PrefixMap) -> lis
 def _noun_forms(word: str) -> set[str]:
     """`word` and its singular(s) as a noun (`painters` -> painter)."""
     return {word, *getAllLemmas(word, upos="NOUN").get("NOUN", ())}
-
-
-def _answer_variable(tokens: Sequence[str], types: Sequence[TokenType]) -> str | None:
-    """The first variable a SELECT projects (`select distinct ?x`, `select ( count ( ?x ) ...`), or None."""
-    if "select" not in tokens:
-        return None
-    for tok, kind in zip(tokens[tokens.index("select") + 1 :], types[tokens.index("select") + 1 :]):
-        if kind == TokenType.VARIABLE:
-            return tok
-        if tok in ("where", "{"):
-            return None
-    return None
 
 
 def rounds_histogram(repairs: Sequence[Repaired]) -> dict[str, int]:

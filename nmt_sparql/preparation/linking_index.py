@@ -22,7 +22,11 @@ from omegaconf import DictConfig, OmegaConf
 from nmt_sparql.annotation.labels import LabelResolver
 from nmt_sparql.annotation.linking.build import kb_entries, kb_facts
 from nmt_sparql.annotation.linking.index import FORMAT_VERSION, KBIndex
-from nmt_sparql.annotation.linking.sources import entries_from_examples, entries_from_label_files
+from nmt_sparql.annotation.linking.sources import (
+    answer_slots,
+    entries_from_examples,
+    entries_from_label_files,
+)
 from nmt_sparql.core.record import Example
 from nmt_sparql.sparql.prefixes import prefix_map
 
@@ -69,7 +73,7 @@ def dataset_index(cfg: DictConfig, train: list[Example], resolver: LabelResolver
         entries_from_examples(train, resolver),
     )
     facts = kb_facts(endpoint, prefixes) if endpoint.startswith("embedded:") else []
-    index = KBIndex.build(path, entries, facts=facts)
+    index = KBIndex.build(path, entries, facts=facts, slots=answer_slots(train))
     log.info("KB index of %d elements built in %.1f s: %s", len(index), time.perf_counter() - started, path)
     index.close()
     return path

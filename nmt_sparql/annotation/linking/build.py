@@ -10,6 +10,7 @@ from pathlib import Path
 from nmt_sparql.annotation.linking.index import Entry, Fact, KBIndex
 from nmt_sparql.annotation.linking.linker import STOPWORDS
 from nmt_sparql.annotation.linking.sources import (
+    answer_slots,
     entries_from_cooccurrence,
     entries_from_endpoint,
     entries_from_examples,
@@ -83,4 +84,4 @@ def build_index(
         raise ValueError("nothing to index: give a kb, label files or training examples")
     facts = kb_facts(kb, prefixes) if kb else []
     log.info("indexing %d entries and %d facts into %s", len(entries), len(facts), out)
-    return KBIndex.build(out, entries, word_forms=word_forms, facts=facts)
+    return KBIndex.build(out, entries, word_forms=word_forms, facts=facts, slots=answer_slots(examples))

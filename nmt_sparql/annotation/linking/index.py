@@ -23,7 +23,7 @@ import functools
 import re
 import sqlite3
 import unicodedata
-from collections.abc import Collection, Iterable
+from collections.abc import Collection, Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal, get_args
@@ -36,7 +36,8 @@ Kind = Literal["entity", "property", "class"]
 KINDS: tuple[Kind, ...] = get_args(Kind)
 # 2: the `facts` table (entity-to-entity triples and class memberships; empty for a KB indexed from labels).
 # 3: `facts` also says which properties of a subject have numbers or dates (object MEASURED).
-# 4: a label's trailing qualifier is dropped in a derived label ("The Godfather (film)": "The Godfather").
+# 4: a label's trailing qualifier is dropped in a derived label ("The Godfather (film)": "The Godfather");
+#    the `slots` table (what answers training's "who" questions: a property's objects or subjects).
 FORMAT_VERSION = "4"
 # 1: written before `facts`, opened as an index without facts; 2: without measured properties;
 # 3: without qualifier-free labels.
@@ -55,6 +56,8 @@ _FUZZY_WORDS = 8
 _FETCH_PER_K = 20
 # A triple between two IRIs as model tokens (subject, property, object); ("x", "a", "C") for a membership.
 Fact = tuple[str, str, str]
+# What answers the training questions opening with a word: (word, property, "object" | "subject").
+Slot = tuple[str, str, str]
 # The object of a fact whose value is a number or a date (`facts` keeps which properties measure what).
 MEASURED = '"'
 
@@ -111,6 +114,7 @@ CREATE TABLE staged (element INTEGER NOT NULL, text TEXT NOT NULL, norm TEXT NOT
 CREATE TABLE labels (id INTEGER PRIMARY KEY, element INTEGER NOT NULL, text TEXT NOT NULL,
                      norm TEXT NOT NULL, kind TEXT NOT NULL, derived INTEGER NOT NULL);
 CREATE TABLE facts (s TEXT NOT NULL, p TEXT NOT NULL, o TEXT NOT NULL);
+CREATE TABLE slots (word TEXT NOT NULL, p TEXT NOT NULL, side TEXT NOT NULL, n INTEGER NOT NULL);
 """
 _INDEXES = """
 CREATE INDEX labels_norm ON labels (norm);
@@ -129,7 +133,9 @@ CREATE INDEX facts_members ON facts (p, o, s);
 """
 
 
-def _write(path: Path, entries: Iterable[Entry], facts: Iterable[Fact] = ()) -> None:
+def _write(
+    path: Path, entries: Iterable[Entry], facts: Iterable[Fact] = (), slots: Mapping[Slot, int] | None = None
+) -> None:
     db = sqlite3.connect(path)
     try:
         db.executescript("PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF;" + _SCHEMA)
@@ -178,6 +184,7 @@ def _write(path: Path, entries: Iterable[Entry], facts: Iterable[Fact] = ()) -> 
         )
         db.execute("DROP TABLE staged")
         db.executemany("INSERT INTO facts VALUES (?, ?, ?)", facts)
+        db.executemany("INSERT INTO slots VALUES (?, ?, ?, ?)", [(*k, n) for k, n in (slots or {}).items()])
         db.executescript(_INDEXES)
         db.executemany(
             "INSERT INTO meta VALUES (?, ?)", [("format", FORMAT_VERSION), ("elements", str(len(ids)))]
@@ -197,10 +204,9 @@ class KBIndex:
         # A linker looks the same words up many times (every span, every kind).
         self._alternatives = functools.lru_cache(maxsize=100_000)(self._alternatives_uncached)
         self._size = int(db.execute("SELECT count(*) FROM elements").fetchone()[0])
-        self._has_facts = (
-            db.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'facts'").fetchone()
-            is not None
-        )
+        tables = {row[0] for row in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+        self._has_facts, self._has_slots = "facts" in tables, "slots" in tables
+        self._answer_classes: dict[str, frozenset[str]] = {}
         self._max_words = int(
             db.execute(
                 "SELECT coalesce(max(length(norm) - length(replace(norm, ' ', '')) + 1), 0) FROM labels"
@@ -209,10 +215,15 @@ class KBIndex:
 
     @classmethod
     def build(
-        cls, path: str | Path, entries: Iterable[Entry], word_forms: bool = True, facts: Iterable[Fact] = ()
+        cls,
+        path: str | Path,
+        entries: Iterable[Entry],
+        word_forms: bool = True,
+        facts: Iterable[Fact] = (),
+        slots: Mapping[Slot, int] | None = None,
     ) -> KBIndex:
-        """Index `entries` (and the KB's `facts`, for `relations`) into `path`, written to a temporary
-        file and renamed over it in one step.
+        """Index `entries` (and the KB's `facts`, for `relations`; training's answer `slots`, for
+        `answer_classes`) into `path`, written to a temporary file and renamed over it in one step.
 
         An element met several times (from several sources) keeps its first kind and preferred label,
         gains every label, and takes the highest popularity. With `word_forms`, properties and classes
@@ -228,7 +239,7 @@ class KBIndex:
 
         def write(tmp: Path) -> None:
             tmp.unlink()  # SQLite creates its own file; atomic_write only reserved the name
-            _write(tmp, entries, facts)
+            _write(tmp, entries, facts, slots)
 
         atomic_write(path, write)
         return cls.open(path)
@@ -310,6 +321,32 @@ class KBIndex:
                 (a, b, b, a, k),
             ).fetchall()
         return [p for p, _ in rows]
+
+    def classes(self, entity: str) -> frozenset[str]:
+        """The classes the KB gives an entity (empty without facts)."""
+        if not self._has_facts:
+            return frozenset()
+        rows = self._db.execute("SELECT o FROM facts WHERE s = ? AND p = 'a'", (entity,))
+        return frozenset(row[0] for row in rows)
+
+    def answer_classes(self, word: str) -> frozenset[str]:
+        """The classes whose members fill a slot that answered training questions opening with `word`
+        ("who": the objects of director, author, artist... are people and bands, never a language);
+        empty when training had no such question or the index has no facts."""
+        if word not in self._answer_classes:
+            found: set[str] = set()
+            if self._has_facts and self._has_slots:
+                for p, side in self._db.execute(
+                    "SELECT p, side FROM slots WHERE word = ?", (word,)
+                ).fetchall():
+                    member = "f.o" if side == "object" else "f.s"
+                    rows = self._db.execute(
+                        f"SELECT DISTINCT m.o FROM facts f JOIN facts m ON m.s = {member} AND m.p = 'a' WHERE f.p = ?",
+                        (p,),
+                    )
+                    found.update(row[0] for row in rows)
+            self._answer_classes[word] = frozenset(found)
+        return self._answer_classes[word]
 
     def attributes(self, element: str, k: int = 3) -> list[str]:
         """The `k` properties whose values are numbers or dates that a class's members (most members

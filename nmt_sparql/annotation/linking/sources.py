@@ -26,12 +26,13 @@ from nmt_sparql.annotation.labels import (
     normalize_space,
     read_label_file,
 )
-from nmt_sparql.annotation.linking.index import MEASURED, Entry, Fact, Kind, normalize
+from nmt_sparql.annotation.linking.index import MEASURED, Entry, Fact, Kind, Slot, normalize
 from nmt_sparql.core.language import label_rank
 from nmt_sparql.core.marks import unmark
 from nmt_sparql.core.record import Example, RecordError
 from nmt_sparql.execution.answer import NUMERIC_DATATYPES
 from nmt_sparql.execution.base import KnowledgeBase
+from nmt_sparql.sparql.patterns import answer_variable, triple_patterns
 from nmt_sparql.sparql.prefixes import PrefixMap
 from nmt_sparql.sparql.tokens import SparqlSyntaxError, TokenType, token_types, tokenize
 
@@ -391,3 +392,29 @@ def frequent_elements(examples: Iterable[Example], min_share: float = 0.2) -> li
         except SparqlSyntaxError:
             continue
     return sorted(token for token, count in uses.items() if count >= min_share * n)
+
+
+# The interrogatives whose answers' slots training teaches: "who" asks for people, bands, founders, not
+# for a language ("Who wrote X?" answered by X's language is the wrong kind of answer).
+ASKING_WORDS = ("who",)
+
+
+def answer_slots(examples: Iterable[Example], words: Sequence[str] = ASKING_WORDS) -> Counter[Slot]:
+    """How often the training questions opening with each of `words` ("Who directed Alien?") are
+    answered by a property's object or subject (`(word, ont:director, "object")`): the KB index turns
+    these slots into the classes whose members answer such a question (`KBIndex.answer_classes`)."""
+    slots: Counter[Slot] = Counter()
+    for example in examples:
+        first = normalize(example.question).split()[:1]
+        if not first or first[0] not in words:
+            continue
+        try:
+            tokens = tokenize(example.query, example.kb)
+        except SparqlSyntaxError:
+            continue
+        types = token_types(tokens, example.kb)
+        var = answer_variable(tokens, types)
+        for s, p, o in triple_patterns(tokens, types):
+            if tokens[p] != "a" and types[p] is TokenType.URI and var in (tokens[s], tokens[o]):
+                slots[(first[0], tokens[p], "object" if tokens[o] == var else "subject")] += 1
+    return slots

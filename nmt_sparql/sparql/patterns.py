@@ -1,0 +1,50 @@
+"""The plain triple patterns of a query's canonical tokens, and the variable it answers with: what
+repair rewrites and what the KB index learns the slots of "who" answers from."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from nmt_sparql.sparql.tokens import TokenType
+
+_TERMS = (TokenType.URI, TokenType.LITERAL, TokenType.VARIABLE)
+
+
+def triple_patterns(tokens: Sequence[str], types: Sequence[TokenType]) -> list[tuple[int, int, int]]:
+    """(subject, predicate, object) token positions of the plain triple patterns of a query, in order
+    (`;` and `,` abbreviations expanded); FILTER, BIND, paths and the like are passed over."""
+    free, subject, predicate, obj, end = range(5)
+    state, depth, s, p = free, 0, -1, -1
+    out: list[tuple[int, int, int]] = []
+    for i, (tok, kind) in enumerate(zip(tokens, types)):
+        term = kind in _TERMS
+        if tok == "{":
+            state, depth = subject, 0
+        elif state == subject and term:
+            s, state = i, predicate
+        elif state == predicate and (term or tok == "a"):
+            p, state = i, obj
+        elif state == obj and term:
+            out.append((s, p, i))
+            state = end
+        elif state == end and tok in (".", ";", ","):
+            state = {".": subject, ";": predicate, ",": obj}[tok]
+        elif state == free and tok in ("(", ")"):
+            depth += 1 if tok == "(" else -1
+        elif state == free and tok == "." and depth <= 0:
+            state = subject
+        else:
+            state, depth = free, (1 if tok == "(" else 0)
+    return out
+
+
+def answer_variable(tokens: Sequence[str], types: Sequence[TokenType]) -> str | None:
+    """The first variable a SELECT projects (`select distinct ?x`, `select ( count ( ?x ) ...`), or None."""
+    if "select" not in tokens:
+        return None
+    for tok, kind in zip(tokens[tokens.index("select") + 1 :], types[tokens.index("select") + 1 :]):
+        if kind == TokenType.VARIABLE:
+            return tok
+        if tok in ("where", "{"):
+            return None
+    return None
