@@ -105,3 +105,18 @@ def test_who_wrote_is_not_answered_by_a_language(
     assert (
         repairer.repair([language, author], question="What did The Alchemist come out in?").tokens == language
     )
+
+
+def test_a_wrong_kind_of_answer_goes_one_hop_further_by_a_property_the_question_says(
+    index: KBIndex, store: EmbeddedStore, prefixes: PrefixMap
+) -> None:
+    """The model's query answers "who" with a novel; "author" is said and left out: the novel's author."""
+    novel = tokenize(PREFIXES + "SELECT ?x WHERE { ?x ont:language res:Portuguese }", prefixes)
+    repairer = Repairer(store, prefixes, index, max_rounds=1)
+    repaired = repairer.repair(
+        [novel], ["ont:author", "res:Portuguese"], question="Who is the author of the novels in Portuguese?"
+    )
+    assert repaired.tokens == tokenize(
+        PREFIXES + "SELECT ?x WHERE { ?h ont:language res:Portuguese . ?h ont:author ?x }", prefixes
+    )
+    assert repaired.answer is not None and repaired.answer.rows == (("http://who.test/resource/Coelho",),)

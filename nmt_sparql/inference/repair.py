@@ -652,6 +652,11 @@ class Repairer:
                 accepted = self._accept(tokens, answer, attempt, first, question, units, expected, said)
                 if accepted is not None:
                     return Repaired(*accepted, rounds, 1)
+            if attempt.outcome == WRONG_KIND and answer is not None and said is not None:
+                # "who wrote the book Blade Runner is based on": the book, then its author ("wrote")
+                further = self._said_hop(tokens, said, units, source, first, expected)
+                if further is not None:
+                    return Repaired(*further, rounds, 1)
             if attempt.outcome == WRONG_KIND and answered is None and answer is not None:
                 answered = (tokens, answer)
             if attempt.outcome in (EMPTY, UNKNOWN_IRI, WRONG_KIND):
