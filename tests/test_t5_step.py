@@ -9,6 +9,7 @@ from nmt_sparql.core.interface import Batch, VocabSpec
 from nmt_sparql.decoding import beam_search, greedy
 from nmt_sparql.models import t5_step
 from nmt_sparql.models.registry import build_model
+from nmt_sparql.serving.quantize import quantize_model
 
 V = 40
 SPEC = VocabSpec(src_size=V, tgt_size=V, src_pad_id=0, pad_id=0, bos_id=0, eos_id=1, kb_id=3)
@@ -84,3 +85,20 @@ def test_lean_step_is_the_default_of_t5_decoding_and_keeps_greedy_and_beam_outpu
     monkeypatch.setattr(t5_step, "supports_fast_step", lambda _model: False)
     assert greedy(model, b, 12) == fast_greedy
     assert beam_search(model, b, 3, 12) == fast_beam
+
+
+def test_int8_stacked_query_key_value_projection_gives_the_three_projections_values() -> None:
+    """quantize=int8 stacks each decoder self-attention's int8 q, k, v into one Linear: same log-probs."""
+    model = quantize_model(t5(True), "int8")
+    attentions = [block.layer[0].SelfAttention for block in model.model.decoder.block]
+    assert all(
+        isinstance(getattr(a, t5_step.FUSED), torch.ao.nn.quantized.dynamic.Linear) for a in attentions
+    )
+    b = batch(True)
+    tokens = torch.randint(4, V + 2, (3, 6), generator=torch.Generator().manual_seed(2))
+    tokens[:, 0] = SPEC.bos_id
+    fused, _ = stepped(model, b, tokens)
+    for attention in attentions:
+        delattr(attention, t5_step.FUSED)
+    separate, _ = stepped(model, b, tokens)
+    assert torch.equal(fused, separate)

@@ -9,6 +9,11 @@ generated tokens go into preallocated buffers (one tensor for all layers, so a r
 index_select). The step calls the same Linear, layer-norm and feed-forward modules as transformers (so
 a quantized model, its hooks and any T5 variant's feed-forward run unchanged) and the same attention
 kernel with the same additive masks, so its log-probabilities are those of the transformers step.
+
+In int8 (`fuse_int8_projections`, called by serving/quantize.py) each self-attention's query, key and
+value projections also run as one Linear: the three int8 weight matrices stacked, so one call quantizes
+the input once and multiplies once (a 512-wide int8 Linear at batch 1 costs its fixed overhead more than
+its weights); with the same input scale, integer accumulation and per-row scales it gives the same values.
 """
 
 from __future__ import annotations
@@ -20,6 +25,7 @@ import torch.nn.functional as F
 from torch import nn
 
 FIRST_CAPACITY = 32  # generated tokens the buffers hold before they double
+FUSED = "fused_qkv"  # the int8 query-key-value Linear's name on a decoder self-attention module
 
 
 def supports_fast_step(model: nn.Module) -> bool:
@@ -27,7 +33,7 @@ def supports_fast_step(model: nn.Module) -> bool:
     not clamp (fp16 T5 clamps infinities between sublayers)."""
     decoder = getattr(model, "decoder", None)
     return (
-        getattr(model.config, "model_type", None) == "t5"
+        getattr(getattr(model, "config", None), "model_type", None) == "t5"
         and hasattr(decoder, "block")
         and decoder.final_layer_norm.weight.dtype != torch.float16
     )
@@ -117,10 +123,12 @@ def step(model: nn.Module, embeds: torch.Tensor, cache: T5StepCache) -> tuple[to
         self_layer, cross_layer, ff_layer = block.layer
         attn = self_layer.SelfAttention
         h = self_layer.layer_norm(x)
-        cache.keys[i, :, :, t : t + 1] = _heads(attn.k(h), attn.n_heads)
-        cache.values[i, :, :, t : t + 1] = _heads(attn.v(h), attn.n_heads)
+        fused = getattr(attn, FUSED, None)
+        q, k, v = fused(h).chunk(3, dim=-1) if fused is not None else (attn.q(h), attn.k(h), attn.v(h))
+        cache.keys[i, :, :, t : t + 1] = _heads(k, attn.n_heads)
+        cache.values[i, :, :, t : t + 1] = _heads(v, attn.n_heads)
         out = F.scaled_dot_product_attention(
-            _heads(attn.q(h), attn.n_heads),
+            _heads(q, attn.n_heads),
             cache.keys[i, :, :, : t + 1],
             cache.values[i, :, :, : t + 1],
             attn_mask=bias,
@@ -149,3 +157,46 @@ def _scales_outputs(config: object) -> bool:
     """Whether the LM head reads the decoder output times d_model^-0.5 (tied embeddings; transformers 5
     names it `scale_decoder_outputs`)."""
     return bool(getattr(config, "scale_decoder_outputs", getattr(config, "tie_word_embeddings", True)))
+
+
+def _per_row(weight: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
+    """(int8 values, scale and zero point of each output row) of a quantized weight, per tensor or per row."""
+    if weight.qscheme() in (torch.per_channel_affine, torch.per_channel_symmetric):
+        return weight.int_repr(), weight.q_per_channel_scales(), weight.q_per_channel_zero_points()
+    rows = weight.size(0)
+    scales = torch.full((rows,), weight.q_scale(), dtype=torch.float64)
+    return weight.int_repr(), scales, torch.full((rows,), weight.q_zero_point(), dtype=torch.long)
+
+
+def _stacked(parts: list[nn.Module]) -> nn.Module:
+    """One dynamic int8 Linear whose output is the outputs of `parts` side by side (same int8 weights)."""
+    rows = [_per_row(part.weight()) for part in parts]
+    weight = torch._make_per_channel_quantized_tensor(
+        torch.cat([r[0] for r in rows]),
+        torch.cat([r[1] for r in rows]).double(),
+        torch.cat([r[2] for r in rows]).long(),
+        0,
+    )
+    fused = torch.ao.nn.quantized.dynamic.Linear(
+        weight.size(1), weight.size(0), bias_=False, dtype=torch.qint8
+    )
+    fused.set_weight_bias(weight, None)
+    return fused
+
+
+def fuse_int8_projections(model: nn.Module) -> nn.Module:
+    """Give every decoder self-attention of each T5 inside the int8 `model` its stacked query-key-value
+    Linear (the step uses it; the separate projections stay for the transformers forward). A model
+    without a T5, or whose projections are not dynamic int8 without bias, is left as it is."""
+    int8_linear = torch.ao.nn.quantized.dynamic.Linear
+    for module in list(model.modules()):
+        if not supports_fast_step(module):
+            continue
+        for block in module.decoder.block:
+            attn = block.layer[0].SelfAttention
+            parts = [attn.q, attn.k, attn.v]
+            if all(
+                type(p) is int8_linear and p.bias() is None and p.weight().dtype == torch.qint8 for p in parts
+            ):
+                setattr(attn, FUSED, _stacked(parts))
+    return model
