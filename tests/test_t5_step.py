@@ -50,19 +50,20 @@ def stepped(model: torch.nn.Module, b: Batch, tokens: torch.Tensor) -> tuple[tor
 
 
 @pytest.mark.parametrize(
-    ("copy_on", "gate_input", "config"),
+    ("copy_on", "gate_input", "config", "dtype"),
     [
-        (False, "logits", {}),
-        (True, "logits", {}),
-        (True, "hidden", {}),
-        (False, "logits", {"feed_forward_proj": "gated-gelu", "tie_word_embeddings": False}),
+        (False, "logits", {}, torch.float32),
+        (True, "logits", {}, torch.float32),
+        (True, "hidden", {}, torch.float32),
+        (False, "logits", {"feed_forward_proj": "gated-gelu", "tie_word_embeddings": False}, torch.float32),
+        (True, "logits", {}, torch.bfloat16),
     ],
-    ids=["plain", "copy", "copy-hidden-gate", "t5-v1.1"],
+    ids=["plain", "copy", "copy-hidden-gate", "t5-v1.1", "bf16"],
 )
 def test_lean_step_gives_the_transformers_step_log_probs(
-    monkeypatch: pytest.MonkeyPatch, copy_on: bool, gate_input: str, config: dict
+    monkeypatch: pytest.MonkeyPatch, copy_on: bool, gate_input: str, config: dict, dtype: torch.dtype
 ) -> None:
-    model, b = t5(copy_on, gate_input, **config), batch(copy_on)
+    model, b = t5(copy_on, gate_input, **config).to(dtype), batch(copy_on)
     # 40 steps: past the first buffer capacity, so growing the buffers and the position bias is covered
     tokens = torch.randint(4, V + (2 if copy_on else 0), (3, t5_step.FIRST_CAPACITY + 8),
                            generator=torch.Generator().manual_seed(2))  # fmt: skip
