@@ -26,6 +26,7 @@ from torch import nn
 
 FIRST_CAPACITY = 32  # generated tokens the buffers hold before they double
 FUSED = "fused_qkv"  # the int8 query-key-value Linear's name on a decoder self-attention module
+PER_CHANNEL = (torch.per_channel_affine, torch.per_channel_symmetric)
 
 
 def supports_fast_step(model: nn.Module) -> bool:
@@ -161,11 +162,20 @@ def _scales_outputs(config: object) -> bool:
 
 def _per_row(weight: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
     """(int8 values, scale and zero point of each output row) of a quantized weight, per tensor or per row."""
-    if weight.qscheme() in (torch.per_channel_affine, torch.per_channel_symmetric):
+    if weight.qscheme() in PER_CHANNEL:  # per output row: _stackable checked the axis
         return weight.int_repr(), weight.q_per_channel_scales(), weight.q_per_channel_zero_points()
     rows = weight.size(0)
     scales = torch.full((rows,), weight.q_scale(), dtype=torch.float64)
     return weight.int_repr(), scales, torch.full((rows,), weight.q_zero_point(), dtype=torch.long)
+
+
+def _stackable(part: nn.Module) -> bool:
+    """A dynamic int8 Linear without bias whose scales, if per channel, are per output row."""
+    if type(part) is not torch.ao.nn.quantized.dynamic.Linear or part.bias() is not None:
+        return False
+    weight = part.weight()
+    per_tensor = weight.qscheme() not in PER_CHANNEL
+    return weight.dtype == torch.qint8 and (per_tensor or weight.q_per_channel_axis() == 0)
 
 
 def _stacked(parts: list[nn.Module]) -> nn.Module:
@@ -188,15 +198,12 @@ def fuse_int8_projections(model: nn.Module) -> nn.Module:
     """Give every decoder self-attention of each T5 inside the int8 `model` its stacked query-key-value
     Linear (the step uses it; the separate projections stay for the transformers forward). A model
     without a T5, or whose projections are not dynamic int8 without bias, is left as it is."""
-    int8_linear = torch.ao.nn.quantized.dynamic.Linear
     for module in list(model.modules()):
         if not supports_fast_step(module):
             continue
         for block in module.decoder.block:
             attn = block.layer[0].SelfAttention
             parts = [attn.q, attn.k, attn.v]
-            if all(
-                type(p) is int8_linear and p.bias() is None and p.weight().dtype == torch.qint8 for p in parts
-            ):
+            if all(_stackable(p) for p in parts):
                 setattr(attn, FUSED, _stacked(parts))
     return model
