@@ -5,6 +5,8 @@ One run, decoders timed round-robin (pass r of every decoder before pass r + 1),
     t5/hf-generate/fp32   transformers `generate` (greedy, cache) on the fp32 model: the baseline
     t5/greedy/fp32        nmt_sparql.decoding.greedy on the same fp32 model
     t5/greedy/int8        the same greedy on the model as `quantize=int8` loads it (serving/quantize.py)
+    t5/greedy-hf-step/int8  the same, each step through the transformers forward (decode_step before
+                          models/t5_step.py): what the lean step gains
     t5/ct2/int8           CTranslate2 (int8 weights, its T5 converter) on the same weights
   Transformer (ours, random init, no copy, T5-small dims by default, post-norm as conf/model/transformer.yaml):
     transformer/greedy/fp32, transformer/greedy/int8, transformer/ct2/int8 (nmt_sparql/serving/ct2.py)
@@ -80,6 +82,27 @@ def ct2_run(ct2: Any, folder: Path, threads: int, length: int) -> Callable[[Batc
     return run
 
 
+class TransformersStep(torch.nn.Module):
+    """A T5 whose steps run through the transformers forward, as `decode_step` did before models/t5_step.py."""
+
+    def __init__(self, model: torch.nn.Module):
+        super().__init__()
+        self.inner = model
+        self.vocab_size, self.copy, self.pad_id, self.bos_id, self.eos_id = (
+            model.vocab_size, model.copy, model.pad_id, model.bos_id, model.eos_id,
+        )  # fmt: skip
+
+    def encode(self, batch: Batch) -> Any:
+        return self.inner.encode(batch)
+
+    def decode_step(self, tokens: torch.Tensor, state: Any, cache: Any | None) -> tuple[torch.Tensor, Any]:
+        log_probs, cache = self.inner._run_decoder(tokens[:, None], state, cache, use_cache=True)
+        return log_probs[:, -1], cache
+
+    def reorder(self, state: Any, cache: Any, index: torch.Tensor) -> tuple[Any, Any]:
+        return self.inner.reorder(state, cache, index)
+
+
 def int8(model: torch.nn.Module) -> torch.nn.Module:
     """A copy of `model` as `quantize=int8` runs it (the fp32 model stays for the other rows)."""
     return quantize_model(copy.deepcopy(model), "int8", "cpu")
@@ -92,10 +115,14 @@ def decoders(args: argparse.Namespace, ct2: Any, workdir: Path) -> dict[str, Cal
     length = args.query_len
     t5_cfg = bench_t5_config(args.vocab_size, {})
     t5 = build(t5_cfg, args.vocab_size, False, "cpu")
+    t5_int8 = int8(t5)
     runs = {
         "t5/hf-generate/fp32": hf_generate(t5, args.max_len, length),
         "t5/greedy/fp32": ours(greedy, EndsAt(t5, length), args.max_len, "t5/greedy/fp32", length),
-        "t5/greedy/int8": ours(greedy, EndsAt(int8(t5), length), args.max_len, "t5/greedy/int8", length),
+        "t5/greedy/int8": ours(greedy, EndsAt(t5_int8, length), args.max_len, "t5/greedy/int8", length),
+        "t5/greedy-hf-step/int8": ours(
+            greedy, EndsAt(TransformersStep(t5_int8), length), args.max_len, "t5/greedy-hf-step/int8", length
+        ),
     }
     if ct2 is not None:
         runs["t5/ct2/int8"] = ct2_run(
@@ -115,6 +142,8 @@ def decoders(args: argparse.Namespace, ct2: Any, workdir: Path) -> dict[str, Cal
 RATIOS = (
     ("t5: our int8 vs HF generate fp32 (target >= 1.8x)", "t5/greedy/int8", "t5/hf-generate/fp32"),
     ("t5: our fp32 vs HF generate fp32", "t5/greedy/fp32", "t5/hf-generate/fp32"),
+    ("t5: our int8, transformers step vs HF generate fp32", "t5/greedy-hf-step/int8", "t5/hf-generate/fp32"),
+    ("t5: lean step vs transformers step (int8)", "t5/greedy/int8", "t5/greedy-hf-step/int8"),
     ("t5: CTranslate2 int8 vs HF generate fp32", "t5/ct2/int8", "t5/hf-generate/fp32"),
     ("t5: CTranslate2 int8 vs our int8", "t5/ct2/int8", "t5/greedy/int8"),
     ("transformer: our int8 vs our fp32", "transformer/greedy/int8", "transformer/greedy/fp32"),

@@ -1,14 +1,17 @@
-"""A model in dynamic int8 writes what it writes in fp32: greedy outputs of a trained tiny Transformer."""
+"""A model in dynamic int8 writes what it writes in fp32: greedy outputs of a trained tiny Transformer and T5."""
 
 from __future__ import annotations
 
 import copy
 
+import pytest
 import torch
 import torch.nn.functional as F
+from torch import nn
 
 from nmt_sparql.core.interface import Batch, VocabSpec
 from nmt_sparql.decoding import greedy
+from nmt_sparql.models.registry import build_model
 from nmt_sparql.models.transformer import TransformerSeq2Seq
 from nmt_sparql.serving.quantize import quantize_model
 
@@ -23,23 +26,31 @@ def copy_task(n: int, seed: int) -> Batch:
     return Batch(src, torch.ones_like(src, dtype=torch.bool), torch.full_like(src, -1), tgt)
 
 
-def trained_model() -> TransformerSeq2Seq:
+SPEC = VocabSpec(src_size=VOCAB, tgt_size=VOCAB, src_pad_id=0, pad_id=0, bos_id=BOS, eos_id=EOS, kb_id=3)
+T5_DIMS = {"d_model": 32, "d_kv": 8, "d_ff": 64, "num_layers": 1, "num_decoder_layers": 2, "num_heads": 4,
+           "dropout_rate": 0.0}  # fmt: skip
+
+
+def trained_model(name: str = "transformer") -> nn.Module:
     """A random-init model's logits are near ties everywhere; a trained one has real margins, as served models do."""
-    spec = VocabSpec(src_size=VOCAB, tgt_size=VOCAB, src_pad_id=0, pad_id=0, bos_id=BOS, eos_id=EOS, kb_id=3)
     torch.manual_seed(0)
-    model = TransformerSeq2Seq(
-        spec,
-        False,
-        dim=32,
-        ffn_dim=64,
-        heads=2,
-        encoder_layers=1,
-        decoder_layers=1,
-        dropout=0.0,
-        pre_norm=True,
-    )
-    optimizer = torch.optim.Adam(model.parameters(), lr=3e-3)
-    for step in range(200):
+    if name == "t5":
+        model = build_model({"name": "t5", "config": T5_DIMS}, SPEC, copy=False)
+    else:
+        model = TransformerSeq2Seq(
+            SPEC,
+            False,
+            dim=32,
+            ffn_dim=64,
+            heads=2,
+            encoder_layers=1,
+            decoder_layers=1,
+            dropout=0.0,
+            pre_norm=True,
+        )
+    lr, steps = (5e-3, 400) if name == "t5" else (3e-3, 200)  # T5 learns the task more slowly
+    optimizer = torch.optim.Adam(model.parameters(), lr=lr)
+    for step in range(steps):
         batch = copy_task(32, step)
         log_probs = model(batch)
         loss = F.nll_loss(log_probs.reshape(-1, VOCAB), batch.tgt_ids[:, 1:].reshape(-1))
@@ -49,11 +60,14 @@ def trained_model() -> TransformerSeq2Seq:
     return model.eval()
 
 
-def test_int8_greedy_output_is_the_fp32_output_for_almost_every_input() -> None:
+@pytest.mark.parametrize("name", ["transformer", "t5"])
+def test_int8_greedy_output_is_the_fp32_output_for_almost_every_input(name: str) -> None:
+    """T5 decodes through models/t5_step.py; every Linear, its LM head included, is int8."""
     torch.set_num_threads(1)
-    model = trained_model()
+    model = trained_model(name)
     int8 = quantize_model(copy.deepcopy(model), "int8")
     assert any(isinstance(m, torch.ao.nn.quantized.dynamic.Linear) for m in int8.modules())
+    assert not any(type(m) is nn.Linear for m in int8.modules())
     test = copy_task(100, 10_000)
     with torch.inference_mode():
         fp32_out, int8_out = greedy(model, test, LENGTH + 2), greedy(int8, test, LENGTH + 2)

@@ -25,6 +25,7 @@ from transformers import (
 from transformers.modeling_outputs import BaseModelOutput
 
 from nmt_sparql.core.interface import Batch, VocabSpec, reorder_rows
+from nmt_sparql.models import t5_step
 from nmt_sparql.models.copy import CopyGate, SlotEmbedding, check_slots, slot_index
 from nmt_sparql.models.registry import architecture_kwargs, register_model
 
@@ -168,12 +169,17 @@ class PretrainedSeq2Seq(nn.Module):
             output_hidden_states=self.copy and self.gate is not None and self.gate.gate_input == "hidden",
             return_dict=True,
         )
-        logits = out.logits[..., : self.vocab_size]
-        if not self.copy:
-            return F.log_softmax(logits.float(), dim=-1), out.past_key_values
         hidden = out.decoder_hidden_states[-1] if out.decoder_hidden_states is not None else None
-        scores = self._copy_scores(state)
-        return self.gate(logits, scores, state["slot_index"], hidden), out.past_key_values
+        return self._log_probs(out.logits, hidden, state), out.past_key_values
+
+    def _log_probs(
+        self, logits: torch.Tensor, hidden: torch.Tensor | None, state: dict[str, Any]
+    ) -> torch.Tensor:
+        """Log-probabilities over the target vocabulary (and the copy slots) from the LM head's logits."""
+        logits = logits[..., : self.vocab_size]
+        if not self.copy:
+            return F.log_softmax(logits.float(), dim=-1)
+        return self.gate(logits, self._copy_scores(state), state["slot_index"], hidden)
 
     def forward(self, batch: Batch) -> torch.Tensor:
         if batch.tgt_ids is None:
@@ -183,6 +189,12 @@ class PretrainedSeq2Seq(nn.Module):
     def decode_step(
         self, tokens: torch.Tensor, state: dict[str, Any], cache: Any | None
     ) -> tuple[torch.Tensor, Any]:
+        """One token; T5 in eval mode takes the lean step of t5_step.py (same modules, same outputs)."""
+        if cache is None and not self.model.training and t5_step.supports_fast_step(self.model):
+            cache = t5_step.start_cache(self.model, state["hidden"], state["mask"])
+        if isinstance(cache, t5_step.T5StepCache):
+            logits, hidden = t5_step.step(self.model, self.tgt_embed(tokens[:, None]), cache)
+            return self._log_probs(logits, hidden, state)[:, -1], cache
         log_probs, cache = self._run_decoder(tokens[:, None], state, cache, use_cache=True)
         return log_probs[:, -1], cache
 

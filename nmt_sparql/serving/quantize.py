@@ -15,6 +15,8 @@ import torch
 from torch import nn
 from torch.nn.utils import parametrize
 
+from nmt_sparql.models import t5_step
+
 log = logging.getLogger(__name__)
 
 QUANTIZE_MODES = ("none", "int8", "bf16")
@@ -48,7 +50,8 @@ def quantize_model(model: nn.Module, mode: str, device: str | torch.device = "cp
 
     int8: every nn.Linear becomes a dynamically quantized one (int8 weights with one scale per output
     channel, which keeps more queries identical to fp32 than one per tensor; activations quantized per
-    batch; CPU only: on another device the model stays as it is, with a warning). bf16: all weights in
+    batch; CPU only: on another device the model stays as it is, with a warning); a T5's decoder
+    self-attention projections also get one stacked int8 Linear (models/t5_step.py). bf16: all weights in
     bfloat16 (on a CPU without native bf16 the model stays fp32, with a warning). Log-probabilities
     keep their dtype handling in the models (the softmax runs in fp32).
     """
@@ -66,9 +69,10 @@ def quantize_model(model: nn.Module, mode: str, device: str | torch.device = "cp
             warnings.simplefilter("ignore", DeprecationWarning)
             warnings.filterwarnings("ignore", message=".*quantized tensor creation functions.*")
             qconfig = torch.ao.quantization.per_channel_dynamic_qconfig
-            return torch.ao.quantization.quantize_dynamic(
+            quantized = torch.ao.quantization.quantize_dynamic(
                 fold_parametrizations(model.eval()), {nn.Linear: qconfig}, dtype=torch.qint8
             )
+            return t5_step.fuse_int8_projections(quantized)
     if device.type == "cpu" and not cpu_has_bf16():
         log.warning("quantize=bf16: this CPU has no native bf16 (AVX512-BF16/AMX); the model stays fp32")
         return model
