@@ -418,6 +418,10 @@ class Repairer:
                 if accepted is not None:
                     return accepted
                 kept.append((tokens, answer, rnd.number))
+            if attempt.outcome == WRONG_KIND and answer is not None and said is not None:
+                further = self._said_hop(tokens, said, units, attempt.source, rnd, expected)
+                if further is not None:
+                    return further
             if follow_up is None and attempt.outcome in (EMPTY, UNKNOWN_IRI):
                 follow_up = _Target(tokens, f"{target.label}: {change}", unknown)
         rnd.notes.append(
@@ -653,7 +657,8 @@ class Repairer:
                 if accepted is not None:
                     return Repaired(*accepted, rounds, 1)
             if attempt.outcome == WRONG_KIND and answer is not None and said is not None:
-                # "who wrote the book Blade Runner is based on": the book, then its author ("wrote")
+                # "who wrote the book Blade Runner is based on": the book, then its author ("wrote");
+                # the rewrites of rounds 2.. do the same
                 further = self._said_hop(tokens, said, units, source, first, expected)
                 if further is not None:
                     return Repaired(*further, rounds, 1)
