@@ -61,6 +61,12 @@ def test_part_of_a_name_the_way_people_say_it(linker: Linker) -> None:
     assert "res:Apple_Inc" not in _tokens(
         linker.link("Apple trees grow where?")
     )  # the question opens with it
+    # a capitalised stopword is no part of a name: "The" does not bring every label that holds it
+    lion = _tokens(linker.link("Give me the publication year of The Lion, the Witch and the Wardrobe."))
+    assert (
+        "res:The_Lion_the_Witch_and_the_Wardrobe" in lion
+        and not {"res:The_Beatles", "res:The_Shining"} & lion
+    )
     assert {"res:The_Godfather", "res:The_Godfather_film"} <= _tokens(
         linker.link("did steven spielberg direct the godfather")
     )

@@ -41,7 +41,7 @@ _STOPWORDS = (
 )
 STOPWORDS = frozenset(_STOPWORDS.split())
 _WORD = re.compile(r"\w+")
-_MAX_WORDS = 6
+_MAX_WORDS = 8  # "The Lion, the Witch and the Wardrobe"
 _QUOTED = re.compile(r'"([^"]+)"|“([^”]+)”|\'([^\']+)\'(?!\w)')
 _DATE = re.compile(r"\b(\d{4})-(\d{2})-(\d{2})\b")
 # "200 million", "1.5 billion": a number and its scale word, read as the number they name.
@@ -180,7 +180,8 @@ class Linker:
         """The best hits of each kind for a span: those of the best tier that kind reaches, best first.
 
         A partial or corrected match needs a span that looks like a name: a capitalised word that does
-        not open the question (`capitalised`: "Was Apple founded ..."), or a word no English dictionary
+        not open the question and is no stopword (`capitalised`: "Was Apple founded ...", not "The"), or
+        a word no English dictionary
         holds ("kubrick", "Ridly"); otherwise "city" would bring "Mexico City" and "contains" would be
         corrected to "mountains". A class is also named by the head of its label ("elements": chemical
         element).
@@ -235,9 +236,12 @@ class Linker:
                 j = i + n
                 if all(stop[i:j]) or all(in_literal[i:j]):
                     continue
-                edge = stop[i] or stop[j - 1]
+                # a span of stopwords only ("The", "It") counts as a whole label, never as part of one
+                edge = stop[i] or stop[j - 1] or all(t.lower() in STOPWORDS for t in texts[i:j])
                 hits = self._cached_hits(
-                    tuple(texts[i:j]), edge, any(map(_capitalised, texts[max(i, 1) : j]))
+                    tuple(texts[i:j]),
+                    edge,
+                    any(_capitalised(t) and t.lower() not in STOPWORDS for t in texts[max(i, 1) : j]),
                 )
                 if any(claimed[i:j]):
                     # Inside a longer mention found by its whole label: only a property or class label of
