@@ -83,14 +83,14 @@ def main() -> None:
         if "order" in tokens or "filter" in tokens:
             checked["order or comparison"] += 1
             if turned_to_question(
-                tokens, question, repairer._dates
-            ) is not None or repairer._orders_by_no_measure(tokens, question):
+                tokens, question, repairer.values_are_dates
+            ) is not None or repairer.orders_by_no_measure(tokens, question):
                 changed["order or comparison"].append(where)
         checked["ranking"] += 1
         if unasked_ranking_removed(tokens, question) is not None:
             changed["ranking"].append(where)
         units = [t for t in tokens if ":" in t and not t.startswith(("?", '"'))]  # the gold query's elements
-        cls = repairer._asked_class(question, units)
+        cls = repairer.asked_class(question, units)
         if cls is not None:
             checked["class"] += 1
             typed = typed_by(tokens, cls, pm)

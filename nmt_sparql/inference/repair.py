@@ -295,12 +295,12 @@ class Repairer:
             self._kinds_of[prop] = [value_kinds(v) for v in values]
         return self._kinds_of[prop]
 
-    def _dates(self, prop: str) -> bool:
+    def values_are_dates(self, prop: str) -> bool:
         """Whether the KB's values of `prop` are dates or years (what "oldest" orders by)."""
         kinds = self._value_kinds(prop)
         return bool(kinds) and all("date" in k for k in kinds)
 
-    def _orders_by_no_measure(self, tokens: Sequence[str], question: str) -> bool:
+    def orders_by_no_measure(self, tokens: Sequence[str], question: str) -> bool:
         """A superlative question answered by ordering on values that are no numbers or dates
         ("the smallest country" ordered by `ont:country`): the order cannot be what it asks for."""
         prop = ordered_property(tokens) if question and asked(question, "superlative") is not None else None
@@ -488,7 +488,7 @@ class Repairer:
             and not said.words(u) & used
         ]
 
-    def _asked_class(self, question: str, units: Sequence[str]) -> str | None:
+    def asked_class(self, question: str, units: Sequence[str]) -> str | None:
         """The class among the question's units that the words opening it name ("Which painters ..."
         -> ont:Painter): the label's words, the last one in the singular or plural."""
         noun = asked_noun(question)
@@ -518,7 +518,7 @@ class Repairer:
         answers ("Which painters come from Spain?": `?x a ont:Painter` added); when nothing of the
         answer is of that class ("Which city ..." answered by a university), the answer one hop
         further, else None with the attempt marked as the wrong kind."""
-        if self._orders_by_no_measure(tokens, question):
+        if self.orders_by_no_measure(tokens, question):
             attempt.outcome, attempt.detail = (
                 WRONG_KIND,
                 "a superlative ordered by values that are no measure",
@@ -527,7 +527,7 @@ class Repairer:
         further = self._said_hop(tokens, said, units, attempt.source, rnd, expected) if said else None
         if further is not None:
             tokens, answer = further
-        cls = self._asked_class(question, units) if question else None
+        cls = self.asked_class(question, units) if question else None
         typed = typed_by(tokens, cls, self.prefixes)
         if cls is None or typed is None:
             return tokens, answer
@@ -633,7 +633,7 @@ class Repairer:
             tokens, source = list(hyp), f"hypothesis {n}"
             if question:
                 for change in (
-                    turned_to_question(tokens, question, self._dates),
+                    turned_to_question(tokens, question, self.values_are_dates),
                     unasked_ranking_removed(tokens, question),
                 ):
                     if change is not None:
