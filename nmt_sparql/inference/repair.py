@@ -51,12 +51,12 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
-from lemminflect import getAllLemmas
 from tqdm.auto import tqdm
 
 from nmt_sparql.annotation.linking.index import KBIndex, Kind, normalize
 from nmt_sparql.annotation.linking.linker import STOPWORDS
 from nmt_sparql.annotation.linking.sources import token_of
+from nmt_sparql.annotation.linking.wordforms import inflections
 from nmt_sparql.annotation.units import units
 from nmt_sparql.execution.answer import Answer
 from nmt_sparql.execution.base import ExistenceCheckError, KnowledgeBase
@@ -497,7 +497,11 @@ class Repairer:
                 continue
             label = _name(unit, self.index).lower().split()
             said = noun[: len(label)]
-            if len(said) == len(label) and said[:-1] == label[:-1] and label[-1] in _noun_forms(said[-1]):
+            if (
+                len(said) == len(label)
+                and said[:-1] == label[:-1]
+                and label[-1] in inflections(said[-1], ("NOUN",))
+            ):
                 return unit
         return None
 
@@ -739,11 +743,6 @@ def typed_by(tokens: Sequence[str], cls: str | None, prefixes: PrefixMap) -> lis
         return None
     at = tokens.index("{") + 1
     return [*tokens[:at], var, "a", cls, ".", *tokens[at:]]
-
-
-def _noun_forms(word: str) -> set[str]:
-    """`word` and its singular(s) as a noun (`painters` -> painter)."""
-    return {word, *getAllLemmas(word, upos="NOUN").get("NOUN", ())}
 
 
 def rounds_histogram(repairs: Sequence[Repaired]) -> dict[str, int]:
