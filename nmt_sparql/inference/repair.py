@@ -27,6 +27,11 @@ repairer looks for a query that answers:
 - round 1 tries the n-best in order, but for what the question says: a hypothesis whose properties and
   classes the question names more of (by their names in the KB index), and leaves fewer unsaid, goes
   before an earlier one.
+- a query that answers, or answers with the wrong kind, but leaves out a property the question says by a
+  name of its own is taken one hop further by it ("where were Google's founders born": the founders,
+  then their birth places).
+- a "who" question is not answered by an entity of a class that no slot of training's "who" answers
+  holds (`KBIndex.answer_classes`: "Who wrote X?" is not answered by X's language).
 - before it runs, a hypothesis whose ORDER BY direction or FILTER comparison goes against the question's
   superlative or comparative ("the smallest", "more than", "before") is turned to it, and an ORDER BY
   ... LIMIT the question never asks for is dropped (inference/asked_order.py): one word of the
