@@ -28,6 +28,7 @@ SETS = {
     "natural_questions.jsonl": (80, 12),
     "natural_questions_heldout.jsonl": (60, 10),
     "natural_questions_heldout2.jsonl": (72, 12),
+    "natural_questions_heldout3.jsonl": (72, 12),
 }
 KINDS = ("one_hop", "list", "two_hop", "count", "ask", "superlative_comparison")
 
