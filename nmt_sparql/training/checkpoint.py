@@ -4,6 +4,7 @@ A checkpoint is a folder (best/ or last/) holding
   model.safetensors              the weights (shared/tied tensors handled by safetensors.torch.save_model)
   optimizer.safetensors/.json    optimizer state: tensors / the rest of the state dict
   scheduler.json                 LR scheduler state (scaler.json: fp16 loss scaler)
+  ema.safetensors                the moving average of the weights (train.ema_decay), last/ only
   rng_<rank>.safetensors/.json   torch (+ CUDA) / python and numpy RNG states of each process
   state.json                     counters (TrainState)
   model_config.json, train_config.json   what built the model and the run (when given)
@@ -214,6 +215,7 @@ def save_checkpoint(
     optimizer: torch.optim.Optimizer | None = None,
     scheduler: Any | None = None,
     scaler: Any | None = None,
+    ema: torch.nn.Module | None = None,
     model_config: dict[str, Any] | None = None,
     train_config: dict[str, Any] | None = None,
     rank: int = 0,
@@ -238,6 +240,8 @@ def save_checkpoint(
             _save_tree(tmp, "scheduler", scheduler.state_dict())
         if scaler is not None:
             _save_tree(tmp, "scaler", scaler.state_dict())
+        if ema is not None:
+            atomic_write(tmp / "ema.safetensors", lambda p: save_model(ema, str(p)))
         if model_config is not None:
             atomic_write_json(tmp / "model_config.json", model_config)
         if train_config is not None:
@@ -272,6 +276,7 @@ def load_checkpoint(
     optimizer: torch.optim.Optimizer | None = None,
     scheduler: Any | None = None,
     scaler: Any | None = None,
+    ema: torch.nn.Module | None = None,
     restore_rng: bool = True,
     rank: int = 0,
 ) -> TrainState:
@@ -284,6 +289,14 @@ def load_checkpoint(
         scheduler.load_state_dict(_load_tree(folder, "scheduler"))
     if scaler is not None and (folder / "scaler.json").exists():
         scaler.load_state_dict(_load_tree(folder, "scaler"))
+    if ema is not None:
+        file = folder / "ema.safetensors"
+        if not file.exists():
+            raise CheckpointError(f"{file}: missing (the run trained without train.ema_decay?)")
+        try:
+            load_model(ema, str(file))
+        except (SafetensorError, OSError) as exc:
+            raise corrupt_file(file, exc, recovery_hint(folder)) from exc
     if restore_rng:
         if not (folder / f"rng_{rank}.json").exists():
             raise ValueError(f"{folder}: no RNG state for process {rank} (resumed with more processes?)")

@@ -48,6 +48,9 @@ class TrainConfig:
     grad_accum_steps: int = 1
     clip_norm: float | None = None
     label_smoothing: float = 0.0
+    # Exponential moving average of the weights, updated every optimizer step: validation, best/ and
+    # so evaluation and export use the average (a constant LR leaves the last weights noisy). None: off.
+    ema_decay: float | None = None
     mixed_precision: str = "bf16"  # used on GPU only; CPU runs in full precision
     cpu: bool = False  # force CPU even when a GPU is visible
     compile: bool = False  # torch.compile the forward and decoding steps; falls back (logged) where it fails
@@ -84,6 +87,7 @@ class TrainConfig:
             (self.select_by in SELECTIONS, f"select_by must be one of {SELECTIONS}"),
             (self.grad_accum_steps >= 1, "grad_accum_steps must be >= 1"),
             (0.0 <= self.label_smoothing < 1.0, "label_smoothing must be in [0, 1)"),
+            (self.ema_decay is None or 0.0 < self.ema_decay < 1.0, "ema_decay must be in (0, 1) or null"),
             (len(self.optimizer.betas) == 2, "optimizer.betas must have two values"),
             (
                 any(x is not None for x in (self.max_epochs, self.max_steps, self.time_budget_s)),

@@ -6,6 +6,7 @@ copy slots) on batch.tgt_ids[:, 1:], pad ignored, optional label smoothing. Each
 a validation loss and the share of validation examples that greedy decoding gets exactly right;
 best/ keeps the best epoch by either (`select_by`), last/ the latest state (also every
 `save_every_steps`), and resuming from last/ replays exactly what an uninterrupted run does.
+With `ema_decay`, a moving average of the weights is what validation scores and best/ keeps.
 """
 
 from __future__ import annotations
@@ -33,6 +34,7 @@ from nmt_sparql.training.checkpoint import (
 )
 from nmt_sparql.training.compile import compile_model
 from nmt_sparql.training.config import TrainConfig
+from nmt_sparql.training.ema import moving_average
 from nmt_sparql.training.log import MetricsLog
 from nmt_sparql.training.loss import sequence_nll
 from nmt_sparql.training.optim import build_optimizer, build_scheduler
@@ -163,6 +165,7 @@ def train(
     pad_id = base.pad_id
     optimizer = build_optimizer(config.optimizer, base.parameters())
     model, optimizer, train_loader = accelerator.prepare(model, optimizer, train_loader)
+    ema = None if config.ema_decay is None else moving_average(base, config.ema_decay)
     if config.compile:
         compile_model(base)  # the decoding steps too: validation exact match and the run's test decode
     if val_loader is not None:
@@ -179,7 +182,7 @@ def train(
     last = resolve_checkpoint(out / "last") if resume else None
     if last is not None:
         state = load_checkpoint(
-            last, base, optimizer, scheduler, accelerator.scaler, rank=accelerator.process_index
+            last, base, optimizer, scheduler, accelerator.scaler, ema, rank=accelerator.process_index
         )
         accelerator.print(f"resumed from {last}: epoch {state.epoch}, step {state.step}")
         _warn_config_change(accelerator, last, asdict(config))
@@ -191,14 +194,18 @@ def train(
     if trackers:
         accelerator.init_trackers(config.project, config=_flat(train_config))
 
+    scored = model if ema is None else ema.module  # what validation scores and best/ keeps
+
     def save(name: str) -> Path:
+        best = name == "best"
         return save_checkpoint(
             out / name,
-            accelerator.unwrap_model(model),
+            accelerator.unwrap_model(scored if best else model),
             state,
             optimizer,
             scheduler,
             accelerator.scaler,
+            None if best else ema,
             saved_model_config,
             train_config,
             rank=accelerator.process_index,
@@ -226,7 +233,7 @@ def train(
         """
         if val_loader is None:
             return None, None
-        validation = evaluate(model, val_loader, accelerator, pad_id)
+        validation = evaluate(scored, val_loader, accelerator, pad_id)
         val_loss, val_exact = validation.loss, validation.exact
         lower_loss = state.best_val_loss is None or val_loss < state.best_val_loss - config.min_delta
         if config.select_by == "loss":
@@ -287,6 +294,8 @@ def train(
                 continue
             if not accelerator.optimizer_step_was_skipped:
                 scheduler.step()
+                if ema is not None:
+                    ema.update_parameters(model)
             state.step += 1
             bar.update(1)
             if config.log_every_steps and state.step % config.log_every_steps == 0:
