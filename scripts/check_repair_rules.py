@@ -1,7 +1,8 @@
 """The gold side of repair's question rules: on gold queries they must change nothing.
 
 Repair (nmt_sparql/inference/repair.py) reads the question: the kind of answer it asks for
-(inference/expected_answer.py; for "who", the classes training's answers have), the direction of its superlative or comparative and whether it asks
+(inference/expected_answer.py; for "who", the classes training's answers have; every pattern joined
+to the answer variable, sparql/patterns.py), the direction of its superlative or comparative and whether it asks
 for a ranking at all (inference/asked_order.py), the class its opening words name, a property it says
 that the query leaves out (one hop further, among the linker's candidates). A rule that would
 reject or rewrite a *gold* query is a rule that breaks right answers. This script runs each rule on
@@ -25,8 +26,9 @@ from nmt_sparql.inference.asked_order import turned_to_question, unasked_ranking
 from nmt_sparql.inference.expected_answer import expected_answer, fits
 from nmt_sparql.inference.kb import open_kb
 from nmt_sparql.inference.repair import Repairer, typed_by
+from nmt_sparql.sparql.patterns import falls_apart
 from nmt_sparql.sparql.prefixes import prefix_map
-from nmt_sparql.sparql.tokens import detokenize, tokenize
+from nmt_sparql.sparql.tokens import detokenize, token_types, tokenize
 
 
 def records(data: Path, extra: list[Path]) -> list[tuple[str, dict]]:
@@ -63,6 +65,7 @@ def main() -> None:
     annotator = Annotator.open("linked", index_path, None, 0) if index_path else None
     changed: dict[str, list[str]] = {
         "expected kind": [],
+        "joined to the answer": [],
         "order or comparison": [],
         "ranking": [],
         "class": [],
@@ -80,6 +83,9 @@ def main() -> None:
         expected = expected_answer(question)
         if not fits(expected, tokens, answer) or not repairer.of_answering_classes(answer, expected):
             changed["expected kind"].append(where)
+        checked["joined to the answer"] += 1
+        if falls_apart(tokens, token_types(tokens, pm)):
+            changed["joined to the answer"].append(where)
         if "order" in tokens or "filter" in tokens:
             checked["order or comparison"] += 1
             if turned_to_question(

@@ -27,8 +27,9 @@ from nmt_sparql.inference.repair import (
 )
 from nmt_sparql.metrics.evaluate import PredictionRecord, evaluate_predictions
 from nmt_sparql.reports.report import write_report
+from nmt_sparql.sparql.patterns import falls_apart
 from nmt_sparql.sparql.prefixes import PrefixMap, register_prefix_map
-from nmt_sparql.sparql.tokens import tokenize
+from nmt_sparql.sparql.tokens import token_types, tokenize
 
 TTL = """@prefix res: <http://repair.test/resource/> .
 @prefix ont: <http://repair.test/ontology/> .
@@ -177,6 +178,24 @@ def test_the_first_hypothesis_of_the_kind_asked_wins_else_the_first_that_answers
     kept = repairer.repair([year], question="Where was Alien filmed?")
     assert kept.tokens == year and kept.answered_in == 1
     assert "the first that answered is kept" in kept.rounds[0].notes[-1]
+
+
+def test_a_query_whose_patterns_fall_apart_gives_way_to_one_joined_to_its_answer(
+    kb: Recording, index: KBIndex, prefixes: PrefixMap
+) -> None:
+    """`?x a ont:Film . res:Alien ont:director ?y`: every film, whoever directed Alien."""
+    apart = _tokens("SELECT DISTINCT ?x WHERE { ?x a ont:Film . res:Alien ont:director ?y }")
+    joined = _tokens("SELECT DISTINCT ?x WHERE { res:Alien ont:director ?x }")
+    chain = _tokens("SELECT DISTINCT ?x WHERE { ?y ont:director ?z . res:Alien ont:director ?z . ?y a ?x }")
+    assert falls_apart(apart, token_types(apart, prefixes))
+    assert not falls_apart(chain, token_types(chain, prefixes))  # joined through ?y, then ?z
+    ask = _tokens("ASK WHERE { res:Alien ont:director ?y . res:Blade_Runner ont:director ?z }")
+    assert not falls_apart(ask, token_types(ask, prefixes))
+    repairer = Repairer(kb, prefixes, index, max_rounds=1)
+    repaired = repairer.repair([apart, joined], question="Which film did Alien's director make?")
+    assert repaired.tokens == joined
+    assert "joined to the answer by no variable" in repaired.rounds[0].attempts[0].detail
+    assert repairer.repair([apart], question="Which films are there?").tokens == apart  # only ranks
 
 
 def test_an_ask_written_backwards_is_turned_by_the_kbs_use_of_the_property(

@@ -30,6 +30,8 @@ repairer looks for a query that answers:
 - a query that answers, or answers with the wrong kind, but leaves out a property the question says by a
   name of its own is taken one hop further by it ("where were Google's founders born": the founders,
   then their birth places).
+- a SELECT with a triple pattern that no shared variable joins to its answer (`?x a ont:City .
+  res:Germany ont:capital ?y`) answers with the wrong kind: a cross product no question asks for.
 - a "who" question is not answered by an entity of a class that no slot of training's "who" answers
   holds (`KBIndex.answer_classes`: "Who wrote X?" is not answered by X's language).
 - before it runs, a hypothesis whose ORDER BY direction or FILTER comparison goes against the question's
@@ -73,7 +75,7 @@ from nmt_sparql.inference.asked_order import (
     unasked_ranking_removed,
 )
 from nmt_sparql.inference.expected_answer import ANY, Expected, asked_noun, expected_answer, fits, value_kinds
-from nmt_sparql.sparql.patterns import answer_variable, triple_patterns
+from nmt_sparql.sparql.patterns import answer_variable, falls_apart, triple_patterns
 from nmt_sparql.sparql.prefixes import PrefixMap, prefix_map
 from nmt_sparql.sparql.tokens import TokenType, detokenize, local_name, token_types
 from nmt_sparql.sparql.validate import query_parse_error
@@ -226,6 +228,9 @@ class Repairer:
             return Attempt(source, sparql, KB_ERROR, str(answer.error)[:200]), answer, unknown
         if _is_empty(tokens, answer):
             return Attempt(source, sparql, EMPTY, note), answer, unknown
+        if falls_apart(tokens, token_types(tokens, self.prefixes)):
+            detail = "a triple pattern is joined to the answer by no variable"
+            return Attempt(source, sparql, WRONG_KIND, detail), answer, unknown
         if not fits(expected, tokens, answer):
             return (
                 Attempt(source, sparql, WRONG_KIND, f"the question asks for {expected.name}"),

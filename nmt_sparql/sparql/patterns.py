@@ -48,3 +48,24 @@ def answer_variable(tokens: Sequence[str], types: Sequence[TokenType]) -> str | 
         if tok in ("where", "{"):
             return None
     return None
+
+
+def falls_apart(tokens: Sequence[str], types: Sequence[TokenType]) -> bool:
+    """Whether a SELECT holds a triple pattern that no chain of shared variables joins to its answer
+    variable (`?x a ont:City . res:Germany ont:capital ?y`): the answer is then a cross product with
+    a condition on something else, which no question asks for. False for ASK and for a query
+    without patterns or answer variable."""
+    answer = answer_variable(tokens, types)
+    patterns = [
+        {tokens[i] for i in triple if types[i] == TokenType.VARIABLE}
+        for triple in triple_patterns(tokens, types)
+    ]
+    if answer is None or not patterns:
+        return False
+    joined, rest = {answer}, patterns
+    while True:
+        linked = [p for p in rest if p & joined]
+        if not linked:
+            return bool(rest)
+        rest = [p for p in rest if not p & joined]
+        joined.update(*linked)
