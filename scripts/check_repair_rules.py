@@ -23,9 +23,9 @@ from nmt_sparql.annotation.annotator import Annotator
 from nmt_sparql.annotation.linking.index import KBIndex
 from nmt_sparql.annotation.units import units as units_of
 from nmt_sparql.inference.asked_order import turned_to_question, unasked_ranking_removed
-from nmt_sparql.inference.expected_answer import expected_answer, fits
+from nmt_sparql.inference.expected_answer import fits
 from nmt_sparql.inference.kb import open_kb
-from nmt_sparql.inference.repair import Repairer, typed_by
+from nmt_sparql.inference.repair import Repairer, expected_of, typed_by
 from nmt_sparql.sparql.patterns import falls_apart
 from nmt_sparql.sparql.prefixes import prefix_map
 from nmt_sparql.sparql.tokens import detokenize, token_types, tokenize
@@ -80,7 +80,7 @@ def main() -> None:
             continue  # gold answers that are empty are discarded by the metrics too
         where = f"{source}: {question} | {record['query'].split('> ')[-1]}"
         checked["expected kind"] += 1
-        expected = expected_answer(question)
+        expected = expected_of(question)
         if not fits(expected, tokens, answer) or not repairer.of_answering_classes(answer, expected):
             changed["expected kind"].append(where)
         checked["joined to the answer"] += 1

@@ -4,7 +4,12 @@ from __future__ import annotations
 
 import pytest
 
-from nmt_sparql.inference.asked_order import asked, turned_to_question, unasked_ranking_removed
+from nmt_sparql.inference.asked_order import (
+    asked,
+    asks_for_the_top,
+    turned_to_question,
+    unasked_ranking_removed,
+)
 
 
 @pytest.mark.parametrize(
@@ -101,3 +106,19 @@ def test_a_ranking_the_question_never_asks_for_is_removed() -> None:
 def test_a_graded_word_misspelt_by_one_edit_is_still_read(question: str, word: str) -> None:
     found = asked(question, "superlative")
     assert found is not None and found.word == word
+
+
+def test_a_comparing_preposition_misspelt_by_one_edit_is_still_read() -> None:
+    befor = asked("which bands were formed befor 1965", "comparative")
+    assert befor is not None and (befor.word, befor.sense) == ("before", "early")
+    aftre = asked("novels published aftre 1900", "comparative")
+    assert aftre is not None and aftre.sense == "late"
+
+
+def test_a_superlative_outside_a_name_asks_for_the_top_answer() -> None:
+    assert asks_for_the_top("Which planet is farthest from the Sun?")
+    assert asks_for_the_top("Largest city of Japan?")  # opening the question
+    assert asks_for_the_top("which album is the newest one")
+    assert not asks_for_the_top("Who directed The Longest Day?")  # a superlative inside a name
+    assert not asks_for_the_top("Which countries have more than 200 million inhabitants?")
+    assert not asks_for_the_top("Which rivers flow through Germany?")

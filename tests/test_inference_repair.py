@@ -180,6 +180,21 @@ def test_the_first_hypothesis_of_the_kind_asked_wins_else_the_first_that_answers
     assert "the first that answered is kept" in kept.rounds[0].notes[-1]
 
 
+def test_a_superlative_is_not_answered_by_several_answers_without_a_ranking(
+    kb: Recording, index: KBIndex, prefixes: PrefixMap
+) -> None:
+    every = _tokens("SELECT DISTINCT ?x WHERE { ?x ont:director res:Ridley_Scott }")
+    top = _tokens(
+        "SELECT DISTINCT ?x WHERE { ?x a ont:Film . ?x ont:releaseYear ?v } ORDER BY DESC(?v) LIMIT 1"
+    )
+    repairer = Repairer(kb, prefixes, index, max_rounds=1)
+    repaired = repairer.repair([every, top], question="What is Ridley Scott's newest film?")
+    assert repaired.tokens == top
+    assert "the top one" in repaired.rounds[0].attempts[0].detail
+    assert repairer.repair([every, top], question="What did Ridley Scott direct?").tokens == every
+    assert repairer.repair([every], question="What is Ridley Scott's newest film?").tokens == every  # ranks
+
+
 def test_a_query_whose_patterns_fall_apart_gives_way_to_one_joined_to_its_answer(
     kb: Recording, index: KBIndex, prefixes: PrefixMap
 ) -> None:

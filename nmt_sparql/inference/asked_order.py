@@ -10,7 +10,7 @@ Words are read by their lemma (lemminflect, as the linker does): `smallest` is `
 populous` is high; `least X` is the opposite of X. Words of time (old, early, young, new, late,
 recent) read as a date order (oldest = earliest = ascending) when the ordered values are dates or
 years, and `old`/`young` as an age otherwise; the KB says which (`values_are_dates`). A graded word
-misspelt by one edit ("eraliest") is read as the word. A question with no graded word, or with words
+misspelt by one edit ("eraliest", "befor") is read as the word. A question with no graded word, or with words
 that disagree, asks for no direction and changes nothing. A question with no graded or ranking word
 ("first", "top") at all asks for no ranking: a query that keeps its first answers by an order
 (`order by desc ( ?v ) limit 1`) loses the order and the limit. English only.
@@ -86,8 +86,9 @@ def _graded(word: str) -> tuple[Form, str] | None:
 
 @functools.lru_cache(maxsize=1)
 def _graded_forms() -> frozenset[str]:
-    """The comparative and superlative forms of the lexicon's adjectives, and the ranking words."""
-    forms = {"most", "least", "more", "less", "fewer", *(w for w in _RANKING if " " not in w)}
+    """The comparative and superlative forms of the lexicon's adjectives, the ranking words and the
+    prepositions that compare ("befor")."""
+    forms = {"most", "least", "more", "less", "fewer", *_RANKING, *_PREPOSITIONS}
     for lemma in _HIGH | _LOW | _EARLY | _LATE:
         for tag in ("JJR", "JJS", "RBR", "RBS"):
             forms.update(getInflection(lemma, tag))
@@ -171,6 +172,14 @@ def ascending(sense: Sense, word: str, dates: bool) -> bool | None:
 def asks_for_a_ranking(question: str) -> bool:
     """Whether `question` has a graded word ("largest", "more") or a ranking word ("first", "top")."""
     return bool(asked_orders(question)) or any(w in _RANKING for w in _words(question))
+
+
+def asks_for_the_top(question: str) -> bool:
+    """Whether `question` has a superlative outside a name ("Which planet is farthest from the Sun?",
+    not "Who directed The Longest Day?"): it asks for the one answer a measure ranks first."""
+    words = _WORD.findall(re.sub(UNIT_PATTERN, " ", question))
+    plain = " ".join(w for i, w in enumerate(words) if i == 0 or not w[0].isupper())
+    return any(a.form == "superlative" for a in asked_orders(plain))
 
 
 def unasked_ranking_removed(tokens: Sequence[str], question: str) -> tuple[list[str], str] | None:

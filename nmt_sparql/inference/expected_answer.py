@@ -58,6 +58,7 @@ class Expected:
     count: bool = True
     values: frozenset[str] = frozenset()
     asks: str | None = None
+    top: bool = False  # a superlative: a SELECT with several answers and no ranking does not fit
 
 
 ANY = Expected("any answer", boolean=None)
@@ -162,6 +163,8 @@ def fits(expected: Expected, tokens: Sequence[str], answer: Answer) -> bool:
     if is_ask:
         return True
     if "count" in tokens and not expected.count:
+        return False
+    if expected.top and "count" not in tokens and "limit" not in tokens and len(answer.rows) > 1:
         return False
     if not expected.values:
         return True

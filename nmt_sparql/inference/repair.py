@@ -30,6 +30,8 @@ repairer looks for a query that answers:
 - a query that answers, or answers with the wrong kind, but leaves out a property the question says by a
   name of its own is taken one hop further by it ("where were Google's founders born": the founders,
   then their birth places).
+- a superlative ("Which planet is farthest from the Sun?") is not answered by a SELECT with several
+  answers and no ranking.
 - a SELECT with a triple pattern that no shared variable joins to its answer (`?x a ont:City .
   res:Germany ont:capital ?y`) answers with the wrong kind: a cross product no question asks for.
 - a "who" question is not answered by an entity of a class that no slot of training's "who" answers
@@ -54,7 +56,7 @@ from __future__ import annotations
 import itertools
 import re
 from collections.abc import Sequence
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -70,6 +72,7 @@ from nmt_sparql.execution.base import ExistenceCheckError, KnowledgeBase
 from nmt_sparql.execution.safety import UnsafeQueryError, query_form
 from nmt_sparql.inference.asked_order import (
     asked,
+    asks_for_the_top,
     ordered_property,
     turned_to_question,
     unasked_ranking_removed,
@@ -165,6 +168,15 @@ def _name(token: str, index: KBIndex | None) -> str:
         return label
     local = re.sub(r"(?<=[a-z0-9])(?=[A-Z])", " ", local_name(token))
     return " ".join(re.split(r"[_\-\s]+", local))
+
+
+def expected_of(question: str) -> Expected:
+    """What `question` asks for (inference/expected_answer.py), and whether a superlative asks for the
+    top answer only (inference/asked_order.py)."""
+    expected = expected_answer(question)
+    if asks_for_the_top(question):
+        return replace(expected, name=f"{expected.name}, the top one", top=True)
+    return expected
 
 
 class Repairer:
@@ -567,9 +579,7 @@ class Repairer:
         if self.index is None or not question:
             return None
         rnd = Round(1, "said but left out")
-        return self._said_hop(
-            tokens, _Said(question, self.index), units, "query", rnd, expected_answer(question)
-        )
+        return self._said_hop(tokens, _Said(question, self.index), units, "query", rnd, expected_of(question))
 
     def _said_hop(
         self,
@@ -641,7 +651,7 @@ class Repairer:
         answered: tuple[list[str], Answer] | None = None  # the first answer of the wrong kind
         # rewrites that answered with nothing of the class asked for, with their round
         kept: list[tuple[list[str], Answer, int]] = []
-        expected = expected_answer(question)
+        expected = expected_of(question)
         said = _Said(question, self.index) if question and self.index is not None else None
         for n, hyp in self._named_first(hypotheses, said):
             tokens, source = list(hyp), f"hypothesis {n}"
