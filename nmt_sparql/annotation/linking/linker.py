@@ -325,7 +325,8 @@ class Linker:
         return []
 
     def _relation_candidates(self, found: list[Candidate]) -> list[Candidate]:
-        """Properties that join two linked elements in the KB, placed at the later element's span."""
+        """Properties that join two linked elements in the KB, placed at the later element's span; for a
+        class and an entity that no fact joins, those of the two-fact paths that do."""
         if self.relations <= 0:
             return []
 
@@ -338,7 +339,10 @@ class Linker:
         out = []
         for a, b in pairs:
             at = max(a, b, key=lambda c: c.start)
-            for token in self.index.relations(a.token, b.token, self.relations):
+            tokens = self.index.relations(a.token, b.token, self.relations)
+            if not tokens and a.kind == "class":
+                tokens = self.index.paths(a.token, b.token, self.relations)
+            for token in tokens:
                 label = self.index.label(token) or token
                 out.append(Candidate(token, "property", label, at.start, at.end, _RELATION_SCORE))
         return out
