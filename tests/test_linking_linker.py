@@ -76,6 +76,15 @@ def test_part_of_a_name_the_way_people_say_it(linker: Linker) -> None:
     assert "res:Ludwig_van_Beethoven" in beethoven and "res:Symphony_No_9_Beethoven" not in beethoven
 
 
+def test_a_misspelt_class_noun_names_the_class_not_entities_holding_it(linker: Linker) -> None:
+    """ "mountians" is no dictionary word, like a name, but it names the class: no "Rocky Mountains"."""
+    for question in ("What mountians are in the Alps?", "which mountains are in the alps"):
+        found = _tokens(linker.link(question))
+        assert {"ont:Mountain", "res:Alps"} <= found, question
+        assert not {"res:Rocky_Mountains", "res:Grampian_Mountains", "res:Mountain_View"} & found, question
+    assert "res:Rocky_Mountains" in _tokens(linker.link("Which mountains are in the Rocky Mountains?"))
+
+
 def test_typos_and_case(linker: Linker) -> None:
     assert "res:Ridley_Scott" in _tokens(linker.link("What did Ridly Scott direct?"))
     assert "res:France" in _tokens(linker.link("what is the population of frnace"))

@@ -84,3 +84,19 @@ def test_a_question_that_orders_or_measures_gets_the_measured_properties_it_leav
     assert {"ex:foundingYear", "ex:students"} <= how_big
     plain = {c.token for c in linker.link("Which university is in London?")}
     assert not {"ex:foundingYear", "ex:students"} & plain
+
+
+def test_a_class_and_an_entity_no_fact_joins_get_the_properties_of_the_paths_that_do(
+    kb, tmp_path: Path
+) -> None:
+    """ "Universities in England": no university is in England, but each is in a city that is."""
+    entries, facts, _ = kb
+    index = KBIndex.build(tmp_path / "paths.sqlite", entries, facts=facts)
+    assert index.relations("ex:University", "ex:England") == []
+    assert index.paths("ex:University", "ex:England") == ["ex:city", "ex:country"]
+    assert index.paths("ex:University", "ex:Oxford") == ["ex:city"]  # Imperial, in Oxford's city
+    found = {c.token: c for c in Linker(index).link("Which universities are in England?")}
+    assert {"ex:city", "ex:country"} <= found.keys()
+    assert found["ex:city"].score < found["ex:England"].score
+    near = {c.token for c in Linker(index).link("Which universities are in London?")}
+    assert "ex:country" not in near  # a fact joins them: no path is looked for

@@ -38,10 +38,12 @@ KINDS: tuple[Kind, ...] = get_args(Kind)
 # 3: `facts` also says which properties of a subject have numbers or dates (object MEASURED).
 # 4: a label's trailing qualifier is dropped in a derived label ("The Godfather (film)": "The Godfather");
 #    the `slots` table (what answers training's "who" questions: a property's objects or subjects).
-FORMAT_VERSION = "4"
+# 5: the same tables; linking also proposes the properties of two-fact paths (`paths`), so data
+#    prepared with an earlier index is linked again.
+FORMAT_VERSION = "5"
 # 1: written before `facts`, opened as an index without facts; 2: without measured properties;
-# 3: without qualifier-free labels.
-_READABLE_FORMATS = ("1", "2", "3", FORMAT_VERSION)
+# 3: without qualifier-free labels; 4: as 5.
+_READABLE_FORMATS = ("1", "2", "3", "4", FORMAT_VERSION)
 _WORD = re.compile(r"\w+")
 # A label's trailing qualifier, "The Godfather (film)": people say the name without it.
 QUALIFIER = re.compile(r"\s*\([^()]*\)\s*$")
@@ -60,6 +62,8 @@ Fact = tuple[str, str, str]
 Slot = tuple[str, str, str]
 # The object of a fact whose value is a number or a date (`facts` keeps which properties measure what).
 MEASURED = '"'
+# `paths` follows at most this many facts of each direction out of an entity.
+_PATH_NEIGHBOURS = 2000
 
 
 class IndexFileError(ValueError):
@@ -321,6 +325,29 @@ class KBIndex:
                 (a, b, b, a, k),
             ).fetchall()
         return [p for p, _ in rows]
+
+    def paths(self, cls: str, entity: str, k: int = 2) -> list[str]:
+        """The properties of the `k` two-fact paths that most often join `cls`'s members to `entity`
+        through one other element, in path order ("albums" and "London": artist, then hometown; "films"
+        and "Stephen King": based on, then author): what a question leaves unsaid when it joins a
+        class to an entity through something it does not name. [] without facts. The entity's
+        neighbours are capped, so a hub of a large KB costs a bounded lookup."""
+        if not self._has_facts or k <= 0:
+            return []
+        rows = self._db.execute(
+            "WITH near(y, p2) AS ("
+            " SELECT * FROM (SELECT o, p FROM facts WHERE s = :e AND p != 'a' AND o != :m LIMIT :cap)"
+            " UNION ALL SELECT * FROM (SELECT s, p FROM facts WHERE o = :e AND p != 'a' LIMIT :cap)),"
+            " hop(p1, p2) AS ("
+            " SELECT f.p, near.p2 FROM near JOIN facts f ON f.o = near.y"
+            "  JOIN facts m ON m.s = f.s AND m.p = 'a' AND m.o = :c WHERE f.p != 'a'"
+            " UNION ALL"
+            " SELECT f.p, near.p2 FROM near JOIN facts f ON f.s = near.y"
+            "  JOIN facts m ON m.s = f.o AND m.p = 'a' AND m.o = :c WHERE f.p != 'a')"
+            " SELECT p1, p2, count(*) AS n FROM hop GROUP BY p1, p2 ORDER BY n DESC, p1, p2 LIMIT :k",
+            {"e": entity, "c": cls, "m": MEASURED, "cap": _PATH_NEIGHBOURS, "k": k},
+        ).fetchall()
+        return list(dict.fromkeys(p for p1, p2, _ in rows for p in (p1, p2)))
 
     def classes(self, entity: str) -> frozenset[str]:
         """The classes the KB gives an entity (empty without facts)."""

@@ -190,14 +190,21 @@ class Linker:
         phrase = " ".join(words)
         if not self.index.lookup(phrase, k=1):  # most spans match nothing: one lookup, not one per kind
             return []
-        kept: list[Hit] = []
-        for kind in KINDS:
-            hits = self.index.lookup(phrase, [kind], k=self.per_mention * _SAME_LABEL * 2)
-            good = [
+        accepted = {
+            kind: [
                 h
-                for h in hits
+                for h in self.index.lookup(phrase, [kind], k=self.per_mention * _SAME_LABEL * 2)
                 if self._accept(h, edge_stopword, named or _head_of(h, words)) and not _in_qualifier(h, words)
             ]
+            for kind in KINDS
+        }
+        if any(h.coverage >= 1 - 1e-9 or _head_of(h, words) for h in accepted["class"]):
+            # Words that name a class (misspelt, they look like a name: "mountians") name no entity
+            # by a part of its label: "Rocky Mountains" is not called "mountains".
+            accepted["entity"] = [h for h in accepted["entity"] if h.tier >= EXACT]
+        kept: list[Hit] = []
+        for kind in KINDS:
+            good = accepted[kind]
             # Elements that share a label take one place together (dbo:location and dbp:location;
             # Wikidata's wdt:/p:/ps:/pq: forms of one property): a label cannot tell them apart.
             places: dict[str, int] = {}
@@ -325,7 +332,8 @@ class Linker:
         return []
 
     def _relation_candidates(self, found: list[Candidate]) -> list[Candidate]:
-        """Properties that join two linked elements in the KB, placed at the later element's span."""
+        """Properties that join two linked elements in the KB, placed at the later element's span; for a
+        class and an entity that no fact joins, those of the two-fact paths that do."""
         if self.relations <= 0:
             return []
 
@@ -338,7 +346,10 @@ class Linker:
         out = []
         for a, b in pairs:
             at = max(a, b, key=lambda c: c.start)
-            for token in self.index.relations(a.token, b.token, self.relations):
+            tokens = self.index.relations(a.token, b.token, self.relations)
+            if not tokens and a.kind == "class":
+                tokens = self.index.paths(a.token, b.token, self.relations)
+            for token in tokens:
                 label = self.index.label(token) or token
                 out.append(Candidate(token, "property", label, at.start, at.end, _RELATION_SCORE))
         return out
