@@ -265,6 +265,36 @@ def test_a_superlative_ordered_by_values_that_are_no_measure_gives_way(
     assert repaired.rounds[0].attempts[0].detail == "a superlative ordered by values that are no measure"
 
 
+def test_an_order_by_values_that_are_no_measure_is_rewritten_to_a_measured_property_of_the_units(
+    kb: Recording, index: KBIndex, prefixes: PrefixMap
+) -> None:
+    """Alone, the order by director is rewritten at the ordered pattern: the release year of the units."""
+    by_director = _tokens(
+        "SELECT DISTINCT ?x WHERE { ?x a ont:Film . ?x ont:director ?v } ORDER BY ASC(?v) LIMIT 1"
+    )
+    repaired = Repairer(kb, prefixes, index).repair(
+        [by_director], units=["ont:Film", "ont:releaseYear"], question="the oldest film"
+    )
+    assert "ont:releaseYear" in repaired.tokens and "ont:director" not in repaired.tokens
+    assert repaired.answered_in == 2
+
+
+def test_a_rewrite_that_orders_by_values_that_are_no_measure_is_rewritten_next(
+    kb: Recording, index: KBIndex, prefixes: PrefixMap
+) -> None:
+    """Films have no birth date; the rewrite to director answers, ordered by people: the next round
+    rewrites that ordered pattern rather than giving up on it."""
+    by_birth = _tokens(
+        "SELECT DISTINCT ?x WHERE { ?x a ont:Film . ?x ont:birthDate ?v } ORDER BY ASC(?v) LIMIT 1"
+    )
+    repaired = Repairer(kb, prefixes, index, max_rounds=3).repair(
+        [by_birth], units=["ont:director"], question="the oldest film"
+    )
+    assert repaired.rounds[1].attempts[0].outcome == "wrong kind of answer"
+    assert repaired.rounds[2].target == "hypothesis 1: ont:birthDate -> ont:director"
+    assert repaired.rounds[2].notes[-1].startswith("pattern 2 (?x ont:director ?v)")
+
+
 def test_a_class_written_as_the_object_of_a_property_is_tried_as_a_type(
     kb: Recording, index: KBIndex, prefixes: PrefixMap
 ) -> None:

@@ -40,7 +40,8 @@ repairer looks for a query that answers:
   superlative or comparative ("the smallest", "more than", "before") is turned to it, and an ORDER BY
   ... LIMIT the question never asks for is dropped (inference/asked_order.py): one word of the
   question says so, the same on any KB. A superlative ordered by values that are no numbers or dates
-  (`order by ?v` over `?x ont:country ?v`) is an answer of the wrong kind.
+  (`order by ?v` over `?x ont:country ?v`) is an answer of the wrong kind, and its rewrite starts
+  at the ordered pattern (another property of the units: "closest to the sun", order from the Sun).
 - an ASK that answers `false` is checked for direction: a pattern `s p o` whose subject never has `p`
   in the KB while its object does, and whose object never is a value of `p` while its subject is, is
   turned round (`Freddie_Mercury bandMember Queen` -> `Queen bandMember Freddie_Mercury`); the turned
@@ -329,6 +330,17 @@ class Repairer:
         kinds = self._value_kinds(prop) if prop is not None else []
         return bool(kinds) and not any(k & {"number", "date"} for k in kinds)
 
+    def _ordered_by_no_measure(
+        self, tokens: Sequence[str], patterns: list[tuple[int, int, int]]
+    ) -> int | None:
+        """The pattern whose values an ORDER BY sorts, when the KB's values of its property are no
+        numbers or dates: the pattern to rewrite towards a measured property of the question's units."""
+        prop = ordered_property(tokens)
+        kinds = self._value_kinds(prop) if prop is not None else []
+        if not kinds or any(k & {"number", "date"} for k in kinds):
+            return None
+        return next((k for k, (_, p, _) in reversed(list(enumerate(patterns))) if tokens[p] == prop), None)
+
     def _holds(self, pattern: list[str]) -> bool:
         answer = self._query(detokenize(["ask", "where", "{", *pattern, "}"], self.prefixes))
         return answer.ok and bool(answer.boolean)
@@ -390,6 +402,9 @@ class Repairer:
         if not patterns:
             return "no plain triple pattern to repair"
         if target.wrong_kind:
+            ordered = self._ordered_by_no_measure(target.tokens, patterns)
+            if ordered is not None:  # "closest to the sun" ordered by `?x ont:orbits ?v`
+                return ordered, patterns
             answer_var = answer_variable(target.tokens, types)
             binding = [
                 k for k, pattern in enumerate(patterns) if answer_var in (target.tokens[i] for i in pattern)
@@ -421,8 +436,9 @@ class Repairer:
         kept: list[tuple[list[str], Answer, int]],
         said: _Said | None = None,
     ) -> tuple[list[str], Answer] | _Target | None:
-        """Rewrite the target's pattern `k`: the answering rewrite, else the first empty one to go on
-        with; rewrites that answer with nothing of the class asked for go to `kept`."""
+        """Rewrite the target's pattern `k`: the answering rewrite, else the first empty one (or one that
+        orders by values that are no measure) to go on with; rewrites that answer with nothing of the
+        class asked for go to `kept`."""
         checks = runs = 0
         follow_up: _Target | None = None
         for tokens, change in self._rewrites(target, patterns[k], units):
@@ -446,6 +462,12 @@ class Repairer:
                     return further
             if follow_up is None and attempt.outcome in (EMPTY, UNKNOWN_IRI):
                 follow_up = _Target(tokens, f"{target.label}: {change}", unknown)
+            elif (
+                follow_up is None
+                and attempt.outcome == WRONG_KIND
+                and self._ordered_by_no_measure(tokens, new_patterns) is not None
+            ):  # its ordered pattern is the next to rewrite
+                follow_up = _Target(tokens, f"{target.label}: {change}", unknown, wrong_kind=True)
         rnd.notes.append(
             f"pattern {k + 1} ({' '.join(target.tokens[i] for i in patterns[k])}): "
             f"{checks} rewrite(s) checked by ASK, {runs} matched and ran"
