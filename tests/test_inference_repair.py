@@ -263,6 +263,12 @@ def test_a_superlative_ordered_by_values_that_are_no_measure_gives_way(
 
     assert repaired.tokens == by_year
     assert repaired.rounds[0].attempts[0].detail == "a superlative ordered by values that are no measure"
+    repairer = Repairer(kb, prefixes, index)
+    by_subject = _tokens(
+        "SELECT DISTINCT ?x WHERE { ?x a ont:Person . ?v ont:director ?x } ORDER BY ASC(?v) LIMIT 1"
+    )
+    assert repairer.orders_by_no_measure(by_subject, "the oldest director")  # subjects are IRIs
+    assert not repairer.orders_by_no_measure(by_year, "the oldest film")
 
 
 def test_an_order_by_values_that_are_no_measure_is_rewritten_to_a_measured_property_of_the_units(

@@ -214,12 +214,17 @@ def _property_of(tokens: Sequence[str], variable: str) -> str | None:
     return None
 
 
-def ordered_property(tokens: Sequence[str]) -> str | None:
-    """The property whose values a query's one `order by` sorts on (`?x ont:area ?v ... order by ?v`)."""
+def ordered_variable(tokens: Sequence[str]) -> str | None:
+    """The variable a query's one `order by` sorts on (`order by desc ( ?v )`); None for none or an expression."""
     if tokens.count("order") != 1:
         return None
     at = list(tokens).index("order")
-    variable = _ordered_variable(tokens, at) if at + 2 < len(tokens) and tokens[at + 1] == "by" else None
+    return _ordered_variable(tokens, at) if at + 2 < len(tokens) and tokens[at + 1] == "by" else None
+
+
+def ordered_property(tokens: Sequence[str]) -> str | None:
+    """The property whose values a query's one `order by` sorts on (`?x ont:area ?v ... order by ?v`)."""
+    variable = ordered_variable(tokens)
     return _property_of(tokens, variable) if variable is not None else None
 
 

@@ -74,7 +74,7 @@ from nmt_sparql.execution.safety import UnsafeQueryError, query_form
 from nmt_sparql.inference.asked_order import (
     asked,
     asks_for_the_top,
-    ordered_property,
+    ordered_variable,
     turned_to_question,
     unasked_ranking_removed,
 )
@@ -326,20 +326,28 @@ class Repairer:
     def orders_by_no_measure(self, tokens: Sequence[str], question: str) -> bool:
         """A superlative question answered by ordering on values that are no numbers or dates
         ("the smallest country" ordered by `ont:country`): the order cannot be what it asks for."""
-        prop = ordered_property(tokens) if question and asked(question, "superlative") is not None else None
-        kinds = self._value_kinds(prop) if prop is not None else []
-        return bool(kinds) and not any(k & {"number", "date"} for k in kinds)
+        if not question or asked(question, "superlative") is None:
+            return False
+        patterns = triple_patterns(tokens, token_types(tokens, self.prefixes))
+        return self._ordered_by_no_measure(tokens, patterns) is not None
 
     def _ordered_by_no_measure(
         self, tokens: Sequence[str], patterns: list[tuple[int, int, int]]
     ) -> int | None:
-        """The pattern whose values an ORDER BY sorts, when the KB's values of its property are no
-        numbers or dates: the pattern to rewrite towards a measured property of the question's units."""
-        prop = ordered_property(tokens)
-        kinds = self._value_kinds(prop) if prop is not None else []
+        """The pattern whose values an ORDER BY sorts, when they are no numbers or dates (the KB's values
+        of its property are not; or the variable is only ever a subject, an IRI): the pattern to
+        rewrite towards a measured property of the question's units."""
+        variable = ordered_variable(tokens)
+        if variable is None:
+            return None
+        as_object = [k for k, (_, _, o) in enumerate(patterns) if tokens[o] == variable]
+        if not as_object:
+            as_subject = [k for k, (s, _, _) in enumerate(patterns) if tokens[s] == variable]
+            return as_subject[-1] if as_subject else None
+        kinds = self._value_kinds(tokens[patterns[as_object[-1]][1]])
         if not kinds or any(k & {"number", "date"} for k in kinds):
             return None
-        return next((k for k, (_, p, _) in reversed(list(enumerate(patterns))) if tokens[p] == prop), None)
+        return as_object[-1]
 
     def _holds(self, pattern: list[str]) -> bool:
         answer = self._query(detokenize(["ask", "where", "{", *pattern, "}"], self.prefixes))
