@@ -195,6 +195,22 @@ def test_a_superlative_is_not_answered_by_several_answers_without_a_ranking(
     assert repairer.repair([every], question="What is Ridley Scott's newest film?").tokens == every  # ranks
 
 
+def test_a_superlative_answered_without_a_ranking_is_ranked_by_a_measured_property_of_the_units(
+    kb: Recording, index: KBIndex, prefixes: PrefixMap
+) -> None:
+    every = _tokens("SELECT DISTINCT ?x WHERE { ?x ont:director res:Ridley_Scott }")
+    repairer = Repairer(kb, prefixes, index, max_rounds=1)
+    units = ["res:Ridley_Scott", "ont:director", "ont:birthPlace", "ont:releaseYear"]
+    newest = repairer.repair([every], units=units, question="What is Ridley Scott's newest film?")
+    assert newest.tokens == _tokens(
+        "SELECT DISTINCT ?x WHERE { ?x ont:director res:Ridley_Scott . ?x ont:releaseYear ?v }"
+        " ORDER BY DESC(?v) LIMIT 1"
+    )  # birth place holds no numbers or dates; the newest: the latest year first
+    assert newest.answer.rows == (("http://repair.test/resource/Blade_Runner",),)
+    oldest = repairer.repair([every], units=units, question="the oldest film of ridley scott")
+    assert oldest.answer.rows == (("http://repair.test/resource/Alien",),)
+
+
 def test_a_query_whose_patterns_fall_apart_gives_way_to_one_joined_to_its_answer(
     kb: Recording, index: KBIndex, prefixes: PrefixMap
 ) -> None:

@@ -31,7 +31,8 @@ repairer looks for a query that answers:
   name of its own is taken one hop further by it ("where were Google's founders born": the founders,
   then their birth places).
 - a superlative ("Which planet is farthest from the Sun?") is not answered by a SELECT with several
-  answers and no ranking.
+  answers and no ranking; such a query is ranked by a measured property of the units (the one most
+  of its answers have first: order from the Sun), in the direction the question's word asks for.
 - a SELECT with a triple pattern that no shared variable joins to its answer (`?x a ont:City .
   res:Germany ont:capital ?y`) answers with the wrong kind: a cross product no question asks for.
 - a "who" question is not answered by an entity of a class that no slot of training's "who" answers
@@ -72,6 +73,7 @@ from nmt_sparql.execution.answer import Answer
 from nmt_sparql.execution.base import ExistenceCheckError, KnowledgeBase
 from nmt_sparql.execution.safety import UnsafeQueryError, query_form
 from nmt_sparql.inference.asked_order import (
+    ascending,
     asked,
     asks_for_the_top,
     ordered_variable,
@@ -464,6 +466,10 @@ class Repairer:
                 if accepted is not None:
                     return accepted
                 kept.append((tokens, answer, rnd.number))
+            if attempt.outcome == WRONG_KIND and answer is not None and expected.top:
+                ranked = self._ranked(tokens, units, question, attempt.source, rnd, expected)
+                if ranked is not None:
+                    return ranked
             if attempt.outcome == WRONG_KIND and answer is not None and said is not None:
                 further = self._said_hop(tokens, said, units, attempt.source, rnd, expected)
                 if further is not None:
@@ -611,6 +617,93 @@ class Repairer:
         rnd = Round(1, "said but left out")
         return self._said_hop(tokens, _Said(question, self.index), units, "query", rnd, expected_of(question))
 
+    def _ranked(
+        self,
+        tokens: list[str],
+        units: Sequence[str],
+        question: str,
+        source: str,
+        rnd: Round,
+        expected: Expected,
+    ) -> tuple[list[str], Answer] | None:
+        """A superlative answered by several answers and no ranking ("which planet is closest to the
+        sun": every planet of the Sun) ranked by a measured property of the units: those most of the
+        answers have first, in the direction the question's word asks for; the first that answers and
+        fits."""
+        wanted = asked(question, "superlative") if question else None
+        types = token_types(tokens, self.prefixes)
+        var = answer_variable(tokens, types)
+        if (
+            wanted is None
+            or var is None
+            or {"order", "limit", "count", "group"} & set(tokens)
+            or "}" not in tokens
+        ):
+            return None
+        close = len(tokens) - 1 - tokens[::-1].index("}")
+        body = tokens[tokens.index("{") + 1 : close]
+        rank = "?v" if "?v" not in tokens else "?_rank"
+        measured: list[tuple[int, str]] = []
+        for prop in dict.fromkeys(u for u in units if self._kind(u) == "property"):
+            kinds = self._value_kinds(prop)
+            if not kinds or not all(k & {"number", "date"} for k in kinds):
+                continue
+            counted = self._query(
+                detokenize(
+                    [
+                        "select",
+                        "(",
+                        "count",
+                        "(",
+                        "distinct",
+                        var,
+                        ")",
+                        "as",
+                        "?_n",
+                        ")",
+                        "where",
+                        "{",
+                        *body,
+                        ".",
+                        var,
+                        prop,
+                        rank,
+                        "}",
+                    ],
+                    self.prefixes,
+                )
+            )
+            n = int(float(counted.rows[0][0])) if counted.ok and counted.rows and counted.rows[0][0] else 0
+            if n:
+                measured.append((n, prop))
+        for _, prop in sorted(measured, key=lambda m: -m[0])[: self.per_element]:
+            up = ascending(wanted.sense, wanted.word, self.values_are_dates(prop))
+            if up is None:
+                continue
+            ranked = [
+                *tokens[:close],
+                ".",
+                var,
+                prop,
+                rank,
+                "}",
+                "order",
+                "by",
+                "asc" if up else "desc",
+                "(",
+                rank,
+                ")",
+                "limit",
+                "1",
+            ]
+            attempt, answer, _ = self._try(ranked, f"{source}: ranked by {prop} ({wanted.word})", expected)
+            rnd.attempts.append(attempt)
+            if attempt.outcome == ANSWERED and answer is not None:
+                accepted = self._accept(ranked, answer, attempt, rnd, question, units, expected, None)
+                if accepted is not None:
+                    return accepted
+        return None
+
     def _said_hop(
         self,
         tokens: list[str],
@@ -710,6 +803,10 @@ class Repairer:
                 accepted = self._accept(tokens, answer, attempt, first, question, units, expected, said)
                 if accepted is not None:
                     return Repaired(*accepted, rounds, 1)
+            if attempt.outcome == WRONG_KIND and answer is not None and expected.top:
+                ranked = self._ranked(tokens, units, question, source, first, expected)
+                if ranked is not None:
+                    return Repaired(*ranked, rounds, 1)
             if attempt.outcome == WRONG_KIND and answer is not None and said is not None:
                 # "who wrote the book Blade Runner is based on": the book, then its author ("wrote");
                 # the rewrites of rounds 2.. do the same
