@@ -648,31 +648,8 @@ class Repairer:
             kinds = self._value_kinds(prop)
             if not kinds or not all(k & {"number", "date"} for k in kinds):
                 continue
-            counted = self._query(
-                detokenize(
-                    [
-                        "select",
-                        "(",
-                        "count",
-                        "(",
-                        "distinct",
-                        var,
-                        ")",
-                        "as",
-                        "?_n",
-                        ")",
-                        "where",
-                        "{",
-                        *body,
-                        ".",
-                        var,
-                        prop,
-                        rank,
-                        "}",
-                    ],
-                    self.prefixes,
-                )
-            )
+            count = f"select ( count ( distinct {var} ) as ?_n ) where {{".split()
+            counted = self._query(detokenize([*count, *body, ".", var, prop, rank, "}"], self.prefixes))
             n = int(float(counted.rows[0][0])) if counted.ok and counted.rows and counted.rows[0][0] else 0
             if n:
                 measured.append((n, prop))
@@ -680,22 +657,8 @@ class Repairer:
             up = ascending(wanted.sense, wanted.word, self.values_are_dates(prop))
             if up is None:
                 continue
-            ranked = [
-                *tokens[:close],
-                ".",
-                var,
-                prop,
-                rank,
-                "}",
-                "order",
-                "by",
-                "asc" if up else "desc",
-                "(",
-                rank,
-                ")",
-                "limit",
-                "1",
-            ]
+            order = f"order by {'asc' if up else 'desc'} ( {rank} ) limit 1".split()
+            ranked = [*tokens[:close], ".", var, prop, rank, "}", *order]
             attempt, answer, _ = self._try(ranked, f"{source}: ranked by {prop} ({wanted.word})", expected)
             rnd.attempts.append(attempt)
             if attempt.outcome == ANSWERED and answer is not None:
