@@ -14,6 +14,7 @@ from test_training_resume import Preempted, assert_same_run, run
 from test_training_selection import fit
 
 from nmt_sparql.training.checkpoint import CheckpointError, TrainState, load_checkpoint, save_checkpoint
+from nmt_sparql.training.config import TrainConfig
 from nmt_sparql.training.ema import moving_average
 
 
@@ -61,3 +62,9 @@ def test_resuming_a_run_without_an_average_names_the_missing_file(tmp_path: Path
     save_checkpoint(tmp_path / "last", model, TrainState())
     with pytest.raises(CheckpointError, match=r"last/ema.safetensors: missing"):
         load_checkpoint(tmp_path / "last", model, ema=moving_average(model, 0.9), restore_rng=False)
+
+
+def test_a_decay_outside_zero_to_one_is_refused_by_name() -> None:
+    for bad in (0.0, 1.0, 1.5):
+        with pytest.raises(ValueError, match="ema_decay must be in"):
+            TrainConfig.from_any({"ema_decay": bad})
