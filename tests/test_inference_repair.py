@@ -428,6 +428,23 @@ def test_a_hypothesis_with_the_property_the_question_names_goes_first(
     )
 
 
+def test_a_hypothesis_that_keeps_an_entity_the_question_names_goes_first(
+    kb: Recording, index: KBIndex, prefixes: PrefixMap
+) -> None:
+    """ "Alien" is named whole: the hypothesis that keeps it goes before one that says more words without it."""
+    every = _tokens("SELECT DISTINCT ?x WHERE { ?x ont:director ?y . ?y ont:birthPlace ?x }")
+    alien = _tokens("SELECT DISTINCT ?x WHERE { res:Alien ont:director ?x }")
+    repairer = Repairer(kb, prefixes, index, max_rounds=1)
+    units = ["res:Alien", "ont:director", "ont:birthPlace"]
+    question = "who directed alien and where was he born"
+    assert repairer.repair([every, alien], units=units, question=question).rounds[0].attempts[0].source == (
+        "hypothesis 2"
+    )
+    # without the entity among the units, the model's order stands
+    first = repairer.repair([every, alien], units=["ont:director"], question=question).rounds[0].attempts[0]
+    assert first.source == "hypothesis 1"
+
+
 def test_a_hypothesis_that_says_more_of_the_question_goes_first(
     kb: Recording, index: KBIndex, prefixes: PrefixMap
 ) -> None:

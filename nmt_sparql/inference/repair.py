@@ -57,6 +57,7 @@ from __future__ import annotations
 
 import itertools
 import re
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
@@ -64,7 +65,7 @@ from typing import Any
 
 from tqdm.auto import tqdm
 
-from nmt_sparql.annotation.linking.index import KBIndex, Kind, normalize
+from nmt_sparql.annotation.linking.index import QUALIFIER, KBIndex, Kind, normalize
 from nmt_sparql.annotation.linking.linker import STOPWORDS
 from nmt_sparql.annotation.linking.sources import token_of
 from nmt_sparql.annotation.linking.wordforms import inflections
@@ -489,7 +490,7 @@ class Repairer:
         return follow_up
 
     def _named_first(
-        self, hypotheses: Sequence[Sequence[str]], said: _Said | None
+        self, hypotheses: Sequence[Sequence[str]], said: _Said | None, units: Sequence[str] = ()
     ) -> list[tuple[int, Sequence[str]]]:
         """The n-best, numbered, in the model's order but for what the question says: a hypothesis goes
         before an earlier one that it beats on the question's words -- it covers at least as many of
@@ -498,10 +499,21 @@ class Repairer:
         which the linker matched) and holds at most as many properties and classes that the question
         does not say, one of the two strictly ("what nationality is the director of Parasite":
         director and nationality before director alone; "did Picasso paint Guernica": painter before
-        year completed). Two elements named by the same words cover them once."""
+        year completed). Two elements named by the same words cover them once. Before all that, a
+        hypothesis goes first that leaves out fewer of the entities the question names by their whole
+        label, unambiguously ("the tallest mountain in the Alps": the Alps, reached by an unsaid mountain
+        range, before every mountain; not "The Godfather", both a novel and a film, nor "composer", an
+        occupation and a class)."""
         numbered = list(enumerate(hypotheses, 1))
         if said is None:
             return numbered
+        labels = {u: said.index.label(u) or u for u in dict.fromkeys(units)}
+        bare = Counter(normalize(QUALIFIER.sub("", label)) for label in labels.values())
+        named = [
+            u
+            for u, label in labels.items()
+            if self._kind(u) == "entity" and said.names_whole(u) and bare[normalize(label)] == 1
+        ]
 
         def covered(token: str) -> frozenset[str] | None:
             """The question's words a property or class says (None: none), or the entity or literal
@@ -511,12 +523,15 @@ class Repairer:
                 return frozenset({token}) if kind == "entity" or token.startswith('"') else frozenset()
             return said.words(token) or None
 
-        def score(tokens: Sequence[str]) -> tuple[int, int]:
+        def score(tokens: Sequence[str]) -> tuple[int, int, int]:
             found = [covered(t) for t in set(tokens)]
-            return len(set().union(*(f for f in found if f))), found.count(None)
+            left_out = sum(u not in tokens for u in named)
+            return left_out, len(set().union(*(f for f in found if f))), found.count(None)
 
-        def beats(a: tuple[int, int], b: tuple[int, int]) -> bool:
-            return a != b and a[0] >= b[0] and a[1] <= b[1]
+        def beats(a: tuple[int, int, int], b: tuple[int, int, int]) -> bool:
+            if a[0] != b[0]:
+                return a[0] < b[0]
+            return a != b and a[1] >= b[1] and a[2] <= b[2]
 
         scored = [(n, hyp, score(hyp)) for n, hyp in numbered]
         ordered = []
@@ -739,7 +754,7 @@ class Repairer:
         kept: list[tuple[list[str], Answer, int]] = []
         expected = expected_of(question)
         said = _Said(question, self.index) if question and self.index is not None else None
-        for n, hyp in self._named_first(hypotheses, said):
+        for n, hyp in self._named_first(hypotheses, said, units):
             tokens, source = list(hyp), f"hypothesis {n}"
             if question:
                 for change in (
@@ -824,6 +839,11 @@ class _Said:
     def __init__(self, question: str, index: KBIndex):
         self.text, self.index = f" {normalize(question)} ", index
         self._words: dict[str, frozenset[str]] = {}
+
+    def names_whole(self, token: str) -> bool:
+        """Whether the question holds the element's label whole ("alps" for the Alps)."""
+        label = self.index.label(token)
+        return bool(label) and f" {normalize(label)} " in self.text
 
     def words(self, token: str, specific: bool = False) -> frozenset[str]:
         """The question's words the element's names say; `specific`: only by a name that is not a part
