@@ -99,7 +99,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--modes", nargs="+", default=["int8"], choices=[m for m in QUANTIZE_MODES if m != "none"]
     )
-    parser.add_argument("--split", default="test", choices=["train", "val", "test"])
+    parser.add_argument("--split", default="test", choices=["train", "validation", "test"])
     parser.add_argument("--run", type=Path, default=None, help="take the split from this training run folder")
     parser.add_argument("--data-dir", type=Path, default=Path("data"), help="where the split is prepared")
     parser.add_argument("--repeats", type=int, default=3, help="timed passes per mode, interleaved")

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from nmt_sparql.annotation.linking.index import MEASURED, KBIndex
+from nmt_sparql.annotation.linking.index import MEASURED, TEXT, KBIndex
 from nmt_sparql.annotation.linking.linker import Linker
 from nmt_sparql.annotation.linking.sources import entries_from_store, facts_from_store
 from nmt_sparql.annotation.linking.wordforms import with_word_forms
@@ -43,7 +43,7 @@ def kb(tmp_path_factory: pytest.TempPathFactory):
     return entries, facts, folder
 
 
-def test_facts_are_iri_triples_and_memberships(kb) -> None:
+def test_facts_are_iri_triples_memberships_and_what_kind_of_literal_a_property_has(kb) -> None:
     _, facts, _ = kb
     assert ("ex:Oxford", "a", "ex:University") in facts
     assert ("ex:London", "ex:country", "ex:England") in facts
@@ -52,7 +52,7 @@ def test_facts_are_iri_triples_and_memberships(kb) -> None:
         "ex:students",
         MEASURED,
     ) in facts
-    assert not any(p == "ex:motto" for _, p, _ in facts)  # a string is not a measure
+    assert [o for _, p, o in facts if p == "ex:motto"] == [TEXT]  # a string is kept, not as a measure
     assert not any(p.startswith("rdfs") or "label" in p for _, p, _ in facts)
 
 
@@ -100,3 +100,38 @@ def test_a_class_and_an_entity_no_fact_joins_get_the_properties_of_the_paths_tha
     assert found["ex:city"].score < found["ex:England"].score
     near = {c.token for c in Linker(index).link("Which universities are in London?")}
     assert "ex:country" not in near  # a fact joins them: no path is looked for
+
+
+def test_an_entity_has_the_properties_of_its_facts_either_way_round_text_values_too(kb, tmp_path: Path) -> None:
+    entries, facts, _ = kb
+    index = KBIndex.build(tmp_path / "props.sqlite", entries, facts=facts)
+    assert set(index.properties("ex:Oxford")) == {"ex:city", "ex:foundingYear", "ex:students", "ex:motto"}
+    assert index.properties("ex:London") == ["ex:city", "ex:country"]  # most used first: two universities
+    assert index.classes("ex:Oxford") == {"ex:University"}
+    assert "ex:motto" not in index.attributes("ex:Oxford")  # a text is no measure
+
+
+class WordOverlap:
+    """A stand-in sentence encoder: the share of a label's words the text holds, with synonyms."""
+
+    SAME = {"saying": "motto", "started": "founding", "year": "year"}
+
+    def similarity(self, text: str, others: list[str]) -> list[float]:
+        words = {self.SAME.get(w, w) for w in text.lower().replace("?", "").split()}
+        return [len(words & set(o.split())) / len(o.split()) for o in others]
+
+
+def test_a_property_the_question_describes_in_other_words_is_proposed(kb, tmp_path: Path) -> None:
+    """No label is said ("saying" for motto): the entity's property most like the other words is a
+    candidate, ranked below the named elements; none when a label already names one of its properties,
+    none when the likeness is too low, none without an encoder."""
+    entries, facts, _ = kb
+    index = KBIndex.build(tmp_path / "described.sqlite", entries, facts=facts)
+    linker = Linker(index, embedder=WordOverlap())
+    found = {c.token: c for c in linker.link("What is the saying of Oxford University?")}
+    assert "ex:motto" in found and found["ex:motto"].score < found["ex:Oxford"].score
+    assert "ex:foundingYear" in {c.token for c in linker.link("What year was Oxford University started?")}
+    said = {c.token for c in linker.link("Which city is Oxford University in?")}
+    assert "ex:city" in said and not said & {"ex:motto", "ex:foundingYear", "ex:students"}
+    assert not {"ex:motto", "ex:city"} & {c.token for c in linker.link("Tell me about Oxford University")}
+    assert "ex:motto" not in {c.token for c in Linker(index).link("What is the saying of Oxford University?")}

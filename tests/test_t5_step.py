@@ -103,3 +103,16 @@ def test_int8_stacked_query_key_value_projection_gives_the_three_projections_val
         delattr(attention, t5_step.FUSED)
     separate, _ = stepped(model, b, tokens)
     assert torch.equal(fused, separate)
+
+
+def test_int8_leaves_the_first_encoder_block_of_t5_in_fp32_and_quantizes_every_other_linear() -> None:
+    """The layers the model names in `int8_keeps_fp32` stay nn.Linear; all others become int8."""
+    model = quantize_model(t5(True), "int8")
+    dynamic = torch.ao.nn.quantized.dynamic.Linear
+    first = [m for m in model.model.encoder.block[0].modules() if isinstance(m, (torch.nn.Linear, dynamic))]
+    assert first and all(type(m) is torch.nn.Linear for m in first)
+    rest = [
+        (n, m) for n, m in model.named_modules()
+        if isinstance(m, (torch.nn.Linear, dynamic)) and not n.startswith("model.encoder.block.0.")
+    ]  # fmt: skip
+    assert rest and all(isinstance(m, dynamic) for _, m in rest)

@@ -45,12 +45,20 @@ def fold_parametrizations(model: nn.Module) -> nn.Module:
     return model
 
 
+def fp32_under_int8(model: nn.Module) -> set[str]:
+    """Qualified names of the nn.Linear layers int8 leaves in fp32: those under a module the model names
+    in its `int8_keeps_fp32` (like transformers' `_keep_in_fp32_modules`), where rounding flips queries."""
+    prefixes = tuple(f"{name}." for name in getattr(model, "int8_keeps_fp32", ()))
+    return {n for n, m in model.named_modules() if isinstance(m, nn.Linear) and n.startswith(prefixes)}
+
+
 def quantize_model(model: nn.Module, mode: str, device: str | torch.device = "cpu") -> nn.Module:
     """The eval-mode `model` with `mode` applied on `device` (the model is already there).
 
     int8: every nn.Linear becomes a dynamically quantized one (int8 weights with one scale per output
     channel, which keeps more queries identical to fp32 than one per tensor; activations quantized per
-    batch; CPU only: on another device the model stays as it is, with a warning); a T5's decoder
+    batch; CPU only: on another device the model stays as it is, with a warning), except those under the
+    modules the model names in `int8_keeps_fp32` (`fp32_under_int8`); a T5's decoder
     self-attention projections also get one stacked int8 Linear (models/t5_step.py). bf16: all weights in
     bfloat16 (on a CPU without native bf16 the model stays fp32, with a warning). Log-probabilities
     keep their dtype handling in the models (the softmax runs in fp32).
@@ -69,8 +77,10 @@ def quantize_model(model: nn.Module, mode: str, device: str | torch.device = "cp
             warnings.simplefilter("ignore", DeprecationWarning)
             warnings.filterwarnings("ignore", message=".*quantized tensor creation functions.*")
             qconfig = torch.ao.quantization.per_channel_dynamic_qconfig
+            kept = fp32_under_int8(model)
+            linears = [n for n, m in model.named_modules() if isinstance(m, nn.Linear) and n not in kept]
             quantized = torch.ao.quantization.quantize_dynamic(
-                fold_parametrizations(model.eval()), {nn.Linear: qconfig}, dtype=torch.qint8
+                fold_parametrizations(model.eval()), dict.fromkeys(linears, qconfig), dtype=torch.qint8
             )
             return t5_step.fuse_int8_projections(quantized)
     if device.type == "cpu" and not cpu_has_bf16():

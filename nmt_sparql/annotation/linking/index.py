@@ -40,10 +40,12 @@ KINDS: tuple[Kind, ...] = get_args(Kind)
 #    the `slots` table (what answers training's "who" questions: a property's objects or subjects).
 # 5: the same tables; linking also proposes the properties of two-fact paths (`paths`), so data
 #    prepared with an earlier index is linked again.
-FORMAT_VERSION = "5"
+# 6: `facts` also says which properties of a subject have text values (object TEXT: a chemical symbol),
+#    so `properties` knows every property an entity has.
+FORMAT_VERSION = "6"
 # 1: written before `facts`, opened as an index without facts; 2: without measured properties;
-# 3: without qualifier-free labels; 4: as 5.
-_READABLE_FORMATS = ("1", "2", "3", "4", FORMAT_VERSION)
+# 3: without qualifier-free labels; 4: as 5; 5: without text-valued properties.
+_READABLE_FORMATS = ("1", "2", "3", "4", "5", FORMAT_VERSION)
 _WORD = re.compile(r"\w+")
 # A label's trailing qualifier, "The Godfather (film)": people say the name without it.
 QUALIFIER = re.compile(r"\s*\([^()]*\)\s*$")
@@ -62,6 +64,8 @@ Fact = tuple[str, str, str]
 Slot = tuple[str, str, str]
 # The object of a fact whose value is a number or a date (`facts` keeps which properties measure what).
 MEASURED = '"'
+# The object of a fact whose value is another literal: a text (a symbol, a motto), not a label.
+TEXT = "'"
 # `paths` follows at most this many facts of each direction out of an entity.
 _PATH_NEIGHBOURS = 2000
 
@@ -336,7 +340,7 @@ class KBIndex:
             return []
         rows = self._db.execute(
             "WITH near(y, p2) AS ("
-            " SELECT * FROM (SELECT o, p FROM facts WHERE s = :e AND p != 'a' AND o != :m LIMIT :cap)"
+            " SELECT * FROM (SELECT o, p FROM facts WHERE s = :e AND p != 'a' AND o NOT IN (:m, :t) LIMIT :cap)"
             " UNION ALL SELECT * FROM (SELECT s, p FROM facts WHERE o = :e AND p != 'a' LIMIT :cap)),"
             " hop(p1, p2) AS ("
             " SELECT f.p, near.p2 FROM near JOIN facts f ON f.o = near.y"
@@ -345,9 +349,21 @@ class KBIndex:
             " SELECT f.p, near.p2 FROM near JOIN facts f ON f.s = near.y"
             "  JOIN facts m ON m.s = f.o AND m.p = 'a' AND m.o = :c WHERE f.p != 'a')"
             " SELECT p1, p2, count(*) AS n FROM hop GROUP BY p1, p2 ORDER BY n DESC, p1, p2 LIMIT :k",
-            {"e": entity, "c": cls, "m": MEASURED, "cap": _PATH_NEIGHBOURS, "k": k},
+            {"e": entity, "c": cls, "m": MEASURED, "t": TEXT, "cap": _PATH_NEIGHBOURS, "k": k},
         ).fetchall()
         return list(dict.fromkeys(p for p1, p2, _ in rows for p in (p1, p2)))
+
+    def properties(self, entity: str) -> list[str]:
+        """The properties of the facts an entity takes part in, either way round, most used first: what
+        a question about it may ask, whatever words it uses. [] without facts."""
+        if not self._has_facts:
+            return []
+        rows = self._db.execute(
+            "SELECT p, count(*) AS n FROM (SELECT p FROM facts WHERE s = ? AND p != 'a'"
+            " UNION ALL SELECT p FROM facts WHERE o = ? AND p != 'a') GROUP BY p ORDER BY n DESC, p",
+            (entity, entity),
+        ).fetchall()
+        return [p for p, _ in rows]
 
     def classes(self, entity: str) -> frozenset[str]:
         """The classes the KB gives an entity (empty without facts)."""

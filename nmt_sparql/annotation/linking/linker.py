@@ -18,6 +18,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from decimal import Decimal
 
+from nmt_sparql.annotation.linking.embedder import Embedder
 from nmt_sparql.annotation.linking.index import (
     EXACT,
     FUZZY,
@@ -71,6 +72,11 @@ _RELATION_SCORE = 0.3
 _RELATION_ENTITIES, _RELATION_CLASSES = 4, 3
 # Measured properties (numbers, dates) proposed for a question that orders or measures (`attributes`).
 _ATTRIBUTES = 3
+# A property the question describes (`described`): the sentence similarity of the question's other
+# words with its label must reach this (chosen on held-out 4: right ones 0.34-0.71, wrong tops <= 0.29).
+_DESCRIBED_MIN = 0.3
+# Entities (best-scored first) whose properties are ranked against the question's words.
+_DESCRIBED_ENTITIES = 2
 
 
 @dataclass(frozen=True)
@@ -157,14 +163,21 @@ class Linker:
         fuzzy: bool = True,
         implicit: Sequence[str] = (),
         relations: int = 2,
+        embedder: str | Embedder | None = None,
+        described: int = 1,
     ):
         """`implicit`: elements proposed for every question, with an empty span at 0 (the elements most
         queries use whatever the words, sources.frequent_elements). `relations`: for each pair of
         linked entities, and each linked class and entity, the properties (at most this many) the KB
         joins them with, so a relation the question leaves unsaid is a candidate ("Is Everest in
-        Nepal?": country; "universities in London": city); an index without facts proposes none."""
+        Nepal?": country; "universities in London": city); an index without facts proposes none.
+        `embedder` (a sentence encoder's name, linking/embedder.py; None: none): the `described` properties
+        of the linked entities that the question's other words are most similar to, when no label
+        names them ("what does Brian May do for a living": occupation)."""
         self.index = index
         self.relations = relations
+        self.embedder = Embedder(embedder) if isinstance(embedder, str) else embedder
+        self.described = described
         self.per_mention = per_mention
         self.max_words = max(1, min(max_words, index.max_words or 1))
         self.fuzzy = fuzzy
@@ -290,6 +303,8 @@ class Linker:
             best.setdefault(c.token, c)
         for c in self._attribute_candidates(list(best.values()), words):
             best.setdefault(c.token, c)
+        for c in self._described_candidates(list(best.values()), question):
+            best.setdefault(c.token, c)
         return sorted(best.values(), key=lambda c: (c.start, -c.score, c.token))
 
     def _attribute_candidates(self, found: list[Candidate], words: list[re.Match[str]]) -> list[Candidate]:
@@ -330,6 +345,37 @@ class Linker:
                     for token in self.index.attributes(best[0].token, _ATTRIBUTES)
                 ]
         return []
+
+    def _described_candidates(self, found: list[Candidate], question: str) -> list[Candidate]:
+        """The properties of the best linked entities that the question's words besides the entities'
+        names are most like (sentence similarity of those words and the property's label, at least
+        _DESCRIBED_MIN), when no label the question says names one of the entities' properties and the
+        best of them is no candidate yet; placed at the entity's span."""
+        if self.embedder is None or self.described <= 0:
+            return []
+        entities = sorted((c for c in found if c.kind == "entity"), key=lambda c: (-c.score, c.start))
+        owners: dict[str, Candidate] = {}
+        for entity in entities[:_DESCRIBED_ENTITIES]:
+            for token in self.index.properties(entity.token):
+                owners.setdefault(token, entity)
+        said = {c.token for c in found if c.kind == "property" and c.score > _RELATION_SCORE}
+        if not owners or said & owners.keys():
+            return []  # the words already name a property of the entity: they say what is asked
+        rest = question
+        for c in sorted(entities, key=lambda c: -c.start):
+            rest = rest[: c.start] + " " + rest[c.end :]
+        if not any(w.lower() not in STOPWORDS for w in _WORD.findall(rest)):
+            return []
+        tokens = list(owners)
+        labels = [self.index.label(t) or t for t in tokens]
+        ranked = sorted(zip(self.embedder.similarity(" ".join(rest.split()), labels), tokens, labels),
+                        key=lambda r: (-r[0], r[1]))[: self.described]  # fmt: skip
+        present = {c.token for c in found}
+        return [
+            Candidate(token, "property", label, owners[token].start, owners[token].end, _RELATION_SCORE)
+            for similarity, token, label in ranked
+            if similarity >= _DESCRIBED_MIN and token not in present
+        ]
 
     def _relation_candidates(self, found: list[Candidate]) -> list[Candidate]:
         """Properties that join two linked elements in the KB, placed at the later element's span; for a

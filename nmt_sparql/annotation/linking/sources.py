@@ -26,7 +26,7 @@ from nmt_sparql.annotation.labels import (
     normalize_space,
     read_label_file,
 )
-from nmt_sparql.annotation.linking.index import MEASURED, Entry, Fact, Kind, Slot, normalize
+from nmt_sparql.annotation.linking.index import MEASURED, TEXT, Entry, Fact, Kind, Slot, normalize
 from nmt_sparql.core.language import label_rank
 from nmt_sparql.core.marks import unmark
 from nmt_sparql.core.record import Example, RecordError
@@ -127,9 +127,10 @@ def entries_from_store(store: ox.Store, prefixes: PrefixMap) -> Iterator[Entry]:
 def facts_from_store(store: ox.Store, prefixes: PrefixMap) -> Iterator[Fact]:
     """Every triple of the store between two IRIs outside the RDF/RDFS/OWL vocabularies, as model
     tokens, memberships as ("x", "a", "C"): what `KBIndex.relations` answers from; and once per
-    subject and property, ("x", "p", MEASURED) when a value is a number or a date (`KBIndex.attributes`)."""
+    subject and property, ("x", "p", MEASURED) when a value is a number or a date (`KBIndex.attributes`),
+    ("x", "p", TEXT) when it is another literal outside those vocabularies (not a label: a symbol)."""
     tokens: dict[str, str | None] = {}
-    measured: set[tuple[str, str]] = set()
+    measured: set[tuple[str, str, str]] = set()
 
     def token(iri: str) -> str | None:
         if iri not in tokens:
@@ -138,11 +139,14 @@ def facts_from_store(store: ox.Store, prefixes: PrefixMap) -> Iterator[Fact]:
 
     for quad in store.quads_for_pattern(None, None, None):
         s, p, o = quad.subject, quad.predicate, quad.object
-        if isinstance(s, ox.NamedNode) and isinstance(o, ox.Literal) and o.datatype.value in _MEASURES:
+        if isinstance(s, ox.NamedNode) and isinstance(o, ox.Literal):
+            if p.value == SKOS_ALT:
+                continue
             subject, prop = token(s.value), token(p.value)
-            if subject and prop and (subject, prop) not in measured:
-                measured.add((subject, prop))
-                yield subject, prop, MEASURED
+            value = MEASURED if o.datatype.value in _MEASURES else TEXT
+            if subject and prop and (subject, prop, value) not in measured:
+                measured.add((subject, prop, value))
+                yield subject, prop, value
             continue
         if not (isinstance(s, ox.NamedNode) and isinstance(o, ox.NamedNode)):
             continue
