@@ -102,7 +102,9 @@ def test_a_class_and_an_entity_no_fact_joins_get_the_properties_of_the_paths_tha
     assert "ex:country" not in near  # a fact joins them: no path is looked for
 
 
-def test_an_entity_has_the_properties_of_its_facts_either_way_round_text_values_too(kb, tmp_path: Path) -> None:
+def test_an_entity_has_the_properties_of_its_facts_either_way_round_text_values_too(
+    kb, tmp_path: Path
+) -> None:
     entries, facts, _ = kb
     index = KBIndex.build(tmp_path / "props.sqlite", entries, facts=facts)
     assert set(index.properties("ex:Oxford")) == {"ex:city", "ex:foundingYear", "ex:students", "ex:motto"}
