@@ -365,6 +365,19 @@ class KBIndex:
         ).fetchall()
         return [p for p, _ in rows]
 
+    def values(self, cls: str, k: int = 500) -> list[str]:
+        """The `k` elements a class's members are most often linked to (their facts' objects, not
+        numbers or texts): what a word beside the class may name ("Dutch painters": Netherlands, the
+        painters' nationality; "horror novels": Horror fiction, a genre). [] without facts."""
+        if not self._has_facts or k <= 0:
+            return []
+        rows = self._db.execute(
+            "SELECT f.o, count(*) AS n FROM facts m JOIN facts f ON f.s = m.s WHERE m.p = 'a' AND m.o = ?"
+            " AND f.p != 'a' AND f.o NOT IN (?, ?) GROUP BY f.o ORDER BY n DESC, f.o LIMIT ?",
+            (cls, MEASURED, TEXT, k),
+        ).fetchall()
+        return [o for o, _ in rows]
+
     def classes(self, entity: str) -> frozenset[str]:
         """The classes the KB gives an entity (empty without facts)."""
         if not self._has_facts:
