@@ -120,7 +120,7 @@ class WordOverlap:
 
     def similarity(self, text: str, others: list[str]) -> list[float]:
         words = {self.SAME.get(w, w) for w in text.lower().replace("?", "").split()}
-        return [len(words & set(o.split())) / len(o.split()) for o in others]
+        return [len(words & set(o.lower().split())) / len(o.split()) for o in others]
 
 
 def test_a_property_the_question_describes_in_other_words_is_proposed(kb, tmp_path: Path) -> None:
@@ -137,3 +137,25 @@ def test_a_property_the_question_describes_in_other_words_is_proposed(kb, tmp_pa
     assert "ex:city" in said and not said & {"ex:motto", "ex:foundingYear", "ex:students"}
     assert not {"ex:motto", "ex:city"} & {c.token for c in linker.link("Tell me about Oxford University")}
     assert "ex:motto" not in {c.token for c in Linker(index).link("What is the saying of Oxford University?")}
+
+
+class Synonyms(WordOverlap):
+    SAME = {**WordOverlap.SAME, "capital": "london"}
+
+
+def test_a_value_of_a_named_class_that_other_words_describe_is_proposed_with_its_relation(
+    kb, tmp_path: Path
+) -> None:
+    """ "Universities in the capital": no label says London, a value of the universities' facts; the
+    words describe it, so it is a candidate at those words, and the property that joins them follows.
+    An entity the class's members are linked to is no such word ("London" says London already)."""
+    entries, facts, _ = kb
+    index = KBIndex.build(tmp_path / "values.sqlite", entries, facts=facts)
+    assert index.values("ex:University") == ["ex:London"]
+    linker = Linker(index, embedder=Synonyms())
+    question = "Which universities are in the capital?"
+    found = {c.token: c for c in linker.link(question)}
+    assert question[found["ex:London"].start : found["ex:London"].end] == "capital"
+    assert "ex:city" in found and found["ex:London"].score < found["ex:University"].score
+    assert "ex:London" not in {c.token for c in Linker(index).link(question)}
+    assert [c.token for c in linker.link("Which universities are in London?")].count("ex:London") == 1

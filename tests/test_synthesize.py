@@ -104,6 +104,16 @@ def test_forms_shapes_and_both_ask_truths_are_covered(store: ox.Store, synthesis
     assert any("YEAR" in e.query.upper() for e in synthesis.examples)  # a date comparison
 
 
+def test_ask_also_asks_whether_an_entity_is_of_a_class_true_and_false(store: ox.Store) -> None:
+    """ "Is Rome a city?": ASK { E a C }, true for a member, false for a near miss, worded with the class."""
+    examples = synthesize(store, "generic", n=300, seed=7).examples
+    typed = [e for e in examples if re.fullmatch(r".*ask where \{ \S+ a \S+ \}", e.query, re.I)]
+    assert {bool(store.query(e.query)) for e in typed} == {True, False}
+    for e in typed:
+        cls = next(k for k in e.kb_elements if "vocab" in k.token)
+        assert cls.label and cls.label.lower() in e.question.lower()
+
+
 def test_no_class_constraint_keeps_the_whole_class(store: ox.Store, synthesis) -> None:
     for example in synthesis.examples:
         if example.template_id.startswith("select") and " a <" in example.query:

@@ -63,6 +63,8 @@ FAMILIES = (
 # Share of each family in the examples: the shapes people ask most (one and two hops, lists of a class,
 # yes/no, counts, superlatives) weigh more than three-hop chains and label filters, which questions
 # people write rarely take (TARGA samples for balance; balance by what users ask is ours).
+# Share of the ASK family that asks for a class ("Is Pluto a planet?") rather than a fact.
+_ASK_TYPE_SHARE = 0.25
 FAMILY_WEIGHTS = {
     "chain1": 2.0, "chain2": 2.0, "chain3": 0.5, "class": 1.5, "star": 1.0, "count": 1.5, "ask": 1.5,
     "filter_number": 1.0, "filter_date": 1.0, "superlative": 1.5, "contains": 0.5,
@@ -166,7 +168,7 @@ class Synthesizer:
             "superlative": self._superlative,
             "contains": self._contains,
         }
-        self._ask_truth = True
+        self._ask_truth = self._ask_type_truth = True
 
     # -- layer-wise expansion ----------------------------------------------------------------------
 
@@ -280,7 +282,10 @@ class Synthesizer:
         return None if core is None else replace(core, form="count")
 
     def _ask(self, rng: random.Random) -> QueryGraph | None:
-        """ASK with `?x` bound: true (an answer) and false (a same-class entity that is not) in turn."""
+        """ASK with `?x` bound: true (an answer) and false (a same-class entity that is not) in turn;
+        one in _ASK_TYPE_SHARE asks whether an entity is of a class ("Is Pluto a planet?")."""
+        if self.classes and rng.random() < _ASK_TYPE_SHARE:
+            return self._ask_type(rng)
         chain = self._chain(rng, rng.choice((1, 1, 2)))
         if chain is None:
             return None
@@ -300,6 +305,31 @@ class Synthesizer:
             target = rng.choice(peers)
         self._ask_truth = not self._ask_truth
         return QueryGraph("ask", (path,), target=ox.NamedNode(target))
+
+    def _ask_type(self, rng: random.Random) -> QueryGraph | None:
+        """`ASK { E a C }`, true for a member of C and false in turn; a false one names an entity of a
+        class whose members share a property with C's (a dwarf planet for "planet": a near miss), else
+        of any other class."""
+        truth = self._ask_type_truth
+        for c in rng.sample(self.classes, len(self.classes)):
+            members = set(self.g.members[c])
+            if truth:
+                named = sorted(m for m in members if self.g.named(m))
+            else:
+                used = {p for p in self.props if any(s in members for s, _ in self.g.facts[p])}
+                near = {
+                    m
+                    for other in self.classes
+                    if other != c
+                    and any(s in self.g.members[other] for p in used for s, _ in self.g.facts[p])
+                    for m in self.g.members[other]
+                }
+                others = {m for other in self.classes if other != c for m in self.g.members[other]}
+                named = sorted(m for m in (near or others) - members if self.g.named(m))
+            if named:
+                self._ask_type_truth = not truth
+                return QueryGraph("ask", (), answer_class=c, target=ox.NamedNode(rng.choice(named)))
+        return None
 
     def _valued_core(self, rng: random.Random, date: bool | None) -> tuple[QueryGraph, set[str], str] | None:
         """(class + optional branch, the entities it allows, a value property they have)."""

@@ -157,7 +157,7 @@ def _degree(adjective: str, tag: str) -> str:
 
 def _article(noun: str) -> str:
     bare = noun.lstrip("<").lower()
-    return "an" if bare[:1] in "aeiou" else "a"
+    return "an" if bare[:1] in "aeiou" and not bare.startswith(("uni", "use", "eu", "one")) else "a"
 
 
 # ---------------------------------------------------------------------------------------------------
@@ -536,6 +536,18 @@ class Wording:
 
     def _ask(self, graph: QueryGraph, rng: random.Random) -> list[str]:
         assert graph.target is not None
+        if not graph.paths:  # ASK { E a C }
+            assert graph.answer_class is not None
+            target = self.term(graph.target)
+            noun, nouns = (self.class_noun(graph.answer_class, many, rng) for many in (False, True))
+            a = _article(noun)
+            return [
+                f"Is {target} {a} {noun}?",
+                f"Is {target} one of the {nouns}?",
+                f"Is {target} among the {nouns}?",
+                f"Is it true that {target} is {a} {noun}?",
+                f"Would you call {target} {a} {noun}?",
+            ]
         path = graph.paths[0]
         step, rest = path.steps[0], Path(path.steps[1:], path.anchor)
         inner, target = self.np(rest, rng), self.term(graph.target)

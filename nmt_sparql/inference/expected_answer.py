@@ -42,6 +42,27 @@ _TYPO_TOLERANT = (
     "which", "what", "whose", "whom", "whether",
 )  # fmt: skip
 _TIME_NOUNS = frozenset({"year", "years", "date", "day", "month", "decade", "century"})
+# "How many km long", "how many years old": a unit, then the dimension it measures: a value, not a count.
+_DIMENSIONS = frozenset(
+    [
+        "long",
+        "tall",
+        "high",
+        "deep",
+        "wide",
+        "big",
+        "large",
+        "heavy",
+        "old",
+        "far",
+        "away",
+        "hot",
+        "cold",
+        "massive",
+        "fast",
+        "thick",
+    ]
+)
 _DATE = re.compile(r"^-?\d{4}(?:-\d\d(?:-\d\d)?)?(?:T[\d:.]+(?:Z|[+-]\d\d:\d\d)?)?$")
 _IRI = re.compile(r"^[A-Za-z][A-Za-z0-9+.\-]*:(?://|[^\s]*[/#:])\S*$")
 
@@ -100,7 +121,10 @@ def expected_answer(question: str) -> Expected:
         return YES_NO
     if first in AUXILIARIES:
         return YES_NO
-    if any(a == "how" and b in ("many", "much") for a, b in zip(words, words[1:])):
+    asked = [i for i, (a, b) in enumerate(zip(words, words[1:])) if a == "how" and b in ("many", "much")]
+    if asked and words[asked[0] + 3 : asked[0] + 4] and words[asked[0] + 3] in _DIMENSIONS:
+        return MEASURE  # "How many km long is the Tiber?"
+    if asked:
         return COUNT  # also "South Africa has how many capitals?"
     if first == "how":
         return NOT_YES_NO if second in AUXILIARIES or not second else MEASURE
