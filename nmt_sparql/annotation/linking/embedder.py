@@ -50,10 +50,10 @@ class Embedder:
 
             try:
                 self._model = SentenceTransformer(model_path(self.name), device="cpu")
-            except OSError as error:
+            except (OSError, ValueError) as error:  # missing files, hub unreachable; a folder of no model
                 raise OSError(
-                    f"linked.embedder: cannot load the sentence encoder {self.name!r} (no local folder, no "
-                    f"packaged copy, hub unreachable?): {error}"
+                    f"linked.embedder: cannot load the sentence encoder {self.name!r} (no model in that "
+                    f"folder, no packaged copy, hub unreachable?): {error}"
                 ) from error
         return self._model
 
