@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from nmt_sparql.annotation.linking.index import MEASURED, TEXT, KBIndex
-from nmt_sparql.annotation.linking.linker import Linker
+from nmt_sparql.annotation.linking.linker import Candidate, Linker
 from nmt_sparql.annotation.linking.sources import entries_from_store, facts_from_store
 from nmt_sparql.annotation.linking.wordforms import with_word_forms
 from nmt_sparql.data.generate import load_store
@@ -137,6 +137,12 @@ def test_a_property_the_question_describes_in_other_words_is_proposed(kb, tmp_pa
     assert "ex:city" in said and not said & {"ex:motto", "ex:foundingYear", "ex:students"}
     assert not {"ex:motto", "ex:city"} & {c.token for c in linker.link("Tell me about Oxford University")}
     assert "ex:motto" not in {c.token for c in Linker(index).link("What is the saying of Oxford University?")}
+    # two candidates of one span ("Oxford" is also a partial match of another entity) leave the words
+    found = [
+        Candidate("ex:Oxford", "entity", "Oxford", 0, 6, 0.4),
+        Candidate("ex:Imperial", "entity", "x", 0, 6, 0.3),
+    ]
+    assert [c.token for c in linker._described_candidates(found, "Oxford saying")] == ["ex:motto"]
 
 
 class Synonyms(WordOverlap):

@@ -126,6 +126,9 @@ def expected_answer(question: str) -> Expected:
         return MEASURE  # "How many km long is the Tiber?"
     if asked:
         return COUNT  # also "South Africa has how many capitals?"
+    opening = " ".join(words[:6]) + " "
+    if first == "count" or re.match(r"(?:what (?:is |s )?)?(?:the )?(?:total )?number of ", opening):
+        return COUNT  # "Count the albums by ...", "number of countries the Danube flows through"
     if first == "how":
         return NOT_YES_NO if second in AUXILIARIES or not second else MEASURE
     if first == "when" or (first in ("what", "which") and second in _TIME_NOUNS):

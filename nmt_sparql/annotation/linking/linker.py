@@ -366,9 +366,9 @@ class Linker:
         said = {c.token for c in found if c.kind == "property" and c.score > _RELATION_SCORE}
         if not owners or said & owners.keys():
             return []  # the words already name a property of the entity: they say what is asked
-        rest = question
-        for c in sorted(entities, key=lambda c: -c.start):
-            rest = rest[: c.start] + " " + rest[c.end :]
+        rest = "".join(
+            " " if any(c.start <= i < c.end for c in entities) else ch for i, ch in enumerate(question)
+        )  # the question without the entities' names (spans may overlap or coincide)
         if not any(w.lower() not in STOPWORDS for w in _WORD.findall(rest)):
             return []
         tokens = list(owners)
