@@ -2,7 +2,7 @@
 
 Repair (nmt_sparql/inference/repair.py) reads the question: the kind of answer it asks for
 (inference/expected_answer.py; for "who", the classes training's answers have; every pattern joined
-to the answer variable, sparql/patterns.py), the direction of its superlative or comparative and whether it asks
+to the answer variable and every variable an ORDER BY or FILTER reads bound, sparql/patterns.py), the direction of its superlative or comparative and whether it asks
 for a ranking at all (inference/asked_order.py), the class its opening words name, a property it says
 that the query leaves out (one hop further, among the linker's candidates). A rule that would
 reject or rewrite a *gold* query is a rule that breaks right answers. This script runs each rule on
@@ -26,7 +26,7 @@ from nmt_sparql.inference.asked_order import turned_to_question, unasked_ranking
 from nmt_sparql.inference.expected_answer import fits
 from nmt_sparql.inference.kb import open_kb
 from nmt_sparql.inference.repair import Repairer, expected_of, typed_by
-from nmt_sparql.sparql.patterns import falls_apart
+from nmt_sparql.sparql.patterns import falls_apart, reads_unbound
 from nmt_sparql.sparql.prefixes import prefix_map
 from nmt_sparql.sparql.tokens import detokenize, token_types, tokenize
 
@@ -84,7 +84,7 @@ def main() -> None:
         if not fits(expected, tokens, answer) or not repairer.of_answering_classes(answer, expected):
             changed["expected kind"].append(where)
         checked["joined to the answer"] += 1
-        if falls_apart(tokens, token_types(tokens, pm)):
+        if falls_apart(tokens, token_types(tokens, pm)) or reads_unbound(tokens, token_types(tokens, pm)):
             changed["joined to the answer"].append(where)
         if "order" in tokens or "filter" in tokens:
             checked["order or comparison"] += 1

@@ -27,7 +27,7 @@ from nmt_sparql.inference.repair import (
 )
 from nmt_sparql.metrics.evaluate import PredictionRecord, evaluate_predictions
 from nmt_sparql.reports.report import write_report
-from nmt_sparql.sparql.patterns import falls_apart
+from nmt_sparql.sparql.patterns import falls_apart, reads_unbound
 from nmt_sparql.sparql.prefixes import PrefixMap, register_prefix_map
 from nmt_sparql.sparql.tokens import token_types, tokenize
 
@@ -227,6 +227,32 @@ def test_a_query_whose_patterns_fall_apart_gives_way_to_one_joined_to_its_answer
     assert repaired.tokens == joined
     assert "joined to the answer by no variable" in repaired.rounds[0].attempts[0].detail
     assert repairer.repair([apart], question="Which films are there?").tokens == apart  # only ranks
+
+
+def test_an_order_or_filter_over_a_variable_no_pattern_binds_gives_way(
+    kb: Recording, index: KBIndex, prefixes: PrefixMap
+) -> None:
+    """`order by desc ( ?v )` without `?x ... ?v`: any film comes first, so the next hypothesis goes."""
+    unbound = _tokens(
+        "SELECT DISTINCT ?x WHERE { ?x ont:director res:Ridley_Scott } ORDER BY DESC(?v) LIMIT 1"
+    )
+    ranked = _tokens(
+        "SELECT DISTINCT ?x WHERE { ?x ont:director res:Ridley_Scott . ?x ont:releaseYear ?v }"
+        " ORDER BY DESC(?v) LIMIT 1"
+    )
+    filtered = _tokens("SELECT DISTINCT ?x WHERE { ?x ont:director res:Ridley_Scott . FILTER(?v > 1980) }")
+    named = _tokens(
+        "SELECT ?x (COUNT(?y) AS ?n) WHERE { ?y ont:director ?x } GROUP BY ?x ORDER BY DESC(?n) LIMIT 1"
+    )
+    assert reads_unbound(unbound, token_types(unbound, prefixes))
+    assert reads_unbound(filtered, token_types(filtered, prefixes))
+    assert not reads_unbound(ranked, token_types(ranked, prefixes))
+    assert not reads_unbound(named, token_types(named, prefixes))  # ?n is named by AS
+    repaired = Repairer(kb, prefixes, index, max_rounds=1).repair(
+        [unbound, ranked], question="the newest film of ridley scott"
+    )
+    assert repaired.tokens == ranked
+    assert "no triple pattern binds" in repaired.rounds[0].attempts[0].detail
 
 
 def test_an_ask_written_backwards_is_turned_by_the_kbs_use_of_the_property(

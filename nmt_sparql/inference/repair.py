@@ -35,6 +35,8 @@ repairer looks for a query that answers:
   of its answers have first: order from the Sun), in the direction the question's word asks for.
 - a SELECT with a triple pattern that no shared variable joins to its answer (`?x a ont:City .
   res:Germany ont:capital ?y`) answers with the wrong kind: a cross product no question asks for.
+- so does a query whose ORDER BY or FILTER reads a variable that no triple pattern binds (`order by
+  desc ( ?v )` with no `?x ont:area ?v`): its order or condition says nothing.
 - a "who" question is not answered by an entity of a class that no slot of training's "who" answers
   holds (`KBIndex.answer_classes`: "Who wrote X?" is not answered by X's language).
 - before it runs, a hypothesis whose ORDER BY direction or FILTER comparison goes against the question's
@@ -82,7 +84,7 @@ from nmt_sparql.inference.asked_order import (
     unasked_ranking_removed,
 )
 from nmt_sparql.inference.expected_answer import ANY, Expected, asked_noun, expected_answer, fits, value_kinds
-from nmt_sparql.sparql.patterns import answer_variable, falls_apart, triple_patterns
+from nmt_sparql.sparql.patterns import answer_variable, falls_apart, reads_unbound, triple_patterns
 from nmt_sparql.sparql.prefixes import PrefixMap, prefix_map
 from nmt_sparql.sparql.tokens import TokenType, detokenize, local_name, token_types
 from nmt_sparql.sparql.validate import query_parse_error
@@ -244,8 +246,12 @@ class Repairer:
             return Attempt(source, sparql, KB_ERROR, str(answer.error)[:200]), answer, unknown
         if _is_empty(tokens, answer):
             return Attempt(source, sparql, EMPTY, note), answer, unknown
-        if falls_apart(tokens, token_types(tokens, self.prefixes)):
+        types = token_types(tokens, self.prefixes)
+        if falls_apart(tokens, types):
             detail = "a triple pattern is joined to the answer by no variable"
+            return Attempt(source, sparql, WRONG_KIND, detail), answer, unknown
+        if reads_unbound(tokens, types):
+            detail = "an ORDER BY or FILTER reads a variable no triple pattern binds"
             return Attempt(source, sparql, WRONG_KIND, detail), answer, unknown
         if not fits(expected, tokens, answer):
             return (
