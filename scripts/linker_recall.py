@@ -3,7 +3,8 @@ what the model reads?
 
 Each question goes through the export's annotator (`Translator.annotate`, the same text `translate`
 feeds the model); "all gold" is the share of questions whose every URI and literal of the gold query is
-one of the input's «units». Questions come from JSONL files of {question, query} (e.g. the natural
+one of the input's «units»; the time is the annotator's per question (after one warm-up question, so a
+sentence encoder's loading is not in it). Questions come from JSONL files of {question, query} (e.g. the natural
 question sets of benchmarks/) or a run folder's prepared split (`--split`, read as raw questions).
 `--show` lists what each missed question lacks (leave it off for a blind set).
 
@@ -15,6 +16,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+import time
 from pathlib import Path
 
 from eval_translate import read_questions
@@ -34,15 +36,19 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--show", action="store_true", help="print each missed question and what it lacks")
     args = parser.parse_args(argv)
     translator = Translator.from_pretrained(args.export)
+    translator.annotate("a first question, to load what linking needs")
     try:
         for source in args.questions:
             examples, _ = read_questions(source, translator.config["kb"], args.split)
             found = n_units = 0
+            seconds = 0.0
             for ex in examples:
                 tokens = tokenize(ex.query, translator.prefixes)
                 kinds = token_types(tokens, translator.prefixes)
                 gold = {t for t, k in zip(tokens, kinds) if k in (TokenType.URI, TokenType.LITERAL)}
+                start = time.perf_counter()
                 given = units(translator.annotate(ex.question))
+                seconds += time.perf_counter() - start
                 n_units += len(given)
                 missed = gold - set(given)
                 found += not missed
@@ -50,7 +56,8 @@ def main(argv: list[str] | None = None) -> int:
                     print(f"  {ex.id}  {ex.question}  lacks {' '.join(sorted(missed))}")
             n = max(len(examples), 1)
             print(
-                f"{source}: all gold {found}/{len(examples)} = {100 * found / n:.1f}%, {n_units / n:.1f} units per question"
+                f"{source}: all gold {found}/{len(examples)} = {100 * found / n:.1f}%, {n_units / n:.1f} units "
+                f"per question, {1000 * seconds / n:.1f} ms per question"
             )
     finally:
         translator.close()

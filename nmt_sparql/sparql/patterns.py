@@ -72,30 +72,25 @@ def falls_apart(tokens: Sequence[str], types: Sequence[TokenType]) -> bool:
 
 
 def reads_unbound(tokens: Sequence[str], types: Sequence[TokenType]) -> bool:
-    """Whether an ORDER BY or a FILTER reads a variable that no triple pattern binds and no `AS` names
-    (`?x a ont:Country . ?x ont:continent res:Africa } order by desc ( ?v )`): the order or the condition
-    then says nothing, and "the biggest country in Africa" is any African country. False without
-    patterns."""
-    bound = {
-        tokens[i]
-        for triple in triple_patterns(tokens, types)
-        for i in triple
-        if types[i] == TokenType.VARIABLE
-    }
-    if not bound:
-        return False
-    bound |= {tokens[k + 1] for k, token in enumerate(tokens[:-1]) if token == "as"}
-    ordered_from = next(
-        (k for k in range(len(tokens) - 1) if tokens[k] == "order" and tokens[k + 1] == "by"), len(tokens)
-    )
-    read: set[str] = set()
-    depth: int | None = None  # parenthesis depth inside a FILTER; None outside one
+    """Whether an ORDER BY or a FILTER reads a variable that the WHERE clause binds nowhere else and no
+    `AS` names (`?x a ont:Country . ?x ont:continent res:Africa } order by desc ( ?v )`): the order or
+    the condition then says nothing, and "the biggest country in Africa" is any African country."""
+    bound, read = set(), set()
+    braces, ordered = 0, False
+    filtering: int | None = None  # parenthesis depth inside a FILTER; None outside one
     for k, (token, kind) in enumerate(zip(tokens, types)):
-        if token == "filter":
-            depth = 0
-        elif depth is not None and token in ("(", ")"):
-            depth += 1 if token == "(" else -1
-            depth = None if depth == 0 else depth
-        elif kind == TokenType.VARIABLE and (depth is not None or k > ordered_from):
-            read.add(token)
+        if token in ("{", "}"):
+            braces += 1 if token == "{" else -1
+        elif token == "filter":
+            filtering = 0
+        elif filtering is not None and token in ("(", ")"):
+            filtering += 1 if token == "(" else -1
+            filtering = None if filtering == 0 else filtering
+        elif token == "order" and tokens[k + 1 : k + 2] == ["by"]:
+            ordered = True
+        elif kind == TokenType.VARIABLE:
+            if filtering is not None or ordered:
+                read.add(token)
+            elif braces > 0 or (k and tokens[k - 1] == "as"):
+                bound.add(token)
     return bool(read - bound)
