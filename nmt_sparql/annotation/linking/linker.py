@@ -176,11 +176,13 @@ class Linker:
         Nepal?": country; "universities in London": city); an index without facts proposes none.
         `embedder` (a sentence encoder's name, linking/embedder.py; None: none): the `described` properties
         of the linked entities that the question's other words are most similar to, when no label
-        names them ("what does Brian May do for a living": occupation)."""
+        names them ("what does Brian May do for a living": occupation), and the values of a linked class
+        that words beside it describe ("Dutch painters": Netherlands); `described=0` turns both off."""
         self.index = index
         self.relations = relations
         self.embedder = Embedder(embedder) if isinstance(embedder, str) else embedder
         self.described = described
+        self._values: dict[str, tuple[list[str], list[str]]] = {}
         self.per_mention = per_mention
         self.max_words = max(1, min(max_words, index.max_words or 1))
         self.fuzzy = fuzzy
@@ -385,16 +387,19 @@ class Linker:
     def _described_values(self, found: list[Candidate], words: list[re.Match[str]]) -> list[Candidate]:
         """For a question that names a class, the element its members are linked to that a run of
         words beside it describes ("Dutch painters": Netherlands, "horror novels": Horror fiction,
-        "companies in the car industry": Automotive): the words (no stopwords, no class or property
-        label; an entity's name counts, "Dutch" is also a language) most like the value's label, at
-        least _VALUE_MIN; placed at the words, so the relations of the class and it follow."""
+        "companies in the car industry": Automotive): the words (no stopwords, no class, property or
+        literal; the name of an entity that is no member of the class and that no member is linked to
+        counts: "Dutch" is also a language) most like the value's label, at least _VALUE_MIN; placed at
+        the words, so the relations of the class and the value follow."""
         if self.embedder is None or self.described <= 0:
             return []
         classes = sorted((c for c in found if c.kind == "class"), key=lambda c: (-c.score, c.start))
-        values = self.index.values(classes[0].token) if classes else []
-        if not values:
+        if not classes:
             return []
         cls = classes[0].token
+        values, labels = self._values_of(cls)
+        if not values:
+            return []
         named = [
             (c.start, c.end)
             for c in found
@@ -411,16 +416,22 @@ class Linker:
                 runs.append([])
             else:
                 runs[-1].append(w)
-        labels = [self.index.label(v) or v for v in values]
         present = {c.token for c in found}
         out = []
         for run in filter(None, runs):
             phrase = " ".join(w.group() for w in run)
             similarity, value = max(zip(self.embedder.similarity(phrase, labels), values))
             if similarity >= _VALUE_MIN and value not in present:
-                label = self.index.label(value) or value
+                label = labels[values.index(value)]
                 out.append(Candidate(value, "entity", label, run[0].start(), run[-1].end(), _RELATION_SCORE))
         return out
+
+    def _values_of(self, cls: str) -> tuple[list[str], list[str]]:
+        """A class's values (`KBIndex.values`) and their labels, looked up once per class."""
+        if cls not in self._values:
+            values = self.index.values(cls)
+            self._values[cls] = (values, [self.index.label(v) or v for v in values])
+        return self._values[cls]
 
     def _relation_candidates(self, found: list[Candidate]) -> list[Candidate]:
         """Properties that join two linked elements in the KB, placed at the later element's span; for a
