@@ -63,12 +63,12 @@ FAMILIES = (
 # Share of each family in the examples: the shapes people ask most (one and two hops, lists of a class,
 # yes/no, counts, superlatives) weigh more than three-hop chains and label filters, which questions
 # people write rarely take (TARGA samples for balance; balance by what users ask is ours).
-# Share of the ASK family that asks for a class ("Is Pluto a planet?") rather than a fact.
-_ASK_TYPE_SHARE = 0.25
 FAMILY_WEIGHTS = {
     "chain1": 2.0, "chain2": 2.0, "chain3": 0.5, "class": 1.5, "star": 1.0, "count": 1.5, "ask": 1.5,
     "filter_number": 1.0, "filter_date": 1.0, "superlative": 1.5, "contains": 0.5,
 }  # fmt: skip
+# Share of the ASK family that asks for a class ("Is Pluto a planet?") rather than a fact.
+_ASK_TYPE_SHARE = 0.25
 ATTEMPTS_PER_EXAMPLE = 40
 
 Answer = frozenset[str] | int | bool
@@ -169,6 +169,7 @@ class Synthesizer:
             "contains": self._contains,
         }
         self._ask_truth = self._ask_type_truth = True
+        self._uses: dict[str, set[str]] | None = None
 
     # -- layer-wise expansion ----------------------------------------------------------------------
 
@@ -311,25 +312,34 @@ class Synthesizer:
         class whose members share a property with C's (a dwarf planet for "planet": a near miss), else
         of any other class."""
         truth = self._ask_type_truth
+        uses = self._class_properties()
         for c in rng.sample(self.classes, len(self.classes)):
             members = set(self.g.members[c])
             if truth:
                 named = sorted(m for m in members if self.g.named(m))
             else:
-                used = {p for p in self.props if any(s in members for s, _ in self.g.facts[p])}
-                near = {
-                    m
-                    for other in self.classes
-                    if other != c
-                    and any(s in self.g.members[other] for p in used for s, _ in self.g.facts[p])
-                    for m in self.g.members[other]
-                }
-                others = {m for other in self.classes if other != c for m in self.g.members[other]}
-                named = sorted(m for m in (near or others) - members if self.g.named(m))
+                others = [o for o in self.classes if o != c]
+                near = [o for o in others if uses[o] & uses[c]] or others
+                named = sorted({m for o in near for m in self.g.members[o]} - members)
+                named = [m for m in named if self.g.named(m)]
             if named:
                 self._ask_type_truth = not truth
                 return QueryGraph("ask", (), answer_class=c, target=ox.NamedNode(rng.choice(named)))
         return None
+
+    def _class_properties(self) -> dict[str, set[str]]:
+        """class -> the properties its members are the subject of (one pass over the facts, once)."""
+        if self._uses is None:
+            member_of: dict[str, list[str]] = {}
+            for c in self.classes:
+                for m in self.g.members[c]:
+                    member_of.setdefault(m, []).append(c)
+            self._uses = {c: set() for c in self.classes}
+            for p in self.props:
+                for s, _ in self.g.facts[p]:
+                    for c in member_of.get(s, ()):
+                        self._uses[c].add(p)
+        return self._uses
 
     def _valued_core(self, rng: random.Random, date: bool | None) -> tuple[QueryGraph, set[str], str] | None:
         """(class + optional branch, the entities it allows, a value property they have)."""

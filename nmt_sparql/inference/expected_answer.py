@@ -43,26 +43,10 @@ _TYPO_TOLERANT = (
 )  # fmt: skip
 _TIME_NOUNS = frozenset({"year", "years", "date", "day", "month", "decade", "century"})
 # "How many km long", "how many years old": a unit, then the dimension it measures: a value, not a count.
-_DIMENSIONS = frozenset(
-    [
-        "long",
-        "tall",
-        "high",
-        "deep",
-        "wide",
-        "big",
-        "large",
-        "heavy",
-        "old",
-        "far",
-        "away",
-        "hot",
-        "cold",
-        "massive",
-        "fast",
-        "thick",
-    ]
-)
+_DIMENSIONS = frozenset((
+    "long", "tall", "high", "deep", "wide", "big", "large", "heavy", "old", "far", "away", "hot", "cold",
+    "massive", "fast", "thick",
+))  # fmt: skip
 _DATE = re.compile(r"^-?\d{4}(?:-\d\d(?:-\d\d)?)?(?:T[\d:.]+(?:Z|[+-]\d\d:\d\d)?)?$")
 _IRI = re.compile(r"^[A-Za-z][A-Za-z0-9+.\-]*:(?://|[^\s]*[/#:])\S*$")
 
