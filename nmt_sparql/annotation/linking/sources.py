@@ -130,7 +130,7 @@ def facts_from_store(store: ox.Store, prefixes: PrefixMap) -> Iterator[Fact]:
     subject and property, ("x", "p", MEASURED) when a value is a number or a date (`KBIndex.attributes`),
     ("x", "p", TEXT) when it is another literal outside those vocabularies (not a label: a symbol)."""
     tokens: dict[str, str | None] = {}
-    measured: set[tuple[str, str, str]] = set()
+    kept: set[tuple[str, str, str]] = set()  # (subject, property, MEASURED | TEXT) already yielded
 
     def token(iri: str) -> str | None:
         if iri not in tokens:
@@ -144,8 +144,8 @@ def facts_from_store(store: ox.Store, prefixes: PrefixMap) -> Iterator[Fact]:
                 continue
             subject, prop = token(s.value), token(p.value)
             value = MEASURED if o.datatype.value in _MEASURES else TEXT
-            if subject and prop and (subject, prop, value) not in measured:
-                measured.add((subject, prop, value))
+            if subject and prop and (subject, prop, value) not in kept:
+                kept.add((subject, prop, value))
                 yield subject, prop, value
             continue
         if not (isinstance(s, ox.NamedNode) and isinstance(o, ox.NamedNode)):
