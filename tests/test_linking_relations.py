@@ -165,3 +165,11 @@ def test_a_value_of_a_named_class_that_other_words_describe_is_proposed_with_its
     assert "ex:city" in found and found["ex:London"].score < found["ex:University"].score
     assert "ex:London" not in {c.token for c in Linker(index).link(question)}
     assert [c.token for c in linker.link("Which universities are in London?")].count("ex:London") == 1
+
+
+@pytest.mark.parametrize(("setting", "value"), [("described", -1), ("described", "one"), ("embedder", 3)])
+def test_a_bad_described_setting_is_refused_by_name(kb, tmp_path: Path, setting: str, value: object) -> None:
+    entries, facts, _ = kb
+    index = KBIndex.build(tmp_path / "bad.sqlite", entries, facts=facts)
+    with pytest.raises(ValueError, match=f"linked.{setting}"):
+        Linker(index, **{setting: value})

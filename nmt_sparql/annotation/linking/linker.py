@@ -178,6 +178,10 @@ class Linker:
         of the linked entities that the question's other words are most similar to, when no label
         names them ("what does Brian May do for a living": occupation), and the values of a linked class
         that words beside it describe ("Dutch painters": Netherlands); `described=0` turns both off."""
+        if isinstance(described, bool) or not isinstance(described, int) or described < 0:
+            raise ValueError(f"linked.described must be a whole number >= 0, got {described!r}")
+        if not (embedder is None or isinstance(embedder, str) or hasattr(embedder, "similarity")):
+            raise ValueError(f"linked.embedder must be a model name or folder (or null), got {embedder!r}")
         self.index = index
         self.relations = relations
         self.embedder = Embedder(embedder) if isinstance(embedder, str) else embedder
