@@ -7,6 +7,7 @@ import pytest
 from nmt_sparql.inference.asked_order import (
     asked,
     asks_for_the_top,
+    ranked_noun,
     turned_to_question,
     unasked_ranking_removed,
 )
@@ -122,3 +123,17 @@ def test_a_superlative_outside_a_name_asks_for_the_top_answer() -> None:
     assert not asks_for_the_top("Who directed The Longest Day?")  # a superlative inside a name
     assert not asks_for_the_top("Which countries have more than 200 million inhabitants?")
     assert not asks_for_the_top("Which rivers flow through Germany?")
+
+
+@pytest.mark.parametrize(
+    ("question", "noun"),
+    [
+        ("What's the newest university?", ["university"]),
+        ("the higest mountain in the Alps", ["mountain", "in", "the"]),
+        ("What is the most populous country?", ["country"]),
+        ("Which planet is farthest from the Sun?", []),
+        ("Which country has the highest population?", ["population"]),
+    ],
+)
+def test_the_words_a_superlative_ranks(question: str, noun: list[str]) -> None:
+    assert ranked_noun(question) == noun

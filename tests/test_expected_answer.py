@@ -18,6 +18,7 @@ from nmt_sparql.inference.expected_answer import (
     asked_noun,
     expected_answer,
     fits,
+    refused_forms,
     value_kinds,
 )
 
@@ -28,6 +29,7 @@ from nmt_sparql.inference.expected_answer import (
         ("Was Nikola Tesla an engineer?", YES_NO),
         ("Dooes Huawei have telecommunications as its sector?", YES_NO),
         ("Tell me whether Berlin is in Germany.", YES_NO),
+        ("Were is the city that Renault is based in?", ANY),  # a misspelt "where"
         ("Can you tell me who wrote Dracula?", replace(THING, asks="who")),
         ("where was albert einstein born", THING),
         ("Whose wife was Gala Dalí?", THING),
@@ -98,3 +100,26 @@ def test_a_place_is_an_iri_and_a_date_is_not() -> None:
 )
 def test_the_words_naming_what_a_question_asks_for(question: str, noun: list[str]) -> None:
     assert asked_noun(question) == noun
+
+
+ASK_Q = ["ask", "where", "{", "res:Rome", "ont:country", "res:Italy", "}"]
+SELECT_Q = ["select", "distinct", "?x", "where", "{", "?x", "ont:country", "res:Italy", "}"]
+COUNT_Q = ["select", "(", "count", "(", "distinct", "?x", ")", "as", "?count", ")", "where", "{", "?x", "a", "ont:City", "}"]  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("question", "hypotheses", "refused"),
+    [
+        ("Stanford alumni", [ASK_Q, ASK_Q], ((0, ("ask",)),)),
+        ("Stanford alumni", [ASK_Q, SELECT_Q], ()),
+        ("Did Mozart compose Carmen?", [SELECT_Q, COUNT_Q], ((0, ("select",)),)),
+        ("Did Mozart compose Carmen?", [SELECT_Q, ASK_Q], ()),
+        ("Which cities are in Italy?", [COUNT_Q], ((1, ("(",)),)),
+        ("How many cities are in Italy?", [COUNT_Q], ()),
+        ("How many cities are in Italy?", [], ()),
+    ],
+)
+def test_a_form_the_question_rules_out_in_every_hypothesis_is_refused(
+    question: str, hypotheses: list[list[str]], refused: tuple
+) -> None:
+    assert refused_forms(expected_answer(question), hypotheses) == refused

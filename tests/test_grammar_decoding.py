@@ -18,7 +18,14 @@ from nmt_sparql.core.interface import Batch
 from nmt_sparql.data.readers import read_dataset
 from nmt_sparql.decoding import QueryGrammar, beam_search, greedy
 from nmt_sparql.decoding.grammar import LENGTH_PER_SOURCE_TOKEN, LENGTH_SLACK, MAX_TRIPLES
-from nmt_sparql.inference.decode import by_slot_classes, decode, grammar_enabled, parsing_first, query_grammar
+from nmt_sparql.inference.decode import (
+    asked_forms,
+    by_slot_classes,
+    decode,
+    grammar_enabled,
+    parsing_first,
+    query_grammar,
+)
 from nmt_sparql.inference.tokenizer import build_tokenizer
 from nmt_sparql.models.registry import build_model
 from nmt_sparql.sparql.tokens import detokenize, tokenize
@@ -355,3 +362,48 @@ def test_a_copy_slot_opens_the_kinds_the_vocabulary_lacks() -> None:
     ((classes, _),) = by_slot_classes([item], "dbpedia")
     opened = allowed_predicates(QueryGrammar(vocab, "dbpedia", classes))
     assert "dbo:almaMater" in opened and "dbr:Ike_Clanton" not in opened
+
+
+@pytest.mark.parametrize("settings", [{"beam": 1}, {"beam": 3, "n_best": 3}], ids=["greedy", "beam"])
+def test_banned_tokens_are_never_written_at_their_step(settings: dict) -> None:
+    tokenizer = encoder_for(True)
+    model = RandomScores(len(tokenizer.tgt_vocab), seed=1)
+    questions = random_questions(60, seed=2)
+    base = {"max_len": 40, **settings}
+    free = decode(model, tokenizer, questions, base)
+    refused = decode(model, tokenizer, questions, {**base, "banned": {0: ["select"]}})
+    assert any(h[0] == "select" for hyps in free for h in hyps)  # the ban has something to refuse
+    assert all(hyps and h[0] == "ask" for hyps in refused for h in hyps)
+    counts = decode(model, tokenizer, questions, {**base, "banned": {0: ["ask"], 1: ["("]}})
+    assert all(h[0] == "select" and h[1] != "(" for hyps in counts for h in hyps)
+    all_parse({detokenize(h, "bundled") for hyps in refused + counts for h in hyps})
+
+
+def test_a_ban_needs_a_word_level_vocabulary() -> None:
+    class Subword:
+        tgt_vocab = None
+
+    with pytest.raises(ValueError, match="word-level"):
+        decode(object(), Subword(), ["q"], {"banned": {0: ["ask"]}})
+
+
+def test_a_question_whose_n_best_lacks_its_form_gets_hypotheses_of_that_form() -> None:
+    tokenizer = encoder_for(True)
+    model = RandomScores(len(tokenizer.tgt_vocab), seed=2)
+    inputs = random_questions(40, seed=4)
+    cfg = {"max_len": 40, "beam": 2, "n_best": 2}
+    nbest = decode(model, tokenizer, inputs, cfg)
+    asks = [i for i, hyps in enumerate(nbest) if all(h[0] == "ask" for h in hyps)]
+    selects = [i for i, hyps in enumerate(nbest) if all(h[0] == "select" for h in hyps)]
+    assert asks and selects
+    asked = [
+        "Which rivers flow through Rome?" if i in asks else "Is Rome in Italy?" for i in range(len(inputs))
+    ]
+    out = asked_forms(model, tokenizer, asked, inputs, nbest, cfg)
+    for i, hyps in enumerate(out):
+        if i in asks:  # a list question decoded as ASKs only: SELECTs appended
+            assert hyps[:2] == nbest[i] and len(hyps) == 4 and all(h[0] == "select" for h in hyps[2:])
+        elif i in selects:  # a yes/no question decoded as SELECTs only: ASKs appended
+            assert hyps[:2] == nbest[i] and len(hyps) == 4 and all(h[0] == "ask" for h in hyps[2:])
+        else:
+            assert hyps == nbest[i]

@@ -38,6 +38,7 @@ res:Alien a ont:Film ; ont:director res:Ridley_Scott ; ont:releaseYear 1979 .
 res:Blade_Runner a ont:Film ; ont:director res:Ridley_Scott ; ont:releaseYear 1982 .
 res:Hovis_Advert a ont:Advert ; ont:director res:Ridley_Scott .
 res:South_Shields a ont:Town .
+res:Pathe_Newsreel a ont:Newsreel ; ont:releaseYear 1990 .
 """
 ENTRIES = [
     Entry("res:Ridley_Scott", "entity", ("Ridley Scott",)),
@@ -368,6 +369,21 @@ def test_an_answer_is_typed_by_the_class_the_question_asks_for(
     assert films.answer is not None and len(films.answer.rows) == 2
     anything = repairer.repair([hypothesis], units, question="What did Ridley Scott direct?")
     assert anything.tokens == hypothesis and anything.answer is not None and len(anything.answer.rows) == 3
+
+
+def test_a_superlative_is_typed_by_the_class_it_ranks(
+    kb: Recording, index: KBIndex, prefixes: PrefixMap
+) -> None:
+    """ "What's the newest film?": the newest thing with a release year is a newsreel."""
+    newest = _tokens("SELECT DISTINCT ?x WHERE { ?x ont:releaseYear ?v } ORDER BY DESC(?v) LIMIT 1")
+    repairer = Repairer(kb, prefixes, index, max_rounds=1)
+    film = repairer.repair([newest], ["ont:Film", "ont:releaseYear"], question="What's the newest film?")
+    assert film.tokens == _tokens(
+        "SELECT DISTINCT ?x WHERE { ?x a ont:Film . ?x ont:releaseYear ?v } ORDER BY DESC(?v) LIMIT 1"
+    )
+    assert film.answer is not None and film.answer.rows == (("http://repair.test/resource/Blade_Runner",),)
+    anything = repairer.repair([newest], ["ont:Film", "ont:releaseYear"], question="What came out last?")
+    assert anything.tokens == newest
 
 
 def test_an_answer_with_nothing_of_the_class_asked_for_gives_way_to_the_next_hypothesis(

@@ -182,6 +182,18 @@ def asks_for_the_top(question: str) -> bool:
     return any(a.form == "superlative" for a in asked_orders(plain))
 
 
+def ranked_noun(question: str, width: int = 3) -> list[str]:
+    """Up to `width` words after the first superlative that follows "the" ("What's the newest
+    university?", "the most populous country in Europe"): what the question ranks; [] without one."""
+    words = _words(question)
+    for i, word in enumerate(words[1:], 1):
+        graded = _graded(word)
+        if words[i - 1] == "the" and graded is not None and graded[0] == "superlative":
+            at = i + 2 if word in ("most", "least") else i + 1
+            return words[at : at + width]
+    return []
+
+
 def unasked_ranking_removed(tokens: Sequence[str], question: str) -> tuple[list[str], str] | None:
     """`tokens` without the `order by ... limit N [offset M]` that ends it, when `question` asks for no
     ranking (module docstring); None when there is none to remove or the question asks for one."""

@@ -10,8 +10,10 @@ import torch
 from omegaconf import DictConfig
 
 from nmt_sparql.decoding import QueryGrammar, beam_search, greedy
+from nmt_sparql.decoding.banned import Banned
 from nmt_sparql.decoding.grammar import token_class
 from nmt_sparql.decoding.kb_constraint import KBConstraint
+from nmt_sparql.inference.expected_answer import expected_answer, refused_forms
 from nmt_sparql.metrics.query import tokens_parse
 from nmt_sparql.sparql.prefixes import prefix_map
 
@@ -36,8 +38,10 @@ def grammar_enabled(cfg: Mapping[str, Any] | DictConfig) -> bool:
 def decode(
     model: torch.nn.Module, tokenizer: Any, questions: Sequence[str], cfg: DictConfig | dict
 ) -> list[list[list[str]]]:
-    """The n-best query token lists of each question (one list when greedy), copy pointers resolved."""
+    """The n-best query token lists of each question (one list when greedy), copy pointers resolved.
+    `cfg["banned"]` (word-level target vocabularies): {step: tokens} refused at that step."""
     beam, n_best = int(cfg.get("beam", 1)), int(cfg.get("n_best", 1))
+    banned = banned_ids(tokenizer, cfg.get("banned") or {})
     max_len, size = int(cfg.get("max_len", 100)), int(cfg.get("batch_size", 64))
     constrain = bool(cfg.get("kb_constraint", False))
     if constrain and not hasattr(tokenizer, "free"):  # the prompt codec's names outside the KB
@@ -63,6 +67,8 @@ def decode(
                 bound = KBConstraint.for_tokenizer(tokenizer.hf_tokenizer).with_elements(
                     [list(item.slot_tokens) for item in sub], tokenizer.free
                 )
+            if banned:
+                bound = Banned(bound, banned)
             if beam == 1 and n_best == 1:
                 found = [[ids] for ids in greedy(model, batch, max_len, bound)]
             else:
@@ -76,6 +82,43 @@ def decode(
         for item, hyps in zip(items, nbest):
             tokens = [tokenizer.decode_ids(ids, item.slot_tokens) for ids in hyps]
             out.append(parsing_first(tokens, tokenizer.kb)[:n_best] if rerank else tokens)
+    return out
+
+
+def banned_ids(tokenizer: Any, banned: Mapping[int, Sequence[str]]) -> dict[int, list[int]]:
+    """{step: target ids} of {step: tokens}; tokens the vocabulary lacks cannot be written anyway."""
+    if not banned:
+        return {}
+    vocab = getattr(tokenizer, "tgt_vocab", None)
+    if vocab is None:
+        raise ValueError("decode.banned needs a word-level target vocabulary (transformer, convs2s)")
+    return {int(t): [vocab.stoi[w] for w in words if w in vocab.stoi] for t, words in banned.items()}
+
+
+def asked_forms(
+    model: torch.nn.Module,
+    tokenizer: Any,
+    asked: Sequence[str],
+    inputs: Sequence[str],
+    nbest: list[list[list[str]]],
+    cfg: DictConfig | dict,
+) -> list[list[list[str]]]:
+    """`nbest` with, for each question whose n-best holds no query of the form it asks for (yes/no,
+    not yes/no, not a count: inference/expected_answer.py), the n-best of a decode that refuses the
+    others' first tokens appended; word-level models only (the others' n-best is returned as it is).
+    `asked`: the questions as asked; `inputs`: what the model reads."""
+    if getattr(tokenizer, "tgt_vocab", None) is None:
+        return nbest
+    groups: dict[tuple[tuple[int, tuple[str, ...]], ...], list[int]] = {}
+    for i, (question, hyps) in enumerate(zip(asked, nbest, strict=True)):
+        refused = refused_forms(expected_answer(question), hyps)
+        if refused:
+            groups.setdefault(refused, []).append(i)
+    out = list(nbest)
+    for refused, rows in groups.items():
+        settings = {**cfg, "banned": dict(refused)}
+        for i, hyps in zip(rows, decode(model, tokenizer, [inputs[i] for i in rows], settings)):
+            out[i] = [*out[i], *hyps]
     return out
 
 

@@ -20,7 +20,7 @@ from nmt_sparql.execution.answer import Answer
 from nmt_sparql.execution.base import execute_many
 from nmt_sparql.execution.config import KBSettings
 from nmt_sparql.execution.gold import gold_answers
-from nmt_sparql.inference.decode import decode
+from nmt_sparql.inference.decode import asked_forms, decode
 from nmt_sparql.inference.kb import open_kb
 from nmt_sparql.inference.repair import Repaired, repair_all, repair_rounds, rounds_histogram
 from nmt_sparql.metrics.errors import analyse_errors, dataset_uris
@@ -56,6 +56,8 @@ def evaluate_split(
         repairs: list[Repaired | None] = [None] * len(examples)
         rounds = repair_rounds(cfg.decode)
         if knowledge_base is not None and rounds:
+            asked = [ex.question for ex in examples]
+            candidates = asked_forms(model, tokenizer, asked, questions, candidates, cfg.decode)
             repairs = repair_all(
                 knowledge_base,
                 kb,
@@ -63,7 +65,7 @@ def evaluate_split(
                 questions,
                 rounds,
                 index,
-                questions=[ex.question for ex in examples],
+                questions=asked,
             )
             best = [r.tokens for r in repairs]
             predicted_answers = [r.answer for r in repairs]

@@ -103,6 +103,8 @@ def expected_answer(question: str) -> Expected:
     first, second = words[0], (words[1] if len(words) > 1 else "")
     if "whether" in words[:3]:
         return YES_NO
+    if first in AUXILIARIES and second in ("is", "are", "was", "were"):
+        return ANY  # "Were is Oslo?": a misspelt "where", no yes/no question
     if first in AUXILIARIES:
         return YES_NO
     asked = [i for i, (a, b) in enumerate(zip(words, words[1:])) if a == "how" and b in ("many", "much")]
@@ -152,6 +154,26 @@ def asked_noun(question: str, width: int = 3) -> list[str]:
         at = words.index("which", 1) + 1
         return words[at : at + width]
     return []
+
+
+def refused_forms(
+    expected: Expected, hypotheses: Sequence[Sequence[str]]
+) -> tuple[tuple[int, tuple[str, ...]], ...]:
+    """Query tokens to refuse at each step, ((step, tokens), ...), when no hypothesis (canonical
+    tokens) has a form `expected` allows: `ask` first where it asks for no yes/no answer, `select`
+    first (only `ask` is left) where it does, `(` after `select` (a COUNT) where it asks for no count;
+    () when some hypothesis fits or there is none."""
+    if not hypotheses:
+        return ()
+    asks = [list(h[:1]) == ["ask"] for h in hypotheses]
+    if expected.boolean is False and all(asks):
+        return ((0, ("ask",)),)
+    if expected.boolean is True and not any(asks):
+        return ((0, ("select",)),)
+    counts = [list(h[:3]) == ["select", "(", "count"] for h in hypotheses]
+    if not expected.count and all(counts):
+        return ((1, ("(",)),)
+    return ()
 
 
 def value_kinds(value: str) -> frozenset[str]:

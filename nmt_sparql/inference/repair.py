@@ -80,6 +80,7 @@ from nmt_sparql.inference.asked_order import (
     asked,
     asks_for_the_top,
     ordered_variable,
+    ranked_noun,
     turned_to_question,
     unasked_ranking_removed,
 )
@@ -569,19 +570,20 @@ class Repairer:
 
     def asked_class(self, question: str, units: Sequence[str]) -> str | None:
         """The class among the question's units that the words opening it name ("Which painters ..."
-        -> ont:Painter): the label's words, the last one in the singular or plural."""
-        noun = asked_noun(question)
-        for unit in units:
-            if self._kind(unit) != "class":
-                continue
-            label = _name(unit, self.index).lower().split()
-            said = noun[: len(label)]
-            if (
-                len(said) == len(label)
-                and said[:-1] == label[:-1]
-                and label[-1] in inflections(said[-1], ("NOUN",))
-            ):
-                return unit
+        -> ont:Painter), else those after its superlative ("What's the newest university?"): the
+        label's words, the last one in the singular or plural."""
+        for noun in (asked_noun(question), ranked_noun(question)):
+            for unit in units:
+                if self._kind(unit) != "class":
+                    continue
+                label = _name(unit, self.index).lower().split()
+                said = noun[: len(label)]
+                if (
+                    len(said) == len(label)
+                    and said[:-1] == label[:-1]
+                    and label[-1] in inflections(said[-1], ("NOUN",))
+                ):
+                    return unit
         return None
 
     def _accept(

@@ -26,7 +26,7 @@ from nmt_sparql.execution.answer import Answer
 from nmt_sparql.execution.base import KnowledgeBase, execute_many
 from nmt_sparql.execution.config import KBSettings
 from nmt_sparql.execution.safety import UnsafeQueryError
-from nmt_sparql.inference.decode import decode
+from nmt_sparql.inference.decode import asked_forms, decode
 from nmt_sparql.inference.explain import ExplainError, TermLabels
 from nmt_sparql.inference.explain import explain as explain_query
 from nmt_sparql.inference.kb import open_kb
@@ -232,9 +232,10 @@ class Translator:
         if n_best is not None or repair:
             settings["n_best"] = min(int(settings.get("beam", 1)), int(n_best or settings.get("beam", 1)))
         with self._lock:
-            nbest = (
-                decode(self.model, _OnDevice(self.tokenizer, self.device), inputs, settings) if inputs else []
-            )
+            on_device = _OnDevice(self.tokenizer, self.device)
+            nbest = decode(self.model, on_device, inputs, settings) if inputs else []
+            if repair:  # a form the question asks for that the beam lacks is decoded for
+                nbest = asked_forms(self.model, on_device, questions, inputs, nbest, settings)
         results = []
         for question, text, hyps in zip(questions, inputs, nbest):
             tokens = hyps[0]
