@@ -13,7 +13,17 @@ from nmt_sparql.data.generate import KBGraph, load_store
 from nmt_sparql.data.lexicon import Lexicon
 from nmt_sparql.data.querygraph import Path, QueryGraph, Step
 from nmt_sparql.data.synthesize import superclasses
-from nmt_sparql.data.wording import TYPO_RATE, Wording, derived_clauses, number_words, plural, surface
+from nmt_sparql.data.wording import (
+    LEAD_IN_RATE,
+    LEAD_INS,
+    TYPO_RATE,
+    Wording,
+    derived_clauses,
+    lead_in,
+    number_words,
+    plural,
+    surface,
+)
 
 T, V = "http://example.org/town/", "http://example.org/vocab/"
 
@@ -94,7 +104,13 @@ def test_surface_noise_rates_are_bounded_and_never_touch_marks() -> None:
     marked = "Which <books> were written by <Ann Lee> before the year <1990>?"
     rng = random.Random(0)
     outputs = [surface(marked, rng) for _ in range(3000)]
-    typos = [o for o in outputs if re.sub(r"[?.]$", "", o.lower()) != marked.lower().rstrip("?")]
+    lead_ins = tuple(f"{w.lower()} " for w in LEAD_INS["question"])
+    led = [o for o in outputs if o.lower().startswith(lead_ins)]
+    assert 0 < len(led) <= 2 * LEAD_IN_RATE * len(outputs)
+    bodies = [
+        o[len(next(w for w in lead_ins if o.lower().startswith(w))) :] if o in led else o for o in outputs
+    ]
+    typos = [o for o in bodies if re.sub(r"[?.]$", "", o.lower()) != marked.lower().rstrip("?")]
     assert 0 < len(typos) <= 2 * TYPO_RATE * len(outputs)
     assert all(re.findall(r"<[^>]*>", o.lower()) == ["<books>", "<ann lee>", "<1990>"] for o in outputs)
     assert any(o == o.lower() for o in outputs) and any(not o.endswith(("?", ".")) for o in outputs)
@@ -113,3 +129,42 @@ def test_large_round_numbers_are_sometimes_worded_with_a_scale() -> None:
     assert {number_words("200000000", rng) for _ in range(50)} == {"200000000", "200 million"}
     assert {number_words("1500000", rng) for _ in range(50)} == {"1500000", "1.5 million"}
     assert {number_words("1234567", rng) for _ in range(20)} == {"1234567"}  # not round: as it is
+
+
+def test_lead_ins_fit_a_question_a_request_and_a_noun_phrase() -> None:
+    rng = random.Random(0)
+    question = {lead_in("Who wrote <The Sea Book>?", rng) for _ in range(100)}
+    assert {q.split(" who ")[0] for q in question} == set(LEAD_INS["question"])
+    assert all(q.endswith(" who wrote <The Sea Book>?") for q in question)
+    assert {lead_in("List the <books>.", rng).split(" list ")[0] for _ in range(100)} == set(
+        LEAD_INS["request"]
+    )
+    phrases = {lead_in("<Ann Lee> <books>", rng) for _ in range(100)}
+    assert {p.removesuffix(" <Ann Lee> <books>") for p in phrases} == set(LEAD_INS["phrase"])
+
+
+def test_a_node_between_answer_and_anchor_is_named_by_its_class(wording: Wording) -> None:
+    # the birth place of the writer of The Sea Book: the writer (Ann) is no element of the query
+    path = Path((Step(V + "birthPlace", False), Step(V + "author", False)), ox.NamedNode(T + "Sea_Book"))
+    questions = [
+        q.lower() for q in _questions(wording, QueryGraph("select", (path,)), frozenset({T + "Rome"}))
+    ]
+    named = [q for q in questions if "writer" in q]
+    assert named and all("<writer>" not in q for q in named)
+    assert any("the sea book>'s writer" in q for q in named)  # only `author` joins a book to a writer
+
+
+def test_the_anchor_and_the_class_say_the_property(wording: Wording) -> None:
+    by_ann = Path((Step(V + "author", True),), ox.NamedNode(T + "Ann"))
+    books = QueryGraph("select", (by_ann,), answer_class=V + "Book")
+    lists = [q.lower() for q in _questions(wording, books, frozenset({T + "Sea_Book", T + "Sky_Book"}))]
+    assert any("<ann lee>'s <books>" in q for q in lists) and any("the <ann lee> <books>" in q for q in lists)
+    earliest = QueryGraph(
+        "superlative", (by_ann,), answer_class=V + "Book", value_prop=V + "publicationYear", op="ASC"
+    )
+    tops = [q.lower() for q in _questions(wording, earliest, frozenset({T + "Sea_Book"}))]
+    assert any(re.search(r"the <(earliest|oldest)> <ann lee> <book>", q) for q in tops)
+    # the answer as the object: "Rome's writers" is worded, "the Rome writers" is not
+    born = QueryGraph("select", (Path((Step(V + "birthPlace", False),), ox.NamedNode(T + "Ann")),))
+    places = [q.lower() for q in _questions(wording, born, frozenset({T + "Rome"}))]
+    assert any("<ann lee>'s cit" in q for q in places) and not any("<ann lee> cit" in q for q in places)

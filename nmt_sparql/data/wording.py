@@ -71,7 +71,19 @@ LOWERCASE_RATE = 0.2
 NO_PUNCTUATION_RATE = 0.2
 TYPO_RATE = 0.05
 CONTRACTION_RATE = 0.3  # "What is" -> "What's"
-_CONTRACTIBLE = re.compile(r"^(What|Who|Where|When|How|Which|Whose|That|It) is\b", re.I)
+LEAD_IN_RATE = 0.1  # "Can you tell me who ...", "I'd like a list of the cities ..."
+# Words people put before a question, a request, or a bare noun phrase ("Stanford alumni").
+LEAD_INS = {
+    "question": ("Can you tell me", "Do you know", "Please tell me", "I want to know", "I wonder"),
+    "request": ("Please", "Could you", "Can you"),
+    "phrase": ("Show me", "Give me", "I'd like a list of", "Find", "List all", "I want to see", "Search for"),
+}
+_QUESTION_WORDS = {
+    "what", "who", "whom", "whose", "which", "where", "when", "how", "in", "on", "from", "is", "are", "was",
+    "were", "do", "does", "did", "has", "have", "had", "can", "could", "would", "will", "should",
+}  # fmt: skip
+_REQUEST_WORDS = {"list", "give", "name", "tell", "count", "show"}
+_CONTRACTIBLE = re.compile(r"^(What|Who|Where|When|How|That|It) is\b", re.I)
 
 
 # ---------------------------------------------------------------------------------------------------
@@ -362,6 +374,14 @@ class Wording:
         inner = self.np(rest, rng)
         nouns = self.prop_nouns(step.prop)
         options: list[str] = []
+        nodes = self.nodes(path)
+        c = self.common_class(nodes)
+        if c is not None:  # "the band Dave Grohl played in", "the countries the Nile flows through"
+            many = len(nodes) > 1
+            noun = self.class_noun(c, many, rng, in_query=False)
+            options += [f"the {noun} {r}" for r in self.relatives(path, many, rng)]
+            if not rest.steps and self.only_link(path, c):
+                options.append(f"{inner}'s {noun}")  # "Schrödinger's university", "Dave Grohl's band"
         if not step.forward:
             options += [f"the {n} of {inner}" for n in nouns]
             if not rest.steps:
@@ -380,6 +400,39 @@ class Wording:
                 if (v := _subject_gap(c, "s", inner, False, self.marker(step.prop)))
             ]
         return rng.choice(options) if options else f"the {self._label(step.prop)} of {inner}"
+
+    def nodes(self, path: Path) -> set[str]:
+        """The entities the start of `path` stands for in the KB (none when it ends in a literal)."""
+        if not isinstance(path.anchor, ox.NamedNode):
+            return set()
+        found = {path.anchor.value}
+        for step in reversed(path.steps):
+            if step.forward:  # ?start p node
+                found = {s for node in found for s, p in self.g.into.get(node, []) if p == step.prop}
+            else:  # node p ?start
+                found = {
+                    o.value
+                    for node in found
+                    for p, o in self.g.out.get(node, [])
+                    if p == step.prop and isinstance(o, ox.NamedNode)
+                }
+        return found
+
+    def only_link(self, path: Path, c: str | None) -> bool:
+        """Whether the path's one step is the only property joining its anchor to members of class
+        `c`, so that a class noun says which ("Van Gogh's paintings": painter, "Einstein's university")."""
+        if c is None or len(path.steps) != 1 or not isinstance(path.anchor, ox.NamedNode):
+            return False
+        step, anchor = path.steps[0], path.anchor.value
+        if step.forward:
+            links = {p for s, p in self.g.into.get(anchor, []) if c in self.g.types.get(s, [])}
+        else:
+            links = {
+                p
+                for p, o in self.g.out.get(anchor, [])
+                if isinstance(o, ox.NamedNode) and c in self.g.types.get(o.value, [])
+            }
+        return links == {step.prop}
 
     def predicates(self, path: Path, many: bool, rng: random.Random) -> list[str]:
         """Verb phrases saying that the answer meets `path` ("was directed by <X>")."""
@@ -415,7 +468,8 @@ class Wording:
         if not rest.steps:
             gap = "s" if step.forward else "o"
             mark = self.marker(step.prop)
-            out += [r for c in self.clauses(step.prop) if (r := _relative_object(c, gap, inner, mark))]
+            objects = [r for c in self.clauses(step.prop) if (r := _relative_object(c, gap, inner, mark))]
+            out += objects + [r.removeprefix("that ") for r in objects]  # "the films Nolan directed"
         return out
 
     # -- questions --------------------------------------------------------------------------------
@@ -453,9 +507,35 @@ class Wording:
                 parts.append(rng.choice(options))
         return " and ".join(parts)
 
+    def _owned(
+        self, graph: QueryGraph, answers: frozenset[str], many: bool, rng: random.Random
+    ) -> tuple[str, str, bool] | None:
+        """(anchor, class noun, whether the anchor may modify the noun) when one step joins the answer
+        to its anchor and the class says which property: "Van Gogh's paintings", "Einstein's
+        universities"; "the Van Gogh paintings" only when the answer is the subject ("Einstein
+        universities" would not say it)."""
+        if len(graph.paths) != 1 or len(graph.paths[0].steps) != 1:
+            return None
+        path = graph.paths[0]
+        c = graph.answer_class or self.common_class(answers)
+        if c is None or not self.only_link(path, c):
+            return None
+        noun = self.class_noun(c, many, rng, in_query=graph.answer_class is not None)
+        return self.term(path.anchor), noun, path.steps[0].forward
+
     def _select(self, graph: QueryGraph, answers: frozenset[str], rng: random.Random) -> list[str]:
         many = len(answers) > 1
         out: list[str] = []
+        owned = self._owned(graph, answers, True, rng)
+        if owned:
+            anchor, noun, modifies = owned
+            out += [f"List {anchor}'s {noun}.", f"What are {anchor}'s {noun}?"]
+            if modifies:
+                out += [
+                    f"Which are the {anchor} {noun}?",
+                    f"{anchor} {noun}",
+                    f"Give me the {anchor} {noun}.",
+                ]
         preds = [self.predicates(p, False, rng) for p in graph.paths]
         if all(preds):
             wh = self._wh(graph, answers, rng)
@@ -519,6 +599,12 @@ class Wording:
         things = self._thing(graph, answers, True, rng)
         preds = [self.predicates(p, True, rng) for p in graph.paths]
         out: list[str] = []
+        owned = self._owned(graph, answers, True, rng)
+        if owned:
+            anchor, noun, modifies = owned
+            out.append(
+                f"How many {anchor} {noun} are there?" if modifies else f"How many {noun} does {anchor} have?"
+            )
         if all(preds):
             out.append(f"How many {things} {' and '.join(rng.choice(p) for p in preds)}?")
         rel = self._restricted(graph, True, rng)
@@ -621,10 +707,10 @@ class Wording:
                 f"What is the {thing}{rel} with the {most} {noun}?",
                 f"Name the {thing}{rel} with the {most} {noun}.",
             ]
+        person = self.answer_type(answers) == "person"
         if time:
             when = "first" if graph.op == "ASC" else rng.choice(("last", "most recently"))
             out += [f"Which {thing}{rel} {v} {when}?" for v in self._time_predicates(p, False)]
-            person = self.answer_type(answers) == "person"
             age = (
                 "oldest"
                 if graph.op == "ASC"
@@ -635,14 +721,29 @@ class Wording:
             age = self._m(age, p)
             out += [f"What is the {age} {thing}{rel}?", f"Who is the {age} {thing}{rel}?" if person else ""]
         adjective = self.measure(p, rng)
+        superlatives: list[str] = []  # adjectives that say the ranking on their own
         if adjective and not time:
             word = adjective if graph.op == "DESC" else OPPOSITES.get(adjective)
             if word:
                 best = self._m(_degree(word, "JJS"), p)
+                superlatives.append(best)
                 out += [f"What is the {best} {thing}{rel}?", f"Which is the {best} {thing}{rel}?"]
         if not time:  # "the largest country by area"
             most_word = rng.choice(MOST[graph.op])
             out += [f"What is the {most_word} {thing}{rel} by {n}?" for n in self.prop_nouns(p)]
+        if time:
+            superlatives += [age] if person else [age, self._m(rng.choice(LATEST[graph.op]), p)]
+        owned = self._owned(graph, answers, False, rng)  # "the earliest Van Gogh painting"
+        for best in superlatives if owned else ():
+            anchor, noun, modifies = owned
+            out += [f"Which is {anchor}'s {best} {noun}?", f"{anchor}'s {best} {noun}"]
+            out += [f"What is the {best} {anchor} {noun}?"] if modifies else []
+        role = graph.paths[0] if len(graph.paths) == 1 and not graph.answer_class else None
+        if superlatives and role and len(role.steps) == 1 and not role.steps[0].forward:
+            anchor, wh = self.term(role.anchor), "Who" if person else "What"
+            for n in self.prop_nouns(role.steps[0].prop):  # "the oldest member of Queen"
+                best = rng.choice(superlatives)
+                out += [f"{wh} is the {best} {n} of {anchor}?", f"{anchor}'s {best} {n}"]
         return out
 
     def _contains(self, graph: QueryGraph, rng: random.Random) -> list[str]:
@@ -742,8 +843,17 @@ def _outside_marks(marked: str) -> list[tuple[int, int]]:
     return [m.span() for m in re.finditer(r"<[^<>]*>|[A-Za-z]{4,}", marked) if not m.group().startswith("<")]
 
 
+def lead_in(text: str, rng: random.Random) -> str:
+    """`text` after words that ask for it politely or indirectly, chosen by what it is (a question,
+    a request or a noun phrase); a KB element's name keeps its capitals."""
+    first = text.split(maxsplit=1)[0].lower() if text else ""
+    kind = "question" if first in _QUESTION_WORDS else "request" if first in _REQUEST_WORDS else "phrase"
+    body = text if text.startswith("<") else text[:1].lower() + text[1:]
+    return f"{rng.choice(LEAD_INS[kind])} {body}"
+
+
 def surface(marked: str, rng: random.Random) -> str:
-    """Capitalized and punctuated, or (at small rates) lower-cased, unpunctuated, or with one typo."""
+    """Capitalized and punctuated, or (at small rates) lower-cased, unpunctuated, with one typo or a lead-in."""
     text = " ".join(marked.split())
     text = text[:1].upper() + text[1:] if not text.startswith("<") else text
     if rng.random() < CONTRACTION_RATE:
@@ -753,6 +863,8 @@ def surface(marked: str, rng: random.Random) -> str:
         if spans:
             start, end = rng.choice(spans)
             text = text[:start] + _typo(text[start:end], rng) + text[end:]
+    if rng.random() < LEAD_IN_RATE:  # after the typo: a lead-in's words are kept as they are
+        text = lead_in(text, rng)
     if rng.random() < LOWERCASE_RATE:
         text = text.lower()
     if rng.random() < NO_PUNCTUATION_RATE:
