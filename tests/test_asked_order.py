@@ -6,6 +6,7 @@ import pytest
 
 from nmt_sparql.inference.asked_order import (
     asked,
+    asks_for_a_ranking,
     asks_for_the_top,
     ranked_noun,
     turned_to_question,
@@ -137,3 +138,8 @@ def test_a_superlative_outside_a_name_asks_for_the_top_answer() -> None:
 )
 def test_the_words_a_superlative_ranks(question: str, noun: list[str]) -> None:
     assert ranked_noun(question) == noun
+
+
+def test_a_word_one_edit_from_several_graded_words_still_asks_for_a_ranking() -> None:
+    assert asks_for_a_ranking("the band with the latet year of formation")  # latest or later
+    assert not asks_for_a_ranking("Who directed Alien?")

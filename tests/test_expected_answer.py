@@ -30,6 +30,7 @@ from nmt_sparql.inference.expected_answer import (
         ("Dooes Huawei have telecommunications as its sector?", YES_NO),
         ("Tell me whether Berlin is in Germany.", YES_NO),
         ("Were is the city that Renault is based in?", ANY),  # a misspelt "where"
+        ("Could you please count the rivers of Europe", COUNT),
         ("Can you tell me who wrote Dracula?", replace(THING, asks="who")),
         ("where was albert einstein born", THING),
         ("Whose wife was Gala Dalí?", THING),

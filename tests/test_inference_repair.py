@@ -369,6 +369,8 @@ def test_an_answer_is_typed_by_the_class_the_question_asks_for(
     assert films.answer is not None and len(films.answer.rows) == 2
     anything = repairer.repair([hypothesis], units, question="What did Ridley Scott direct?")
     assert anything.tokens == hypothesis and anything.answer is not None and len(anything.answer.rows) == 3
+    modified = repairer.repair([hypothesis], units, question="List the famous films of Ridley Scott")
+    assert modified.tokens == films.tokens  # one word before the class's name
 
 
 def test_a_superlative_is_typed_by_the_class_it_ranks(

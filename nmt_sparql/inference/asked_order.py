@@ -25,6 +25,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from lemminflect import getAllLemmas, getInflection
+from rapidfuzz.distance import OSA
 
 from nmt_sparql.core.marks import UNIT_PATTERN
 from nmt_sparql.inference.expected_answer import one_edit_from
@@ -170,8 +171,19 @@ def ascending(sense: Sense, word: str, dates: bool) -> bool | None:
 
 
 def asks_for_a_ranking(question: str) -> bool:
-    """Whether `question` has a graded word ("largest", "more") or a ranking word ("first", "top")."""
-    return bool(asked_orders(question)) or any(w in _RANKING for w in _words(question))
+    """Whether `question` has a graded word ("largest", "more") or a ranking word ("first", "top"),
+    or a word English does not know one edit from several of them ("latet": latest or later)."""
+    words = _words(question)
+    return bool(asked_orders(question)) or any(w in _RANKING or _near_graded(w) for w in words)
+
+
+def _near_graded(word: str) -> bool:
+    return (
+        len(word) >= 4
+        and not getAllLemmas(word)
+        and one_edit_from(word, _graded_forms()) == word
+        and any(OSA.distance(word, k, score_cutoff=1) <= 1 for k in _graded_forms())
+    )
 
 
 def asks_for_the_top(question: str) -> bool:

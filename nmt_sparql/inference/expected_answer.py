@@ -30,7 +30,7 @@ AUXILIARIES = frozenset({
 # Lead-ins that wrap a question without changing what it asks ("Can you tell me who ...", "Please list ...").
 _LEAD_IN = re.compile(
     r"^(?:(?:and|so|ok|okay|hey|hi|please|now)\b[\s,]*"
-    r"|(?:(?:can|could|would|will) you (?:please )?(?:tell|show|give|list|name|find)(?: me| us)?\b"
+    r"|(?:(?:can|could|would|will) you (?:please )?(?:(?:tell|show|give|list|name|find)(?: me| us)?\b|(?=count\b))"
     r"|do you know|i (?:want|would like|wish) to know|i wonder|tell me|show me)\b[\s,]*)+",
     re.IGNORECASE,
 )
@@ -138,7 +138,7 @@ def expected_answer(question: str) -> Expected:
 # "Which films ...", "How many moons ...", "List all rivers ...": the words naming what is asked for follow.
 _ASKING = re.compile(
     r"^(?:(?:(?:in|on|at|from|for|to|by|with|into|through|during) )?(?:which|what)(?: (?:kind|kinds|type|types|sort) of)?"
-    r"|how many|(?:list|name|give me|show me|find)(?: me)?(?: all)?(?: of)?(?: the)?)$"
+    r"|how many|(?:list|name|give me|show me|find|count)(?: me)?(?: all)?(?: of)?(?: the)?)$"
 )
 
 

@@ -570,14 +570,15 @@ class Repairer:
 
     def asked_class(self, question: str, units: Sequence[str]) -> str | None:
         """The class among the question's units that the words opening it name ("Which painters ..."
-        -> ont:Painter), else those after its superlative ("What's the newest university?"): the
-        label's words, the last one in the singular or plural."""
+        -> ont:Painter; after one word that modifies it: "Count the Dutch painters"), else those after
+        its superlative ("What's the newest university?"): the label's words, the last one in the
+        singular or plural."""
         for noun in (asked_noun(question), ranked_noun(question)):
-            for unit in units:
+            for start, unit in itertools.product((0, 1), units):
                 if self._kind(unit) != "class":
                     continue
                 label = _name(unit, self.index).lower().split()
-                said = noun[: len(label)]
+                said = noun[start : start + len(label)]
                 if (
                     len(said) == len(label)
                     and said[:-1] == label[:-1]
