@@ -97,6 +97,10 @@ def test_a_place_is_an_iri_and_a_date_is_not() -> None:
         ("In which cities are Obama's universities?", ["cities", "are", "obama's"]),
         ("Einstein's universities are in which city?", ["city"]),
         ("Who directed Alien?", []),
+        ("albums from the band Dave Grohl was in", ["albums", "from", "the"]),
+        ("the Dutch painters", ["dutch", "painters"]),
+        ("what's the capital of France", []),
+        ("Did Tolkien write novels?", []),
     ],
 )
 def test_the_words_naming_what_a_question_asks_for(question: str, noun: list[str]) -> None:

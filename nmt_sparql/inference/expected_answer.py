@@ -47,6 +47,13 @@ _DIMENSIONS = frozenset((
     "long", "tall", "high", "deep", "wide", "big", "large", "heavy", "old", "far", "away", "hot", "cold",
     "massive", "fast", "thick",
 ))  # fmt: skip
+_ARTICLES = frozenset({"the", "a", "an", "all", "some", "any"})
+# Words that open a question or a request rather than a noun phrase.
+_NOT_A_NOUN = frozenset({
+    "what", "which", "who", "whom", "whose", "where", "when", "why", "how", "list", "name",
+    "give", "show", "find", "count", "tell", "get", "in", "on", "at", "from", "for", "to", "by", "with",
+    "during", "of", "i", "is", "it", "there", "number", "total",
+})  # fmt: skip
 _DATE = re.compile(r"^-?\d{4}(?:-\d\d(?:-\d\d)?)?(?:T[\d:.]+(?:Z|[+-]\d\d:\d\d)?)?$")
 _IRI = re.compile(r"^[A-Za-z][A-Za-z0-9+.\-]*:(?://|[^\s]*[/#:])\S*$")
 
@@ -145,7 +152,9 @@ _ASKING = re.compile(
 def asked_noun(question: str, width: int = 3) -> list[str]:
     """Up to `width` words after the phrase that asks for things of a kind: at the start ("Which
     painters come from Spain?", "In which cities ...", "How many moons ...") or, for "which", anywhere
-    ("Einstein's universities are in which city?"); empty when the question has no such phrase."""
+    ("Einstein's universities are in which city?"); a bare noun phrase's first words ("albums by bands
+    from London"); empty when the question has no such phrase and opens with a question word, an
+    auxiliary, a verb that asks, or a preposition."""
     words = _words(question)
     for end in range(min(len(words), 5), 0, -1):
         if _ASKING.match(" ".join(words[:end])):
@@ -153,6 +162,10 @@ def asked_noun(question: str, width: int = 3) -> list[str]:
     if "which" in words[1:]:
         at = words.index("which", 1) + 1
         return words[at : at + width]
+    start = next((i for i, w in enumerate(words) if w not in _ARTICLES), len(words))
+    head = re.split(r"['’]", words[start])[0] if words[start:] else ""  # "what's": what
+    if head and head not in _NOT_A_NOUN and head not in AUXILIARIES:
+        return words[start : start + width]
     return []
 
 
