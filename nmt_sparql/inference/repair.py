@@ -18,7 +18,8 @@ repairer looks for a query that answers:
   first in the next round (a second wrong pattern). A hypothesis that answers with the wrong kind has
   the pattern that binds its answer variable rewritten ("where ... born": birth date -> birth place),
   before any empty hypothesis is: the KB matches its patterns.
-- a question that opens by naming a class ("Which painters ...", "How many moons ...") types the answer
+- a question that opens by naming a class ("Which painters ...", "How many moons ...", "Count the Dutch
+  painters", "albums by bands from London") or ranks one ("the newest university") types the answer
   of a query that lacks the type (`?x a ont:Painter` added) when the typed query still answers; an
   answer with nothing of that class is taken one hop further by a property of the question's units
   ("Einstein's universities are in which city?": his alma maters, then their city), else counts as an
