@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from nmt_sparql.annotation.linking.index import Entry, KBIndex
+from nmt_sparql.annotation.linking.index import MEASURED, Entry, KBIndex
 from nmt_sparql.execution.answer import Answer
 from nmt_sparql.execution.base import KnowledgeBase
 from nmt_sparql.execution.embedded import EmbeddedStore
@@ -210,6 +210,28 @@ def test_a_superlative_answered_without_a_ranking_is_ranked_by_a_measured_proper
     assert newest.answer.rows == (("http://repair.test/resource/Blade_Runner",),)
     oldest = repairer.repair([every], units=units, question="the oldest film of ridley scott")
     assert oldest.answer.rows == (("http://repair.test/resource/Alien",),)
+
+
+def test_a_typed_variables_value_is_rewritten_to_a_measured_property_of_its_class(
+    kb: Recording, prefixes: PrefixMap, tmp_path: Path
+) -> None:
+    """ "Which film came first?" decoded with a birth date: films have a release year."""
+    facts = [
+        (f, p, o)
+        for f in ("res:Alien", "res:Blade_Runner")
+        for p, o in (("a", "ont:Film"), ("ont:releaseYear", MEASURED))
+    ]
+    with KBIndex.build(tmp_path / "index.sqlite", ENTRIES, facts=facts) as index:
+        born = _tokens(
+            "SELECT DISTINCT ?x WHERE { ?x a ont:Film . ?x ont:birthDate ?v } ORDER BY ASC(?v) LIMIT 1"
+        )
+        repaired = Repairer(kb, prefixes, index).repair(
+            [born], ["ont:Film", "ont:birthDate"], "Which film came first?"
+        )
+    assert repaired.tokens == _tokens(
+        "SELECT DISTINCT ?x WHERE { ?x a ont:Film . ?x ont:releaseYear ?v } ORDER BY ASC(?v) LIMIT 1"
+    )
+    assert repaired.answer is not None and repaired.answer.rows == (("http://repair.test/resource/Alien",),)
 
 
 def test_a_query_whose_patterns_fall_apart_gives_way_to_one_joined_to_its_answer(

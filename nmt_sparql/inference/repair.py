@@ -397,6 +397,11 @@ class Repairer:
             options.append(keep + (self._replacements(tokens[i], kinds[i], units) if element else []))
         if tokens[p] != "a" and kinds[o] == "class":  # `?x ont:country ont:Country`: a class is a type
             options[1].insert(0 if tokens[p] in target.unknown else 1, "a")  # right after the kept property
+        if tokens[p] != "a" and types[o] == TokenType.VARIABLE and self.index is not None:
+            # a value of a typed variable: its class's measured properties ("What novel came out first?":
+            # novels have a publication year, no release year)
+            for c in self._types_of(tokens, types, tokens[s]):
+                options[1] += [a for a in self.index.attributes(c, self.per_element) if a not in options[1]]
         swappable = tokens[p] != "a" and TokenType.LITERAL not in (types[s], types[o])
         ranked: list[tuple[int, int, list[str], str]] = []
         for orientation in (False, True) if swappable else (False,):
@@ -413,6 +418,16 @@ class Repairer:
                 ranked.append((len(changes), sum(choice), new, ", ".join(changes)))
         ranked.sort(key=lambda r: (r[0], r[1]))
         return [(new, change) for _, _, new, change in ranked]
+
+    def _types_of(self, tokens: Sequence[str], types: Sequence[TokenType], variable: str) -> list[str]:
+        """The classes a query gives `variable` (`variable a C` patterns)."""
+        if types[tokens.index(variable)] != TokenType.VARIABLE:
+            return []
+        return [
+            tokens[o]
+            for s, p, o in triple_patterns(tokens, types)
+            if tokens[s] == variable and tokens[p] == "a" and types[o] == TokenType.URI
+        ]
 
     def _blame(self, target: _Target) -> tuple[int, list[tuple[int, int, int]]] | str:
         """The position of the offending triple pattern among the query's patterns, or why none is found."""
