@@ -4,7 +4,8 @@ Repair (nmt_sparql/inference/repair.py) reads the question: the kind of answer i
 (inference/expected_answer.py; for "who", the classes training's answers have; every pattern joined
 to the answer variable and every variable an ORDER BY or FILTER reads bound, sparql/patterns.py), the direction of its superlative or comparative and whether it asks
 for a ranking at all (inference/asked_order.py), the class its opening words name, a property it says
-that the query leaves out (one hop further, among the linker's candidates). A rule that would
+that the query leaves out (one hop further, among the linker's candidates), and whether an ASK's "no"
+comes from a pattern the KB's values of its property rule out. A rule that would
 reject or rewrite a *gold* query is a rule that breaks right answers. This script runs each rule on
 every gold query of a prepared dataset (and any JSONL files of {question, query}) against its KB and
 counts the gold queries each rule would change: all counts should be 0.
@@ -70,6 +71,7 @@ def main() -> None:
         "ranking": [],
         "class": [],
         "said but left out": [],
+        "ruled out": [],
     }
     checked = {key: 0 for key in changed}
     for source, record in records(args.data, args.extra):
@@ -92,6 +94,10 @@ def main() -> None:
                 tokens, question, repairer.values_are_dates
             ) is not None or repairer.orders_by_no_measure(tokens, question):
                 changed["order or comparison"].append(where)
+        if answer.boolean is False:  # a "no" stands unless its pattern is one the KB rules out
+            checked["ruled out"] += 1
+            if repairer.ruled_out(tokens, token_types(tokens, pm)):
+                changed["ruled out"].append(where)
         checked["ranking"] += 1
         if unasked_ranking_removed(tokens, question) is not None:
             changed["ranking"].append(where)

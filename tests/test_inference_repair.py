@@ -278,6 +278,22 @@ def test_an_order_or_filter_over_a_variable_no_pattern_binds_gives_way(
     assert "no triple pattern binds" in repaired.rounds[0].attempts[0].detail
 
 
+def test_an_ask_false_only_because_its_property_takes_no_such_object_gives_way(
+    kb: Recording, index: KBIndex, prefixes: PrefixMap
+) -> None:
+    """ "Did Ridley Scott direct Alien?" decoded with a release year: years are no people."""
+    year = _tokens("ASK WHERE { res:Alien ont:releaseYear res:Ridley_Scott }")
+    directed = _tokens("ASK WHERE { res:Alien ont:director res:Ridley_Scott }")
+    repairer = Repairer(kb, prefixes, index, max_rounds=1)
+    question = "Did Ridley Scott make Alien?"  # says neither property: the hypotheses keep their order
+    repaired = repairer.repair([year, directed], ["ont:releaseYear", "ont:director"], question)
+    assert repaired.tokens == directed and repaired.answer is not None and repaired.answer.boolean is True
+    assert [a.outcome for a in repaired.rounds[0].attempts] == [EMPTY, ANSWERED]
+    no = _tokens("ASK WHERE { res:Alien ont:director res:South_Shields }")  # a "no" of the right form stands
+    kept = repairer.repair([no, directed], ["ont:director"], "Did South Shields direct Alien?")
+    assert kept.tokens == no and kept.answer is not None and kept.answer.boolean is False
+
+
 def test_an_ask_written_backwards_is_turned_by_the_kbs_use_of_the_property(
     kb: Recording, index: KBIndex, prefixes: PrefixMap
 ) -> None:

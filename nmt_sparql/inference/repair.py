@@ -46,6 +46,8 @@ repairer looks for a query that answers:
   question says so, the same on any KB. A superlative ordered by values that are no numbers or dates
   (`order by ?v` over `?x ont:country ?v`) is an answer of the wrong kind, and its rewrite starts
   at the ordered pattern (another property of the units: "closest to the sun", order from the Sun).
+- an ASK that answers `false` because a pattern names an IRI where the KB's values of its property are
+  literals (or a literal where they are IRIs) counts as empty: `false` says nothing of the fact.
 - an ASK that answers `false` is checked for direction: a pattern `s p o` whose subject never has `p`
   in the KB while its object does, and whose object never is a value of `p` while its subject is, is
   turned round (`Freddie_Mercury bandMember Queen` -> `Queen bandMember Freddie_Mercury`); the turned
@@ -249,6 +251,9 @@ class Repairer:
         if _is_empty(tokens, answer):
             return Attempt(source, sparql, EMPTY, note), answer, unknown
         types = token_types(tokens, self.prefixes)
+        if answer.boolean is False and self.ruled_out(tokens, types):
+            detail = "false because the KB's values of a property rule out its pattern's object"
+            return Attempt(source, sparql, EMPTY, detail), answer, unknown
         if falls_apart(tokens, types):
             detail = "a triple pattern is joined to the answer by no variable"
             return Attempt(source, sparql, WRONG_KIND, detail), answer, unknown
@@ -328,6 +333,22 @@ class Repairer:
             values = [v for row in answer.values() for v in row if v is not None] if answer.ok else []
             self._kinds_of[prop] = [value_kinds(v) for v in values]
         return self._kinds_of[prop]
+
+    def ruled_out(self, tokens: Sequence[str], types: Sequence[TokenType]) -> bool:
+        """Whether a pattern has an IRI object where the KB's values of its property are all literals,
+        or a literal where they are all IRIs ("did Picasso paint Guernica" as `res:Guernica
+        ont:yearCompleted res:Pablo_Picasso`): an ASK false for its form, not for the fact."""
+        for _, p, o in triple_patterns(tokens, types):
+            if (
+                tokens[p] == "a"
+                or types[p] != TokenType.URI
+                or types[o] not in (TokenType.URI, TokenType.LITERAL)
+            ):
+                continue
+            kinds = self._value_kinds(tokens[p])
+            if kinds and (types[o] == TokenType.URI) != any("iri" in k for k in kinds):
+                return True
+        return False
 
     def values_are_dates(self, prop: str) -> bool:
         """Whether the KB's values of `prop` are dates or years (what "oldest" orders by)."""
