@@ -47,6 +47,7 @@ from nmt_sparql.data.generate import (
     load_store,
 )
 from nmt_sparql.data.lexicon import Lexicon
+from nmt_sparql.data.pathindex import MAX_INNER, FactIndex, term_key
 from nmt_sparql.data.querygraph import Path, QueryGraph, Step
 from nmt_sparql.data.splits import DEFAULT_SEED
 from nmt_sparql.data.wording import Wording
@@ -55,7 +56,6 @@ from nmt_sparql.sparql.prefixes import PrefixMap, prefix_map
 from nmt_sparql.sparql.tokens import TokenType, detokenize, kb_tokens, literal_value, token_types, tokenize
 
 MAX_ANSWERS = 20
-MAX_INNER = 60  # nodes an inner variable may range over before a chain is too vague to extend
 FAMILIES = (
     "chain1", "chain2", "chain3", "class", "star", "count", "ask", "filter_number", "filter_date",
     "superlative", "contains",
@@ -74,58 +74,6 @@ ATTEMPTS_PER_EXAMPLE = 40
 Answer = frozenset[str] | int | bool
 
 
-def _key(term: ox.NamedNode | ox.Literal) -> str:
-    return term.value if isinstance(term, ox.NamedNode) else str(term)
-
-
-@dataclass
-class _Index:
-    """The KB's facts indexed both ways, keyed by IRI (entities) or N-Triples text (literals)."""
-
-    g: KBGraph
-    objects: dict[tuple[str, str], list[ox.NamedNode | ox.Literal]] = field(default_factory=dict)
-    subjects: dict[tuple[str, str], list[str]] = field(default_factory=dict)
-    edges: dict[str, list[Step]] = field(default_factory=dict)  # entity -> steps out of it (deduplicated)
-
-    @classmethod
-    def build(cls, g: KBGraph) -> _Index:
-        objects: dict[tuple[str, str], list] = defaultdict(list)
-        subjects: dict[tuple[str, str], list[str]] = defaultdict(list)
-        edges: dict[str, set[Step]] = defaultdict(set)
-        for p, pairs in g.facts.items():
-            for s, o in pairs:
-                objects[(s, p)].append(o)
-                subjects[(p, _key(o))].append(s)
-                edges[s].add(Step(p, True))
-                if isinstance(o, ox.NamedNode):
-                    edges[o.value].add(Step(p, False))
-        return cls(g, dict(objects), dict(subjects), {e: sorted(s, key=str) for e, s in edges.items()})
-
-    def neighbours(self, node: str, step: Step) -> list[ox.NamedNode | ox.Literal]:
-        """Nodes one `step` away from `node` (the step read from `node` outwards)."""
-        if step.forward:
-            return self.objects.get((node, step.prop), [])
-        return [ox.NamedNode(s) for s in self.subjects.get((step.prop, node), [])]
-
-    def inward(self, nodes: set[str], step: Step) -> set[str]:
-        """Nodes from which `step` leads into `nodes`: one layer closer to the answer."""
-        found: set[str] = set()
-        for n in nodes:
-            if step.forward:
-                found.update(self.subjects.get((step.prop, n), []))
-            elif not n.startswith('"'):
-                found.update(_key(o) for o in self.objects.get((n, step.prop), []))
-        return found
-
-    def answers(self, path: Path) -> set[str]:
-        nodes = {_key(path.anchor)}
-        for step in reversed(path.steps):
-            nodes = self.inward(nodes, step)
-            if len(nodes) > MAX_INNER * 10:
-                break
-        return nodes
-
-
 def _anchorable(g: KBGraph, term: ox.NamedNode | ox.Literal) -> bool:
     """A question can name `term`: an entity with a unique label, or a short string literal."""
     if isinstance(term, ox.NamedNode):
@@ -137,7 +85,7 @@ class Synthesizer:
     """Draws query graphs of each family from one KB; `draws[family](rng)` makes one attempt (or None)."""
 
     def __init__(self, store: ox.Store, g: KBGraph):
-        self.store, self.g, self.index = store, g, _Index.build(g)
+        self.store, self.g, self.index = store, g, FactIndex.build(g)
         self.props = sorted(g.facts)
         self.classes = sorted(c for c, ms in g.members.items() if len(ms) >= 2)
         self.literal = set(g.literal_props())
@@ -184,7 +132,7 @@ class Synthesizer:
         else:
             return None
         steps = [step]
-        nodes = self.index.inward({_key(seed)}, step)
+        nodes = self.index.inward({term_key(seed)}, step)
         for _ in range(hops - 1):
             entities = sorted(n for n in nodes if not n.startswith('"'))
             if not entities or len(nodes) > MAX_INNER:
@@ -202,7 +150,7 @@ class Synthesizer:
             new = Step(nxt.prop, not nxt.forward)  # read from the new answer towards `node`
             nodes = self.index.inward(nodes, new)
             steps.insert(0, new)
-        nodes.discard(_key(seed))
+        nodes.discard(term_key(seed))
         if not nodes or len(nodes) > MAX_ANSWERS:
             return None
         return Path(tuple(steps), seed), nodes
@@ -228,7 +176,7 @@ class Synthesizer:
             if i == length - 1:
                 return (
                     Path(tuple(steps), target)
-                    if _anchorable(self.g, target) and _key(target) != start
+                    if _anchorable(self.g, target) and term_key(target) != start
                     else None
                 )
             if not isinstance(target, ox.NamedNode):
@@ -300,7 +248,7 @@ class Synthesizer:
             peers = sorted(
                 {m for c in self.g.types.get(rng.choice(named), []) for m in self.g.members[c]} - answers
             )
-            peers = [m for m in peers if self.g.named(m) and m != _key(path.anchor)]
+            peers = [m for m in peers if self.g.named(m) and m != term_key(path.anchor)]
             if not peers:
                 return None
             target = rng.choice(peers)
@@ -416,7 +364,7 @@ class Synthesizer:
         rows = list(result)
         if graph.form == "count":
             return int(rows[0]["count"].value) if rows else 0
-        return frozenset(_key(r["x"]) for r in rows if r["x"] is not None)
+        return frozenset(term_key(r["x"]) for r in rows if r["x"] is not None)
 
     def keep(self, graph: QueryGraph, answer: Answer) -> bool:
         """TARGA's filters on the executed answer: non-empty, bounded, not a whole class."""
@@ -570,7 +518,7 @@ def synthesize(
             f"KB '{kb_name}': the store holds no facts outside the RDF/RDFS/OWL vocabularies"
         )
     synth = Synthesizer(store, g)
-    wording = Wording(g, superclasses(store), lexicon or Lexicon())
+    wording = Wording(g, superclasses(store), lexicon or Lexicon(), synth.index)
     examples: list[Example] = []
     seen_queries: set[str] = set()
     seen_questions: set[str] = set()

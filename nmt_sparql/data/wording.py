@@ -26,6 +26,7 @@ from lemminflect import getAllInflections, getInflection, getLemma
 
 from nmt_sparql.data.generate import DATE_TYPES, NUMERIC_TYPES, KBGraph
 from nmt_sparql.data.lexicon import Lexicon
+from nmt_sparql.data.pathindex import FactIndex
 from nmt_sparql.data.querygraph import Path, QueryGraph
 
 PERSON_WORDS = {"person", "people", "human", "individual"}
@@ -260,8 +261,12 @@ _TAGGED = re.compile(r"<([^<>\ue000]*)\ue000(\d+)>")
 class Wording:
     """Words query graphs of one KB; `question(graph, answer, rng)` gives one marked question."""
 
-    def __init__(self, g: KBGraph, superclasses: dict[str, set[str]], lexicon: Lexicon):
+    def __init__(
+        self, g: KBGraph, superclasses: dict[str, set[str]], lexicon: Lexicon, paths: FactIndex | None = None
+    ):
+        """`paths`: the KB's facts indexed both ways (the synthesizer's, else built here)."""
         self.g, self.supers, self.lexicon = g, superclasses, lexicon
+        self.paths = paths or FactIndex.build(g)
         self._kinds: dict[str, str] = {}
         self._tags: list[str] = []  # the IRI each tagged mark of the question being worded names
 
@@ -403,20 +408,7 @@ class Wording:
 
     def nodes(self, path: Path) -> set[str]:
         """The entities the start of `path` stands for in the KB (none when it ends in a literal)."""
-        if not isinstance(path.anchor, ox.NamedNode):
-            return set()
-        found = {path.anchor.value}
-        for step in reversed(path.steps):
-            if step.forward:  # ?start p node
-                found = {s for node in found for s, p in self.g.into.get(node, []) if p == step.prop}
-            else:  # node p ?start
-                found = {
-                    o.value
-                    for node in found
-                    for p, o in self.g.out.get(node, [])
-                    if p == step.prop and isinstance(o, ox.NamedNode)
-                }
-        return found
+        return self.paths.answers(path) if isinstance(path.anchor, ox.NamedNode) else set()
 
     def only_link(self, path: Path, c: str | None) -> bool:
         """Whether the path's one step is the only property joining its anchor to members of class
