@@ -4,7 +4,8 @@ Repair (nmt_sparql/inference/repair.py) reads the question: the kind of answer i
 (inference/expected_answer.py; for "who", the classes training's answers have; every pattern joined
 to the answer variable and every variable an ORDER BY or FILTER reads bound, sparql/patterns.py), the direction of its superlative or comparative and whether it asks
 for a ranking at all (inference/asked_order.py), the class its opening words name, a property it says
-that the query leaves out (one hop further, among the linker's candidates), and whether an ASK's "no"
+that the query leaves out (one hop further, among the linker's candidates), an entity it names that the
+query leaves out (the answers restricted to it), and whether an ASK's "no"
 comes from a pattern the KB's values of its property rule out. A rule that would
 reject or rewrite a *gold* query is a rule that breaks right answers. This script runs each rule on
 every gold query of a prepared dataset (and any JSONL files of {question, query}) against its KB and
@@ -71,6 +72,7 @@ def main() -> None:
         "ranking": [],
         "class": [],
         "said but left out": [],
+        "named but left out": [],
         "ruled out": [],
     }
     checked = {key: 0 for key in changed}
@@ -111,8 +113,12 @@ def main() -> None:
                 changed["class"].append(where)
         if annotator is not None:  # the linker's candidates, as the model reads them
             checked["said but left out"] += 1
-            if repairer.said_hop(tokens, question, units_of(annotator.question(question))) is not None:
+            linked = units_of(annotator.question(question))
+            if repairer.said_hop(tokens, question, linked) is not None:
                 changed["said but left out"].append(where)
+            checked["named but left out"] += 1
+            if repairer.named_left_out(tokens, question, linked) is not None:
+                changed["named but left out"].append(where)
     for rule, found in changed.items():
         print(f"{rule:22s} gold queries checked {checked[rule]:6d}   changed {len(found)}")
         for line in found[: args.show]:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from nmt_sparql.inference.asked_order import (
+    ascending,
     asked,
     asks_for_a_ranking,
     asks_for_the_top,
@@ -143,3 +144,19 @@ def test_the_words_a_superlative_ranks(question: str, noun: list[str]) -> None:
 def test_a_word_one_edit_from_several_graded_words_still_asks_for_a_ranking() -> None:
     assert asks_for_a_ranking("the band with the latet year of formation")  # latest or later
     assert not asks_for_a_ranking("Who directed Alien?")
+
+
+@pytest.mark.parametrize(
+    ("question", "sense"),
+    [("the first album by the beatles", "early"), ("Which Kubrick film came out last?", "late")],
+)
+def test_an_ordinal_ranks_by_time_after_the_or_at_the_end(question: str, sense: str) -> None:
+    found = asked(question, "superlative")
+    assert found is not None and found.sense == sense
+    assert ascending(found.sense, found.word, dates=True) is (sense == "early")
+    assert ascending(found.sense, found.word, dates=False) is None  # "the first planet from the sun"
+
+
+def test_an_ordinal_adverb_asks_for_no_ranking() -> None:
+    assert asked("In which year was Tosca first performed", "superlative") is None
+    assert not asks_for_the_top("Which operas were first performed after 1900?")

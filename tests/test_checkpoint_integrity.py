@@ -47,6 +47,14 @@ def test_truncated_weights_name_the_file_and_the_remedy(tmp_path: Path) -> None:
     assert "delete" in message and "last/" in message
 
 
+def test_weights_of_another_model_size_name_the_file_and_the_remedy(tmp_path: Path) -> None:
+    save_checkpoint(tmp_path / "last", TinySeq2Seq(dim=8), TrainState())
+    with pytest.raises(
+        ValueError, match=r"last/model\.safetensors: its weights do not fit .*hydra\.run\.dir"
+    ):
+        load_weights(tmp_path / "last", TinySeq2Seq(dim=16))
+
+
 def test_a_resume_from_a_damaged_last_says_it_cannot_resume(tmp_path: Path) -> None:
     model, optimizer, scheduler = trained_objects(seed=0)
     save_checkpoint(tmp_path / "last", model, TrainState(), optimizer, scheduler)

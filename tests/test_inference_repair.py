@@ -212,6 +212,50 @@ def test_a_superlative_answered_without_a_ranking_is_ranked_by_a_measured_proper
     assert oldest.answer.rows == (("http://repair.test/resource/Alien",),)
 
 
+def test_an_entity_the_question_names_and_the_query_leaves_out_restricts_the_answer(
+    kb: Recording, index: KBIndex, prefixes: PrefixMap
+) -> None:
+    newest = _tokens("SELECT DISTINCT ?x WHERE { ?x ont:releaseYear ?v } ORDER BY DESC(?v) LIMIT 1")
+    units = ["res:Ridley_Scott", "ont:releaseYear"]
+    repairer = Repairer(kb, prefixes, index, max_rounds=1)
+    repaired = repairer.repair([newest], units, "What is the newest release by Ridley Scott?")
+    assert repaired.tokens == _tokens(
+        "SELECT DISTINCT ?x WHERE { ?x ont:releaseYear ?v . ?x ont:director res:Ridley_Scott }"
+        " ORDER BY DESC(?v) LIMIT 1"
+    )  # not the 1990 newsreel: Ridley Scott's newest
+    assert repaired.answer.rows == (("http://repair.test/resource/Blade_Runner",),)
+    # a restriction that keeps the same answers changes nothing; nor does one the query already has
+    films = _tokens("SELECT DISTINCT ?x WHERE { ?x a ont:Film }")
+    assert repairer.named_left_out(films, "Which films did Ridley Scott direct?", units) is None
+    directed = _tokens("SELECT DISTINCT ?x WHERE { ?x ont:director res:Ridley_Scott }")
+    assert repairer.named_left_out(directed, "What did Ridley Scott direct?", units) is None
+
+
+def test_a_superlative_no_unit_measures_is_ranked_by_the_one_measure_of_its_class(
+    kb: Recording, prefixes: PrefixMap, tmp_path: Path
+) -> None:
+    """ "the first film by Ridley Scott": no word names the release year, the films' only measure."""
+    films = _tokens("SELECT DISTINCT ?x WHERE { ?x a ont:Film . ?x ont:director res:Ridley_Scott }")
+    facts = [
+        (f, p, o)
+        for f in ("res:Alien", "res:Blade_Runner")
+        for p, o in (("a", "ont:Film"), ("ont:releaseYear", MEASURED))
+    ]
+    units = ["res:Ridley_Scott", "ont:director", "ont:Film"]
+    with KBIndex.build(tmp_path / "index.sqlite", ENTRIES, facts=facts) as index:
+        repairer = Repairer(kb, prefixes, index, max_rounds=1)
+        first = repairer.repair([films], units, "the first film by Ridley Scott")
+        assert first.answer.rows == (("http://repair.test/resource/Alien",),)
+        last = repairer.repair([films], units, "Which Ridley Scott film came out last?")
+        assert last.answer.rows == (("http://repair.test/resource/Blade_Runner",),)
+    two = facts + [("res:Alien", "ont:runtime", MEASURED), ("res:Blade_Runner", "ont:runtime", MEASURED)]
+    with KBIndex.build(tmp_path / "two.sqlite", ENTRIES, facts=two) as index:
+        ranked = Repairer(kb, prefixes, index, max_rounds=1).repair(
+            [films], units, "the first film by Ridley Scott"
+        )
+        assert "order" not in ranked.tokens  # two measures and no word for either: no ranking is guessed
+
+
 def test_a_typed_variables_value_is_rewritten_to_a_measured_property_of_its_class(
     kb: Recording, prefixes: PrefixMap, tmp_path: Path
 ) -> None:

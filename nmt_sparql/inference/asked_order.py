@@ -8,8 +8,8 @@ whose ORDER BY or FILTER comparison goes against the question's word before it r
 
 Words are read by their lemma (lemminflect, as the linker does): `smallest` is `small`, low; `most
 populous` is high; `least X` is the opposite of X. Words of time (old, early, young, new, late,
-recent) read as a date order (oldest = earliest = ascending) when the ordered values are dates or
-years, and `old`/`young` as an age otherwise; the KB says which (`values_are_dates`). A graded word
+recent) and the ordinals "first" and "last" read as a date order (oldest = earliest = first =
+ascending) when the ordered values are dates or years, and `old`/`young` as an age otherwise; the KB says which (`values_are_dates`). A graded word
 misspelt by one edit ("eraliest", "befor") is read as the word. A question with no graded word, or with words
 that disagree, asks for no direction and changes nothing. A question with no graded or ranking word
 ("first", "top") at all asks for no ranking: a query that keeps its first answers by an order
@@ -43,6 +43,8 @@ _LOW = frozenset({
 })  # fmt: skip
 _EARLY = frozenset({"old", "early"})
 _LATE = frozenset({"young", "new", "late", "recent"})
+# Ordinals that rank by time when the values are dates ("the first album", "came out last").
+_ORDINAL: dict[str, Sense] = {"first": "early", "last": "late"}
 _OPPOSITE: dict[Sense, Sense] = {"high": "low", "low": "high", "early": "late", "late": "early"}
 # Comparisons said without a graded adjective: "over 1000 metres", "before 1950".
 _PREPOSITIONS: dict[str, Sense] = {
@@ -72,7 +74,7 @@ class Asked:
 @functools.lru_cache(maxsize=8192)
 def _graded(word: str) -> tuple[Form, str] | None:
     """(form, lemma) of a superlative or comparative adjective/adverb (`smallest` -> small), else None."""
-    if word in ("most", "least"):
+    if word in ("most", "least") or word in _ORDINAL:
         return "superlative", word
     if word in ("more", "less", "fewer"):
         return "comparative", "few" if word == "fewer" else word
@@ -111,6 +113,8 @@ def _words(question: str) -> list[str]:
 
 
 def _sense(lemma: str) -> Sense | None:
+    if lemma in _ORDINAL:
+        return _ORDINAL[lemma]
     for words, sense in ((_HIGH, "high"), (_LOW, "low"), (_EARLY, "early"), (_LATE, "late")):
         if lemma in words:
             return sense  # type: ignore[return-value]
@@ -135,7 +139,7 @@ def asked_orders(question: str) -> list[Asked]:
             out.append(Asked("comparative", _PREPOSITIONS[word], word))
             continue
         graded = _graded(word)
-        if graded is None:
+        if graded is None or (word in _ORDINAL and not _ranks(words, i)):
             continue
         form, lemma = graded
         if lemma in ("most", "least", "more", "less") and _sense(nxt) is not None:
@@ -148,6 +152,12 @@ def asked_orders(question: str) -> list[Asked]:
         if sense is not None:
             out.append(Asked(form, sense, word))  # type: ignore[arg-type]
     return out
+
+
+def _ranks(words: Sequence[str], i: int) -> bool:
+    """Whether the ordinal at `i` ranks: after "the" ("the first album") or ending the question ("came
+    out first"), not as an adverb ("was first performed in")."""
+    return (i > 0 and words[i - 1] == "the") or i == len(words) - 1
 
 
 def asked(question: str, form: Form) -> Asked | None:
@@ -165,6 +175,8 @@ def ascending(sense: Sense, word: str, dates: bool) -> bool | None:
         return sense == "low"
     if dates:
         return sense == "early"
+    if word in _ORDINAL:
+        return None  # "the first planet from the Sun": an order the KB's numbers may not follow
     if word.split()[-1].startswith(("old", "young")):
         return sense == "late"  # the oldest by age: the highest age first
     return None

@@ -551,13 +551,7 @@ class Repairer:
         numbered = list(enumerate(hypotheses, 1))
         if said is None:
             return numbered
-        labels = {u: said.index.label(u) or u for u in dict.fromkeys(units)}
-        bare = Counter(normalize(QUALIFIER.sub("", label)) for label in labels.values())
-        named = [
-            u
-            for u, label in labels.items()
-            if self._kind(u) == "entity" and said.names_whole(u) and bare[normalize(label)] == 1
-        ]
+        named = self._named(said, units)
 
         def covered(token: str) -> frozenset[str] | None:
             """The question's words a property or class says (None: none), or the entity or literal
@@ -584,6 +578,81 @@ class Repairer:
             n, hyp, _ = scored.pop(first)
             ordered.append((n, hyp))
         return ordered
+
+    def _named(self, said: _Said, units: Sequence[str]) -> list[str]:
+        """The entities among `units` the question names by their whole label, unambiguously (no other
+        unit has that label, qualifiers aside: not "The Godfather", both a novel and a film)."""
+        labels = {u: said.index.label(u) or u for u in dict.fromkeys(units)}
+        bare = Counter(normalize(QUALIFIER.sub("", label)) for label in labels.values())
+        return [
+            u
+            for u, label in labels.items()
+            if self._kind(u) == "entity" and said.names_whole(u) and bare[normalize(label)] == 1
+        ]
+
+    def named_left_out(
+        self, tokens: list[str], question: str, units: Sequence[str]
+    ) -> tuple[list[str], Answer] | None:
+        """The query restricted to an entity the question names and it leaves out (`_narrowed`), when
+        that answers with the kind the question asks for; else None."""
+        if self.index is None or not question:
+            return None
+        rnd = Round(1, "named but left out")
+        said, answer = _Said(question, self.index), self._query(detokenize(tokens, self.prefixes))
+        return self._narrowed(tokens, answer, said, units, "query", rnd, expected_of(question))
+
+    def _narrowed(
+        self,
+        tokens: list[str],
+        answer: Answer,
+        said: _Said,
+        units: Sequence[str],
+        source: str,
+        rnd: Round,
+        expected: Expected,
+    ) -> tuple[list[str], Answer] | None:
+        """A SELECT that leaves out an entity the question names (`_named`) restricted to it by the
+        property that joins most of its answers to it, either way ("the biggest country in Africa"
+        answered over every country: `?x ont:continent res:Africa` added); the first restriction that
+        answers with the kind asked for and changes the answer (every planet orbits the Sun: "the
+        planet closest to the Sun" needs no such pattern). An entity named inside the name of an
+        element the query uses is part of that name, not left out."""
+        types = token_types(tokens, self.prefixes)
+        var = answer_variable(tokens, types)
+        used = [f" {normalize(said.index.label(t) or '')} " for t in tokens if ":" in t]
+        left = [
+            u
+            for u in self._named(said, units)
+            if u not in tokens
+            and not any(f" {normalize(said.index.label(u) or u)} " in name for name in used)
+        ]
+        if not left or var is None or not tokens or tokens[0] != "select" or "}" not in tokens:
+            return None
+        close = len(tokens) - 1 - tokens[::-1].index("}")
+        body = tokens[tokens.index("{") + 1 : close]
+        for entity in left[: self.per_element]:
+            for pattern in ([var, "?_p", entity], [entity, "?_p", var]):
+                joins = [
+                    "select", "?_p", "(", "count", "(", "distinct", var, ")", "as", "?_n", ")", "where",
+                    "{", *body, ".", *pattern, "}", "group", "by", "?_p", "order", "by", "desc", "(",
+                    "?_n", ")", "limit", str(self.per_element),
+                ]  # fmt: skip
+                found = self._query(detokenize(joins, self.prefixes))
+                props = [token_of(str(row[0]), self.prefixes) for row in found.rows] if found.ok else []
+                for prop in [p for p in props if p]:
+                    new = [
+                        *tokens[:close],
+                        ".",
+                        *[prop if t == "?_p" else t for t in pattern],
+                        *tokens[close:],
+                    ]
+                    attempt, narrowed, _ = self._try(
+                        new, f"{source}: restricted to {entity} (named, left out) by {prop}", expected
+                    )
+                    rnd.attempts.append(attempt)
+                    if attempt.outcome == ANSWERED and narrowed is not None and narrowed.rows != answer.rows:
+                        return new, narrowed
+        return None
 
     def said_but_left_out(self, tokens: Sequence[str], said: _Said, units: Sequence[str]) -> list[str]:
         """The properties among the question's units that say words of the question no element of a
@@ -650,6 +719,11 @@ class Repairer:
         further = self._said_hop(tokens, said, units, attempt.source, rnd, expected) if said else None
         if further is not None:
             tokens, answer = further
+        narrowed = (
+            self._narrowed(tokens, answer, said, units, attempt.source, rnd, expected) if said else None
+        )
+        if narrowed is not None:
+            tokens, answer = narrowed
         cls = self.asked_class(question, units) if question else None
         typed = typed_by(tokens, cls, self.prefixes)
         if cls is None or typed is None:
@@ -688,9 +762,10 @@ class Repairer:
         expected: Expected,
     ) -> tuple[list[str], Answer] | None:
         """A superlative answered by several answers and no ranking ("which planet is closest to the
-        sun": every planet of the Sun) ranked by a measured property of the units: those most of the
-        answers have first, in the direction the question's word asks for; the first that answers and
-        fits."""
+        sun": every planet of the Sun) ranked by a measured property of the units, else the one measure of
+        the class the answers have or the question asks for ("the first album by the Beatles": release year):
+        those most of the answers have first, in the direction the question's word asks for; the first
+        that answers and fits."""
         wanted = asked(question, "superlative") if question else None
         types = token_types(tokens, self.prefixes)
         var = answer_variable(tokens, types)
@@ -704,17 +779,17 @@ class Repairer:
         close = len(tokens) - 1 - tokens[::-1].index("}")
         body = tokens[tokens.index("{") + 1 : close]
         rank = "?v" if "?v" not in tokens else "?_rank"
-        measured: list[tuple[int, str]] = []
-        for prop in dict.fromkeys(u for u in units if self._kind(u) == "property"):
-            kinds = self._value_kinds(prop)
-            if not kinds or not all(k & {"number", "date"} for k in kinds):
-                continue
-            count = f"select ( count ( distinct {var} ) as ?_n ) where {{".split()
-            counted = self._query(detokenize([*count, *body, ".", var, prop, rank, "}"], self.prefixes))
-            n = int(float(counted.rows[0][0])) if counted.ok and counted.rows and counted.rows[0][0] else 0
-            if n:
-                measured.append((n, prop))
-        for _, prop in sorted(measured, key=lambda m: -m[0])[: self.per_element]:
+        said = [u for u in units if self._kind(u) == "property"]
+        measured = self._measured(said, body, var, rank)
+        if not measured and self.index is not None:  # "the first album by the Beatles": no unit says it
+            classes = self._types_of(tokens, types, var) or [
+                c for c in [self.asked_class(question, units)] if c
+            ]
+            # No word says the measure: only a class that has one measure says it ("which planet is
+            # first from the sun" is not its year of discovery).
+            only = [a for c in classes if len(a := self.index.attributes(c, 2)) == 1]
+            measured = self._measured([m for a in only for m in a], body, var, rank)
+        for _, prop in measured[: self.per_element]:
             up = ascending(wanted.sense, wanted.word, self.values_are_dates(prop))
             if up is None:
                 continue
@@ -727,6 +802,21 @@ class Repairer:
                 if accepted is not None:
                     return accepted
         return None
+
+    def _measured(self, props: Sequence[str], body: list[str], var: str, rank: str) -> list[tuple[int, str]]:
+        """(answers that have it, property) for each of `props` whose values are numbers or dates and
+        that some answers of `body` have, most answers first: what a ranking of them can order by."""
+        measured: list[tuple[int, str]] = []
+        for prop in dict.fromkeys(props):
+            kinds = self._value_kinds(prop)
+            if not kinds or not all(k & {"number", "date"} for k in kinds):
+                continue
+            count = f"select ( count ( distinct {var} ) as ?_n ) where {{".split()
+            counted = self._query(detokenize([*count, *body, ".", var, prop, rank, "}"], self.prefixes))
+            n = int(float(counted.rows[0][0])) if counted.ok and counted.rows and counted.rows[0][0] else 0
+            if n:
+                measured.append((n, prop))
+        return sorted(measured, key=lambda m: -m[0])
 
     def _said_hop(
         self,

@@ -264,6 +264,12 @@ def load_weights(path: str | Path, model: torch.nn.Module) -> None:
         missing, unexpected = load_model(model, str(file), strict=False)
     except (SafetensorError, OSError) as exc:
         raise corrupt_file(file, exc, recovery_hint(folder)) from exc
+    except RuntimeError as exc:  # shapes that differ: another vocabulary or model size
+        raise ValueError(
+            f"{file}: its weights do not fit this model ({str(exc).splitlines()[-1].strip()}); it was "
+            "trained on other data or with another model config: resume it with the same config, or "
+            "train in a fresh folder (hydra.run.dir=...)"
+        ) from exc
     if missing or unexpected:
         raise ValueError(
             f"{folder}/model.safetensors: missing {sorted(missing)}, unexpected {sorted(unexpected)}"
