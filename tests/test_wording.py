@@ -168,3 +168,50 @@ def test_the_anchor_and_the_class_say_the_property(wording: Wording) -> None:
     born = QueryGraph("select", (Path((Step(V + "birthPlace", False),), ox.NamedNode(T + "Ann")),))
     places = [q.lower() for q in _questions(wording, born, frozenset({T + "Rome"}))]
     assert any("<ann lee>'s cit" in q for q in places) and not any("<ann lee> cit" in q for q in places)
+
+
+def test_rankings_are_restricted_by_reduced_relatives_and_a_chain_of_places_in_one_word(tmp_path) -> None:
+    path = tmp_path / "town.ttl"
+    path.write_text(TOWN_TTL, encoding="utf-8")
+    store = load_store(path)
+    born = Lexicon({V + "birthPlace": {"passive": ("{s} was born in {o}",)}})
+    wording = Wording(KBGraph.read(store), superclasses(store), born)
+    in_rome = Path((Step(V + "birthPlace", True),), ox.NamedNode(T + "Rome"))
+    oldest = QueryGraph("superlative", (in_rome,), value_prop=V + "birthDate", op="ASC")
+    tops = [q.lower() for q in _questions(wording, oldest, frozenset({T + "Ann"}))]
+    assert any(
+        "<born in> <rome>" in q and "<was born in>" not in q for q in tops
+    )  # "the oldest ... born in Rome"
+    lists = [
+        q.lower()
+        for q in _questions(wording, QueryGraph("select", (in_rome,)), frozenset({T + "Ann", T + "Cy"}))
+    ]
+    assert not any("<born in>" in q for q in lists)  # lists keep the full relative clause
+    # born in a city located in Italy: "born in Italy", the city left unsaid (`located in` says being in)
+    in_italy = Path((Step(V + "birthPlace", True), Step(V + "locatedIn", True)), ox.NamedNode(T + "Italy"))
+    assert wording.within(in_italy) and "<born in" in wording.within(in_italy)[0]
+    chained = QueryGraph("superlative", (in_italy,), value_prop=V + "birthDate", op="ASC")
+    assert any(
+        re.search(r"<born in[^>]*> <italy>", q.lower())
+        for q in _questions(wording, chained, frozenset({T + "Ann"}))
+    )
+    # a property that does not say being in is never collapsed
+    by_ann = Path((Step(V + "author", True), Step(V + "birthPlace", True)), ox.NamedNode(T + "Rome"))
+    assert wording.within(by_ann) == []
+
+
+def test_a_comparison_within_an_anchor_is_said_with_it(wording: Wording) -> None:
+    by_ann = Path((Step(V + "author", True),), ox.NamedNode(T + "Ann"))
+    before = QueryGraph(
+        "filter",
+        (by_ann,),
+        answer_class=V + "Book",
+        value_prop=V + "publicationYear",
+        op="<",
+        threshold="2000",
+    )
+    questions = [q.lower() for q in _questions(wording, before, frozenset({T + "Sea_Book"}))]
+    assert any(
+        re.search(r"<ann lee>('s)? <books> with a <publication year> (before|earlier than)", q)
+        for q in questions
+    )
