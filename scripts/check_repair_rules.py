@@ -5,7 +5,8 @@ Repair (nmt_sparql/inference/repair.py) reads the question: the kind of answer i
 to the answer variable and every variable an ORDER BY or FILTER reads bound, sparql/patterns.py), the direction of its superlative or comparative and whether it asks
 for a ranking at all (inference/asked_order.py), the class its opening words name, a property it says
 that the query leaves out (one hop further, among the linker's candidates), an entity it names that the
-query leaves out (the answers restricted to it), and whether an ASK's "no"
+query leaves out (the answers restricted to it), a comparison it asks for that the query leaves out
+(a filter added), and whether an ASK's "no"
 comes from a pattern the KB's values of its property rule out. A rule that would
 reject or rewrite a *gold* query is a rule that breaks right answers. This script runs each rule on
 every gold query of a prepared dataset (and any JSONL files of {question, query}) against its KB and
@@ -73,6 +74,7 @@ def main() -> None:
         "class": [],
         "said but left out": [],
         "named but left out": [],
+        "comparison left out": [],
         "ruled out": [],
     }
     checked = {key: 0 for key in changed}
@@ -119,6 +121,9 @@ def main() -> None:
             checked["named but left out"] += 1
             if repairer.named_left_out(tokens, question, linked) is not None:
                 changed["named but left out"].append(where)
+            checked["comparison left out"] += 1
+            if repairer.comparison_left_out(tokens, question, linked) is not None:
+                changed["comparison left out"].append(where)
     for rule, found in changed.items():
         print(f"{rule:22s} gold queries checked {checked[rule]:6d}   changed {len(found)}")
         for line in found[: args.show]:

@@ -231,6 +231,26 @@ def test_an_entity_the_question_names_and_the_query_leaves_out_restricts_the_ans
     assert repairer.named_left_out(directed, "What did Ridley Scott direct?", units) is None
 
 
+def test_a_comparison_the_query_leaves_out_is_added_as_a_filter(
+    kb: Recording, index: KBIndex, prefixes: PrefixMap
+) -> None:
+    directed = _tokens("SELECT DISTINCT ?x WHERE { ?x ont:director res:Ridley_Scott }")
+    units = ["res:Ridley_Scott", "ont:director", "ont:releaseYear", "1980"]
+    repairer = Repairer(kb, prefixes, index, max_rounds=1)
+    after = repairer.repair([directed], units, "Ridley Scott films released after 1980")
+    assert after.tokens == _tokens(
+        "SELECT DISTINCT ?x WHERE { ?x ont:director res:Ridley_Scott . ?x ont:releaseYear ?v . FILTER(?v > 1980) }"
+    )
+    assert after.answer.rows == (("http://repair.test/resource/Blade_Runner",),)
+    before = repairer.repair([directed], units, "films by Ridley Scott from before 1980")
+    assert before.answer.rows == (("http://repair.test/resource/Alien",),)
+    # no comparative word, or no number linked: nothing is added
+    assert (
+        repairer.comparison_left_out(directed, "What did Ridley Scott direct after Alien?", units[:3]) is None
+    )
+    assert repairer.comparison_left_out(directed, "What did Ridley Scott direct in 1980?", units) is None
+
+
 def test_a_superlative_no_unit_measures_is_ranked_by_the_one_measure_of_its_class(
     kb: Recording, prefixes: PrefixMap, tmp_path: Path
 ) -> None:

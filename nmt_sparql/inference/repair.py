@@ -108,6 +108,9 @@ _FUNCTION_WORDS = frozenset({
 _KIND_OF_MASK: dict[str, Kind] = {"<kb:entity>": "entity", "<kb:property>": "property", "<kb:class>": "class"}
 
 
+_NUMBER = re.compile(r"-?\d+(\.\d+)?")  # a number the linker passes as a literal unit ("1960")
+
+
 @dataclass
 class Attempt:
     """One query tried: where it came from, its text, and how it ended (`outcome`, with `detail`)."""
@@ -724,6 +727,9 @@ class Repairer:
         )
         if narrowed is not None:
             tokens, answer = narrowed
+        compared = self._compared(tokens, answer, units, question, attempt.source, rnd, expected)
+        if compared is not None:
+            tokens, answer = compared
         cls = self.asked_class(question, units) if question else None
         typed = typed_by(tokens, cls, self.prefixes)
         if cls is None or typed is None:
@@ -801,6 +807,68 @@ class Repairer:
                 accepted = self._accept(ranked, answer, attempt, rnd, question, units, expected, None)
                 if accepted is not None:
                     return accepted
+        return None
+
+    def comparison_left_out(
+        self, tokens: list[str], question: str, units: Sequence[str]
+    ) -> tuple[list[str], Answer] | None:
+        """The query filtered by the comparison its question asks for and it leaves out (`_compared`),
+        when that answers; else None."""
+        if not question:
+            return None
+        rnd, answer = Round(1, "comparison left out"), self._query(detokenize(tokens, self.prefixes))
+        return self._compared(tokens, answer, units, question, "query", rnd, expected_of(question))
+
+    def _compared(
+        self,
+        tokens: list[str],
+        answer: Answer,
+        units: Sequence[str],
+        question: str,
+        source: str,
+        rnd: Round,
+        expected: Expected,
+    ) -> tuple[list[str], Answer] | None:
+        """A SELECT that leaves out the comparison its question asks for ("films by Kubrick from before
+        1960": the number linked, no filter) filtered by a measured property of the units, else the one
+        measure of the class it asks for, in the direction the question's word says (`year ( ?v )` for
+        dates); the first that answers and changes the answer."""
+        wanted = asked(question, "comparative") if question else None
+        numbers = [u for u in units if _NUMBER.fullmatch(u) and u not in tokens]
+        types = token_types(tokens, self.prefixes)
+        var = answer_variable(tokens, types)
+        if (
+            wanted is None
+            or len(numbers) != 1
+            or var is None
+            or tokens[:1] != ["select"]
+            or {"filter", "order", "count", "group"} & set(tokens)
+            or "}" not in tokens
+        ):
+            return None
+        close = len(tokens) - 1 - tokens[::-1].index("}")
+        body = tokens[tokens.index("{") + 1 : close]
+        value = "?v" if "?v" not in tokens else "?_value"
+        measured = self._measured([u for u in units if self._kind(u) == "property"], body, var, value)
+        if not measured and self.index is not None:
+            classes = self._types_of(tokens, types, var) or [
+                c for c in [self.asked_class(question, units)] if c
+            ]
+            only = [a for c in classes if len(a := self.index.attributes(c, 2)) == 1]
+            measured = self._measured([m for a in only for m in a], body, var, value)
+        for _, prop in measured[: self.per_element]:
+            dates = self.values_are_dates(prop)
+            low = ascending(wanted.sense, wanted.word, dates)
+            if low is None:
+                continue
+            years = dates and not any("number" in k for k in self._value_kinds(prop))
+            compared = ["year", "(", value, ")"] if years else [value]
+            test = ["filter", "(", *compared, "<" if low else ">", numbers[0], ")"]
+            new = [*tokens[:close], ".", var, prop, value, ".", *test, *tokens[close:]]
+            attempt, filtered, _ = self._try(new, f"{source}: compared by {prop} ({wanted.word})", expected)
+            rnd.attempts.append(attempt)
+            if attempt.outcome == ANSWERED and filtered is not None and filtered.rows != answer.rows:
+                return new, filtered
         return None
 
     def _measured(self, props: Sequence[str], body: list[str], var: str, rank: str) -> list[tuple[int, str]]:
