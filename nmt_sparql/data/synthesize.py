@@ -70,10 +70,6 @@ FAMILY_WEIGHTS = {
 # Share of the ASK family that asks for a class ("Is Pluto a planet?") rather than a fact.
 _ASK_TYPE_SHARE = 0.25
 ATTEMPTS_PER_EXAMPLE = 40
-# Share of filters and superlatives restricted by a branch out of the answer ("Kubrick films released
-# after 1970", "the longest river in Africa") rather than by a class alone: people rank and compare
-# within something they name at least as often as over a whole class.
-RESTRICTED_SHARE = 0.5
 
 Answer = frozenset[str] | int | bool
 
@@ -301,9 +297,8 @@ class Synthesizer:
             return None
         p = rng.choice(props)
         members = set(self.g.members[c])
-        if rng.random() < RESTRICTED_SHARE:  # "the longest river in Africa": one or two hops out
-            start = rng.choice(sorted(m for m in members if m in self.values[p]))
-            branch = self._outward(rng, start, rng.choice((1, 1, 2)))
+        if rng.random() < 0.4:
+            branch = self._outward(rng, rng.choice(sorted(m for m in members if m in self.values[p])), 1)
             if branch is None:
                 return None
             allowed = self.index.answers(branch)

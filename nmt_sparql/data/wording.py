@@ -72,9 +72,6 @@ LOWERCASE_RATE = 0.2
 NO_PUNCTUATION_RATE = 0.2
 TYPO_RATE = 0.05
 CONTRACTION_RATE = 0.3  # "What is" -> "What's"
-# Clauses that say a place is inside another: a chain of them is said as one "in" ("within").
-CONTAINMENT = frozenset({"{s} is in {o}", "{s} is located in {o}"})
-WITHIN_RATE = 0.5  # a chain of places said "in <X>" rather than hop by hop
 LEAD_IN_RATE = 0.1  # "Can you tell me who ...", "I'd like a list of the cities ..."
 # Words people put before a question, a request, or a bare noun phrase ("Stanford alumni").
 LEAD_INS = {
@@ -228,17 +225,6 @@ def _object_gap(template: str, gap: str, other: str, wh: str, mark: Mark = _plai
         return None
     aux = "did" if _is_form(head, "VBD") else "does" if _is_form(head, "VBZ") else "do"
     return " ".join([wh, aux, other, mark(" ".join([lemma, *rest]))])
-
-
-def _reduced(template: str, gap: str, other: str, mark: Mark = _plain) -> str | None:
-    """The reduced relative of a clause on `gap` as its subject ("directed by <X>", "born in <Y>"),
-    for a clause whose verb is `be` and a participle or preposition; else None."""
-    lead, middle, tail = _parts(template)
-    if lead != gap or tail is None or tail == gap or len(middle) < 2 or middle[0] not in AUX:
-        return None
-    if middle[1] not in PREPOSITIONS and not _is_form(middle[1], "VBN"):
-        return None
-    return f"{mark(' '.join(middle[1:]))} {other}"
 
 
 def _relative_object(template: str, gap: str, other: str, mark: Mark = _plain) -> str | None:
@@ -458,41 +444,16 @@ class Wording:
         out += [v for c in self.clauses(step.prop) if (v := _subject_gap(c, gap, inner, many, mark))]
         return out
 
-    def within(self, path: Path) -> list[str]:
-        """ "in <X>" for a chain of places, each in the next, as people say it ("the longest river in
-        <Africa>": it flows through a country of the continent; "universities in <the UK>": in a city
-        of it; "people born in <Europe>"): the first step's clause ends in "in" or "from" and says the
-        answer's relation ("born in", "based in"), every later one says being in ("{s} is in {o}");
-        none otherwise."""
-        if len(path.steps) < 2 or not all(s.forward for s in path.steps):
-            return []
-        if not all(CONTAINMENT & set(self.clauses(s.prop)) for s in path.steps[1:]):
-            return []
-        first = path.steps[0].prop
-        return [
-            r
-            for c in self.clauses(first)
-            if _parts(c)[1][-1:] in (["in"], ["from"])
-            and (r := _reduced(c, "s", self.term(path.anchor), self.marker(first)))
-        ]
-
-    def relatives(self, path: Path, many: bool, rng: random.Random, reduced: bool = False) -> list[str]:
-        """Relative clauses restricting the answer to `path` ("that <X> directed", "whose ... is");
-        `reduced`: also reduced ones ("films directed by <X>", "the longest river in <Africa>"), which
-        rankings and comparisons are said with (in lists they cost natural questions: BENCHMARKS.md)."""
+    def relatives(self, path: Path, many: bool, rng: random.Random) -> list[str]:
+        """Relative clauses restricting the answer to `path` ("that <X> directed", "whose ... is")."""
         step, rest = path.steps[0], Path(path.steps[1:], path.anchor)
         inner = self.np(rest, rng)
-        within = self.within(path) if reduced else []
-        if within and rng.random() < WITHIN_RATE:
-            return within
         out = [f"that {v}" for v in self.predicates(path, many, rng)]
-        gap = "s" if step.forward else "o"
-        mark = self.marker(step.prop)
-        if reduced:
-            out += [r for c in self.clauses(step.prop) if (r := _reduced(c, gap, inner, mark))]
         if step.forward:
             out += [f"whose {n} is {inner}" for n in self.prop_nouns(step.prop)]
         if not rest.steps:
+            gap = "s" if step.forward else "o"
+            mark = self.marker(step.prop)
             objects = [r for c in self.clauses(step.prop) if (r := _relative_object(c, gap, inner, mark))]
             out += objects + [r.removeprefix("that ") for r in objects]  # "the films Nolan directed"
         return out
@@ -523,11 +484,11 @@ class Wording:
         thing = self._thing(graph, answers, False, rng)
         return "What" if thing in ("thing", "place") else f"{rng.choice(('Which', 'What'))} {thing}"
 
-    def _restricted(self, graph: QueryGraph, many: bool, rng: random.Random, reduced: bool = False) -> str:
+    def _restricted(self, graph: QueryGraph, many: bool, rng: random.Random) -> str:
         """ "that ... and ..." for every path of the graph ("" when there is none)."""
         parts = []
         for i, path in enumerate(graph.paths):
-            options = self.relatives(path, many, rng, reduced) if i == 0 else self.predicates(path, many, rng)
+            options = self.relatives(path, many, rng) if i == 0 else self.predicates(path, many, rng)
             if options:
                 parts.append(rng.choice(options))
         return " and ".join(parts)
@@ -681,23 +642,11 @@ class Wording:
                 out.append(self._m(" ".join(_agree(middle[:-1], many)), p))
         return out
 
-    def _participles(self, p: str) -> list[str]:
-        """ "released" for "{s} was released in {o}": a time property's participle, to follow a noun."""
-        return [
-            self._m(" ".join(middle[1:-1]), p)
-            for lead, middle, tail in map(_parts, self.clauses(p))
-            if lead == "s"
-            and tail == "o"
-            and len(middle) >= 3
-            and middle[0] in AUX
-            and middle[-1] in ("in", "on", "at")
-        ]
-
     def _compare(self, graph: QueryGraph, answers: frozenset[str], rng: random.Random) -> list[str]:
         assert graph.value_prop and graph.op
         p = graph.value_prop
         things = self._thing(graph, answers, True, rng)
-        rel = self._restricted(graph, True, rng, reduced=True)
+        rel = self._restricted(graph, True, rng)
         rel = f" {rel}" if rel else ""
         n = self._m(number_words(graph.threshold or "", rng))
         time = self._is_time(p)
@@ -713,15 +662,6 @@ class Wording:
         if time:
             out += [f"Which {things}{rel} {v} {cmp} {n}?" for v in self._time_predicates(p, True)]
             out += [f"{things}{rel} that {v} {cmp} {n}" for v in self._time_predicates(p, True)]
-        owned = self._owned(graph, answers, True, rng)
-        if owned:  # "Kubrick films released after 1970", "Which of Dickens's novels ... before 1850?"
-            anchor, noun, modifies = owned
-            said = [f"with {_article(n_)} {n_} {cmp} {n}" for n_ in self.prop_nouns(p)]
-            if time:
-                said += [f"{v} {cmp} {n}" for v in self._participles(p)]
-                out += [f"Which of {anchor}'s {noun} {v} {cmp} {n}?" for v in self._time_predicates(p, True)]
-            out += [f"{anchor}'s {noun} {w}" for w in said]
-            out += [f"{anchor} {noun} {w}" for w in said] if modifies else []
         units = self.lexicon.get(p, "unit")
         if not time:
             out += [f"Which {things}{rel} have {cmp} {n} {self._unit(unit, p)}?" for unit in units]
@@ -742,7 +682,7 @@ class Wording:
         assert graph.value_prop and graph.op
         p = graph.value_prop
         thing = self._thing(graph, answers, False, rng)
-        rel = self._restricted(graph, False, rng, reduced=True)
+        rel = self._restricted(graph, False, rng)
         rel = f" {rel}" if rel else ""
         time = self._is_time(p)
         most = rng.choice(LATEST[graph.op] if time else MOST[graph.op])
