@@ -31,6 +31,7 @@ SETS = {
     "natural_questions_heldout3.jsonl": (72, 12),
     "natural_questions_heldout4.jsonl": (96, 16),
     "natural_questions_heldout5.jsonl": (96, 16),
+    "natural_questions_heldout6.jsonl": (96, 16),
 }
 KINDS = ("one_hop", "list", "two_hop", "count", "ask", "superlative_comparison")
 
