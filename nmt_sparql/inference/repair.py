@@ -785,17 +785,7 @@ class Repairer:
         close = len(tokens) - 1 - tokens[::-1].index("}")
         body = tokens[tokens.index("{") + 1 : close]
         rank = "?v" if "?v" not in tokens else "?_rank"
-        said = [u for u in units if self._kind(u) == "property"]
-        measured = self._measured(said, body, var, rank)
-        if not measured and self.index is not None:  # "the first album by the Beatles": no unit says it
-            classes = self._types_of(tokens, types, var) or [
-                c for c in [self.asked_class(question, units)] if c
-            ]
-            # No word says the measure: only a class that has one measure says it ("which planet is
-            # first from the sun" is not its year of discovery).
-            only = [a for c in classes if len(a := self.index.attributes(c, 2)) == 1]
-            measured = self._measured([m for a in only for m in a], body, var, rank)
-        for _, prop in measured[: self.per_element]:
+        for _, prop in self._measures(tokens, var, body, rank, units, question)[: self.per_element]:
             up = ascending(wanted.sense, wanted.word, self.values_are_dates(prop))
             if up is None:
                 continue
@@ -849,14 +839,7 @@ class Repairer:
         close = len(tokens) - 1 - tokens[::-1].index("}")
         body = tokens[tokens.index("{") + 1 : close]
         value = "?v" if "?v" not in tokens else "?_value"
-        measured = self._measured([u for u in units if self._kind(u) == "property"], body, var, value)
-        if not measured and self.index is not None:
-            classes = self._types_of(tokens, types, var) or [
-                c for c in [self.asked_class(question, units)] if c
-            ]
-            only = [a for c in classes if len(a := self.index.attributes(c, 2)) == 1]
-            measured = self._measured([m for a in only for m in a], body, var, value)
-        for _, prop in measured[: self.per_element]:
+        for _, prop in self._measures(tokens, var, body, value, units, question)[: self.per_element]:
             dates = self.values_are_dates(prop)
             low = ascending(wanted.sense, wanted.word, dates)
             if low is None:
@@ -870,6 +853,21 @@ class Repairer:
             if attempt.outcome == ANSWERED and filtered is not None and filtered.rows != answer.rows:
                 return new, filtered
         return None
+
+    def _measures(
+        self, tokens: list[str], var: str, body: list[str], value: str, units: Sequence[str], question: str
+    ) -> list[tuple[int, str]]:
+        """What a ranking or comparison of the answers of `body` can use (`_measured`): the units'
+        measured properties, else the one measure of the class the answers have or the question asks
+        for ("the first album by the Beatles": release year); a class with several says nothing without
+        a word for one ("which planet is first from the sun" is not its year of discovery)."""
+        measured = self._measured([u for u in units if self._kind(u) == "property"], body, var, value)
+        if measured or self.index is None:
+            return measured
+        typed = self._types_of(tokens, token_types(tokens, self.prefixes), var)
+        classes = typed or [c for c in [self.asked_class(question, units)] if c]
+        only = [a for c in classes if len(a := self.index.attributes(c, 2)) == 1]
+        return self._measured([m for a in only for m in a], body, var, value)
 
     def _measured(self, props: Sequence[str], body: list[str], var: str, rank: str) -> list[tuple[int, str]]:
         """(answers that have it, property) for each of `props` whose values are numbers or dates and
