@@ -620,8 +620,6 @@ class Repairer:
         answers with the kind asked for and changes the answer (every planet orbits the Sun: "the
         planet closest to the Sun" needs no such pattern). An entity named inside the name of an
         element the query uses is part of that name, not left out."""
-        types = token_types(tokens, self.prefixes)
-        var = answer_variable(tokens, types)
         used = [f" {normalize(said.index.label(t) or '')} " for t in tokens if ":" in t]
         left = [
             u
@@ -629,10 +627,10 @@ class Repairer:
             if u not in tokens
             and not any(f" {normalize(said.index.label(u) or u)} " in name for name in used)
         ]
-        if not left or var is None or not tokens or tokens[0] != "select" or "}" not in tokens:
+        parts = self._answer_body(tokens)
+        if not left or parts is None or tokens[0] != "select":
             return None
-        close = len(tokens) - 1 - tokens[::-1].index("}")
-        body = tokens[tokens.index("{") + 1 : close]
+        var, close, body = parts
         for entity in left[: self.per_element]:
             for pattern in ([var, "?_p", entity], [entity, "?_p", var]):
                 joins = [
@@ -773,17 +771,10 @@ class Repairer:
         those most of the answers have first, in the direction the question's word asks for; the first
         that answers and fits."""
         wanted = asked(question, "superlative") if question else None
-        types = token_types(tokens, self.prefixes)
-        var = answer_variable(tokens, types)
-        if (
-            wanted is None
-            or var is None
-            or {"order", "limit", "count", "group"} & set(tokens)
-            or "}" not in tokens
-        ):
+        parts = self._answer_body(tokens)
+        if wanted is None or parts is None or {"order", "limit", "count", "group"} & set(tokens):
             return None
-        close = len(tokens) - 1 - tokens[::-1].index("}")
-        body = tokens[tokens.index("{") + 1 : close]
+        var, close, body = parts
         rank = "?v" if "?v" not in tokens else "?_rank"
         for _, prop in self._measures(tokens, var, body, rank, units, question)[: self.per_element]:
             up = ascending(wanted.sense, wanted.word, self.values_are_dates(prop))
@@ -825,19 +816,16 @@ class Repairer:
         dates); the first that answers and changes the answer."""
         wanted = asked(question, "comparative") if question else None
         numbers = [u for u in units if _NUMBER.fullmatch(u) and u not in tokens]
-        types = token_types(tokens, self.prefixes)
-        var = answer_variable(tokens, types)
+        parts = self._answer_body(tokens)
         if (
             wanted is None
             or len(numbers) != 1
-            or var is None
+            or parts is None
             or tokens[:1] != ["select"]
             or {"filter", "order", "count", "group"} & set(tokens)
-            or "}" not in tokens
         ):
             return None
-        close = len(tokens) - 1 - tokens[::-1].index("}")
-        body = tokens[tokens.index("{") + 1 : close]
+        var, close, body = parts
         value = "?v" if "?v" not in tokens else "?_value"
         for _, prop in self._measures(tokens, var, body, value, units, question)[: self.per_element]:
             dates = self.values_are_dates(prop)
@@ -853,6 +841,15 @@ class Repairer:
             if attempt.outcome == ANSWERED and filtered is not None and filtered.rows != answer.rows:
                 return new, filtered
         return None
+
+    def _answer_body(self, tokens: Sequence[str]) -> tuple[str, int, list[str]] | None:
+        """(answer variable, position of the closing brace, the patterns between the braces) of a
+        query, for a rewrite that adds patterns; None without an answer variable or braces."""
+        var = answer_variable(tokens, token_types(tokens, self.prefixes))
+        if var is None or "{" not in tokens or "}" not in tokens:
+            return None
+        close = len(tokens) - 1 - tokens[::-1].index("}")
+        return var, close, list(tokens[tokens.index("{") + 1 : close])
 
     def _measures(
         self, tokens: list[str], var: str, body: list[str], value: str, units: Sequence[str], question: str
