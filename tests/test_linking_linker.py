@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from nmt_sparql.annotation.linking.index import KBIndex
+from nmt_sparql.annotation.linking.index import Entry, KBIndex
 from nmt_sparql.annotation.linking.linker import Candidate, Linker, literal_candidates
 from nmt_sparql.annotation.linking.sources import entries_from_store
 from nmt_sparql.annotation.linking.wordforms import phrases, with_word_forms
@@ -127,6 +127,34 @@ def test_word_forms_come_from_the_label() -> None:
     assert {"directed", "directs", "directed by", "directors"} <= set(phrases("director"))
     assert "born" in phrases("birth place")
     assert "films" in phrases("film", "class") and "filmed by" not in phrases("film", "class")
+
+
+def test_an_entity_named_by_a_common_noun_in_the_plural(linker: Linker) -> None:
+    """Occupations and genres are entities labelled by common nouns: their plurals name them, and a
+    class the plural ends with is still linked."""
+    assert "res:Physicist" in _tokens(linker.link("list the physicists"))
+    assert "res:Opera" in _tokens(linker.link("Operas that premiered after 1900"))
+    horror = linker.link("Which horror films did Kubrick direct?")
+    assert {"res:Horror_film", "ont:Film", "res:Stanley_Kubrick"} <= _tokens(horror)
+    assert "res:Star" not in _tokens(linker.link("Who directed Star Wars?"))  # nothing inside a name
+
+
+def test_contractions_and_number_words_name_no_one(linker: Linker) -> None:
+    """The "d" of "I'd" is no initial of "J. D. Salinger"; "four" is no part of a title."""
+    cities = _tokens(linker.link("I'd like a list of the cities in Massachusetts"))
+    assert "res:J_D_Salinger" not in cities and {"ont:City", "res:Massachusetts"} <= cities
+    assert _tokens(linker.link("name the four beatles")) == {"res:The_Beatles"}
+    assert "res:J_D_Salinger" in _tokens(linker.link("What did J. D. Salinger write?"))
+
+
+def test_only_common_noun_entities_take_plurals() -> None:
+    entries = [
+        Entry("ex:Physicist", "entity", ("physicist",)),
+        Entry("ex:Paris", "entity", ("Paris", "paris")),  # a lower-case alias is still a name
+        Entry("ex:Horror_film", "entity", ("horror film",)),
+    ]
+    forms = {e.token: set(e.forms) for e in with_word_forms(entries)}
+    assert forms == {"ex:Physicist": {"physicists"}, "ex:Paris": set(), "ex:Horror_film": {"horror films"}}
 
 
 def test_an_empty_index_links_nothing(tmp_path: Path) -> None:

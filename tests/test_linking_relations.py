@@ -10,8 +10,8 @@ from nmt_sparql.annotation.linking.index import MEASURED, TEXT, KBIndex
 from nmt_sparql.annotation.linking.linker import Candidate, Linker
 from nmt_sparql.annotation.linking.sources import entries_from_store, facts_from_store
 from nmt_sparql.annotation.linking.wordforms import with_word_forms
-from nmt_sparql.data.generate import load_store
-from nmt_sparql.sparql.prefixes import register_prefix_map
+from nmt_sparql.data.generate import bundled_kb_path, load_store
+from nmt_sparql.sparql.prefixes import prefix_map, register_prefix_map
 
 TURTLE = """@prefix ex: <http://ex.org/> .
 @prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .
@@ -173,3 +173,17 @@ def test_a_bad_described_setting_is_refused_by_name(kb, tmp_path: Path, setting:
     index = KBIndex.build(tmp_path / "bad.sqlite", entries, facts=facts)
     with pytest.raises(ValueError, match=f"linked.{setting}"):
         Linker(index, **{setting: value})
+
+
+def test_an_entity_named_by_a_common_noun_gets_the_properties_that_take_it(tmp_path: Path) -> None:
+    """ "list the physicists" names a value, not a class: the property whose value it is is proposed;
+    a plural that also names a class ("writers") leaves the class's relations to say it."""
+    prefixes = prefix_map("bundled")
+    store = load_store(bundled_kb_path())
+    entries = with_word_forms(entries_from_store(store, prefixes))
+    linker = Linker(
+        KBIndex.build(tmp_path / "bundled.sqlite", entries, facts=facts_from_store(store, prefixes))
+    )
+    assert {"res:Physicist", "ont:occupation"} <= {c.token for c in linker.link("list the physicists")}
+    assert {"res:Opera", "ont:genre"} <= {c.token for c in linker.link("Operas that premiered after 1900")}
+    assert "ont:occupation" not in {c.token for c in linker.link("Which writers were born in London?")}

@@ -42,10 +42,12 @@ KINDS: tuple[Kind, ...] = get_args(Kind)
 #    prepared with an earlier index is linked again.
 # 6: `facts` also says which properties of a subject have text values (object TEXT: a chemical symbol),
 #    so `properties` knows every property an entity has.
-FORMAT_VERSION = "6"
+# 7: an entity labelled by a common noun ("physicist", "horror film") also matches its plural, so data
+#    prepared with an earlier index is linked again.
+FORMAT_VERSION = "7"
 # 1: written before `facts`, opened as an index without facts; 2: without measured properties;
-# 3: without qualifier-free labels; 4: as 5; 5: without text-valued properties.
-_READABLE_FORMATS = ("1", "2", "3", "4", "5", FORMAT_VERSION)
+# 3: without qualifier-free labels; 4: as 5; 5: without text-valued properties; 6: without entity plurals.
+_READABLE_FORMATS = ("1", "2", "3", "4", "5", "6", FORMAT_VERSION)
 _WORD = re.compile(r"\w+")
 # A label's trailing qualifier, "The Godfather (film)": people say the name without it.
 QUALIFIER = re.compile(r"\s*\([^()]*\)\s*$")

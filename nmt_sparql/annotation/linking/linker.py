@@ -29,7 +29,12 @@ from nmt_sparql.annotation.linking.index import (
     KBIndex,
     normalize,
 )
-from nmt_sparql.annotation.linking.wordforms import is_adjective, is_dictionary_word, is_graded
+from nmt_sparql.annotation.linking.wordforms import (
+    is_adjective,
+    is_common_noun,
+    is_dictionary_word,
+    is_graded,
+)
 
 _STOPWORDS = (
     "a about above after again all am an and any are as at be been before being below between both but by "
@@ -38,8 +43,8 @@ _STOPWORDS = (
     "off on once only or other our ours out over own same she should so some such than that the their theirs "
     "them themselves then there these they this those through to too under until up very was we were what "
     "when where which while who whom whose why will with would you your yours s t give tell list name show "
-    "many much count number"
-)
+    "many much count number d ll m re ve"
+)  # d, ll, m, re, ve: what is left of "I'd", "I'll", "I'm", "you're", "I've" (not the "D." of a name)
 STOPWORDS = frozenset(_STOPWORDS.split())
 _WORD = re.compile(r"\w+")
 _MAX_WORDS = 8  # "The Lion, the Witch and the Wardrobe"
@@ -275,16 +280,22 @@ class Linker:
                 if any(claimed[i:j]):
                     # Inside a longer mention found by its whole label: only a property or class label of
                     # a kind the longer one lacks ("director" in "film director": the property besides the
-                    # class), nothing inside a name ("Star" in "Star Wars"). Inside a partial or corrected
-                    # match, which may have taken words that were not its own: any whole label.
+                    # class), nothing inside a name ("Star" in "Star Wars"), only a class inside a kind of
+                    # thing (`kinds`: "films" in "horror films", the class besides the genre). Inside a
+                    # partial or corrected match, which may have taken words that were not its own: any
+                    # whole label.
                     inside = [c for c in found if c.start <= words[i].start() and words[j - 1].end() <= c.end]
                     whole = {c.kind for c in inside if c.score >= _WHOLE_LABEL}
-                    if "entity" in whole:
+                    kinds = [c for c in inside if c.score >= _WHOLE_LABEL and c.kind == "entity"]
+                    if any(not is_common_noun(c.label) for c in kinds):
                         continue
                     hits = [
                         h
                         for h in hits
-                        if h.tier >= EXACT and h.kind not in whole and not (whole and h.kind == "entity")
+                        if h.tier >= EXACT
+                        and h.kind not in whole
+                        and not (whole and h.kind == "entity")
+                        and not (kinds and h.kind != "class")
                     ]
                 if not hits:
                     continue
@@ -449,7 +460,16 @@ class Linker:
         entities, classes = top("entity", _RELATION_ENTITIES), top("class", _RELATION_CLASSES)
         pairs = [(a, b) for i, a in enumerate(entities) for b in entities[i + 1 :]]
         pairs += [(c, e) for c in classes for e in entities]
-        out = []
+        # An entity named by a common noun that names no class or property is a value ("list the
+        # physicists": occupation; "operas": genre): the properties that take it, even when nothing
+        # else is linked ("writers" names the class, "artist" the property: their relations say it).
+        spans = {(c.start, c.end) for c in found if c.kind != "entity" and c.score > _RELATION_SCORE}
+        out = [
+            Candidate(token, "property", self.index.label(token) or token, e.start, e.end, _RELATION_SCORE)
+            for e in entities
+            if is_common_noun(e.label) and (e.start, e.end) not in spans
+            for token in self.index.properties(e.token)[: self.relations]
+        ]
         for a, b in pairs:
             at = max(a, b, key=lambda c: c.start)
             tokens = self.index.relations(a.token, b.token, self.relations)

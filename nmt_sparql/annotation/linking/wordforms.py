@@ -68,10 +68,19 @@ def derived_verbs(word: str) -> tuple[tuple[str, bool], ...]:
     return tuple(sorted(found.items()))
 
 
+# Number words, which lemminflect does not hold (it has no numerals): "the four beatles" names no one.
+_NUMBERS = (
+    "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen "
+    "seventeen eighteen nineteen twenty thirty forty fifty sixty seventy eighty ninety hundred"
+)
+_NUMBER_WORDS = frozenset(_NUMBERS.split())
+
+
 @functools.lru_cache(maxsize=65536)
 def is_dictionary_word(word: str) -> bool:
-    """Whether lemminflect knows `word` (lower-cased) as an English noun, verb, adjective or adverb."""
-    return bool(getAllLemmas(word.lower()))
+    """Whether `word` (lower-cased) is an English noun, verb, adjective or adverb lemminflect knows, or
+    a number word."""
+    return word.lower() in _NUMBER_WORDS or bool(getAllLemmas(word.lower()))
 
 
 def phrases(label: str, kind: str = "property") -> list[str]:
@@ -100,16 +109,30 @@ def phrases(label: str, kind: str = "property") -> list[str]:
     return list(out)
 
 
+def is_common_noun(label: str) -> bool:
+    """A label with no capital letter names a kind of thing ("physicist", "horror film"), not one
+    thing by its name ("Paris", "The Shining")."""
+    return label == label.lower() and any(c.isalpha() for c in label)
+
+
+def head_plurals(label: str) -> list[str]:
+    """The label with its last word in each of its noun forms: "physicists", "horror films"."""
+    *rest, head = label.split()
+    return [" ".join([*rest, form]) for form in inflections(head, ("NOUN",)) if form != head]
+
+
 def with_word_forms(entries: Iterable[Entry]) -> Iterator[Entry]:
-    """Entries whose properties and classes also carry the phrases of their labels as `forms`
-    (entities unchanged)."""
+    """Entries whose properties and classes also carry the phrases of their labels as `forms`; an
+    entity whose preferred label is a common noun (an occupation, a genre) carries the plurals of its
+    labels ("list the physicists", "operas that premiered after 1900"), a named entity nothing (its
+    lower-case aliases, learned from lower-case questions, are still names)."""
     for entry in entries:
-        if entry.kind == "entity":
-            yield entry
-            continue
         forms = dict.fromkeys(entry.forms)
         for label in entry.labels:
-            forms.update(dict.fromkeys(phrases(label, entry.kind)))
+            if entry.kind != "entity":
+                forms.update(dict.fromkeys(phrases(label, entry.kind)))
+            elif is_common_noun(entry.labels[0]):
+                forms.update(dict.fromkeys(head_plurals(label)))
         for label in entry.labels:
             forms.pop(label, None)
         yield replace(entry, forms=tuple(forms))
