@@ -25,7 +25,11 @@ from pathlib import Path
 from nmt_sparql.annotation.annotator import Annotator
 from nmt_sparql.annotation.linking.index import KBIndex
 from nmt_sparql.annotation.units import units as units_of
-from nmt_sparql.inference.asked_order import turned_to_question, unasked_ranking_removed
+from nmt_sparql.inference.asked_order import (
+    turned_to_question,
+    unasked_ranking_removed,
+    unordered_limit_removed,
+)
 from nmt_sparql.inference.expected_answer import fits
 from nmt_sparql.inference.kb import open_kb
 from nmt_sparql.inference.repair import Repairer, expected_of, typed_by
@@ -103,7 +107,7 @@ def main() -> None:
             if repairer.ruled_out(tokens, token_types(tokens, pm)):
                 changed["ruled out"].append(where)
         checked["ranking"] += 1
-        if unasked_ranking_removed(tokens, question) is not None:
+        if unasked_ranking_removed(tokens, question) is not None or unordered_limit_removed(tokens, question):
             changed["ranking"].append(where)
         units = [t for t in tokens if ":" in t and not t.startswith(("?", '"'))]  # the gold query's elements
         cls = repairer.asked_class(question, units)

@@ -12,6 +12,7 @@ from nmt_sparql.inference.asked_order import (
     ranked_noun,
     turned_to_question,
     unasked_ranking_removed,
+    unordered_limit_removed,
 )
 
 
@@ -160,3 +161,21 @@ def test_an_ordinal_ranks_by_time_after_the_or_at_the_end(question: str, sense: 
 def test_an_ordinal_adverb_asks_for_no_ranking() -> None:
     assert asked("In which year was Tosca first performed", "superlative") is None
     assert not asks_for_the_top("Which operas were first performed after 1900?")
+
+
+def test_a_limit_with_no_order_is_removed_when_the_question_asks_for_the_top_one() -> None:
+    query = _q("?x a ont:Mountain . ?x ont:elevation ?v") + ["limit", "1"]
+    removed = unordered_limit_removed(query, "What is the tallest mountain?")
+    assert removed is not None and removed[0] == _q("?x a ont:Mountain . ?x ont:elevation ?v")
+    assert unordered_limit_removed(query, "Name a mountain.") is None  # any one will do
+    ordered = _q("?x a ont:Mountain . ?x ont:elevation ?v") + [
+        "order",
+        "by",
+        "desc",
+        "(",
+        "?v",
+        ")",
+        "limit",
+        "1",
+    ]
+    assert unordered_limit_removed(ordered, "What is the tallest mountain?") is None

@@ -212,6 +212,23 @@ def test_a_superlative_answered_without_a_ranking_is_ranked_by_a_measured_proper
     assert oldest.answer.rows == (("http://repair.test/resource/Alien",),)
 
 
+def test_a_superlative_kept_by_a_limit_and_no_order_is_ranked_by_the_measure_it_binds(
+    kb: Recording, index: KBIndex, prefixes: PrefixMap
+) -> None:
+    any_one = _tokens(
+        "SELECT DISTINCT ?x WHERE { ?x ont:director res:Ridley_Scott . ?x ont:releaseYear ?v } LIMIT 1"
+    )
+    units = ["res:Ridley_Scott", "ont:director", "ont:releaseYear"]
+    repaired = Repairer(kb, prefixes, index, max_rounds=1).repair(
+        [any_one], units, "What is Ridley Scott's oldest film?"
+    )
+    assert repaired.tokens == _tokens(
+        "SELECT DISTINCT ?x WHERE { ?x ont:director res:Ridley_Scott . ?x ont:releaseYear ?v }"
+        " ORDER BY ASC(?v) LIMIT 1"
+    )  # the year the query binds is what it is ranked by, not a second copy of it
+    assert repaired.answer.rows == (("http://repair.test/resource/Alien",),)
+
+
 def test_an_entity_the_question_names_and_the_query_leaves_out_restricts_the_answer(
     kb: Recording, index: KBIndex, prefixes: PrefixMap
 ) -> None:

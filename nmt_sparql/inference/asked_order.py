@@ -14,7 +14,8 @@ says which (`values_are_dates`). A graded word misspelt by one edit ("eraliest",
 the word. A question with no graded word, or with words that disagree, asks for no direction and
 changes nothing. A question with no graded or ranking word ("first", "top") at all asks for no
 ranking: a query that keeps its first answers by an order (`order by desc ( ?v ) limit 1`) loses the
-order and the limit. English only.
+order and the limit; a question that asks for the top one, a query that keeps its first answers by no
+order (`limit 1` alone) loses the limit, to be ranked. English only.
 """
 
 from __future__ import annotations
@@ -228,6 +229,20 @@ def unasked_ranking_removed(tokens: Sequence[str], question: str) -> tuple[list[
     if at + 1 >= len(tokens) or tokens[at + 1] != "by" or "}" in tokens[at:] or tokens.index("limit") < at:
         return None
     return list(tokens[:at]), "order and limit removed (the question asks for no ranking)"
+
+
+def unordered_limit_removed(tokens: Sequence[str], question: str) -> tuple[list[str], str] | None:
+    """`tokens` without a `limit N [offset M]` that follows no `order by`, when `question` asks for the
+    top one ("What is the tallest mountain?" decoded as `{ ?x a ont:Mountain . ?x ont:elevation ?v }
+    limit 1`): such a limit keeps any answer, not the one the measure ranks first, so the query answers
+    with all of them and is ranked as a superlative left unranked is (repair's `_ranked`)."""
+    if "limit" not in tokens or "order" in tokens or "}" not in tokens or not asks_for_the_top(question):
+        return None
+    close = len(tokens) - 1 - list(reversed(tokens)).index("}")
+    tail = tokens[close + 1 :]
+    if not tail or tail[0] not in ("limit", "offset"):
+        return None
+    return list(tokens[: close + 1]), "limit without an order removed (the question asks for the top one)"
 
 
 def _ordered_variable(tokens: Sequence[str], at: int) -> str | None:

@@ -86,6 +86,7 @@ from nmt_sparql.inference.asked_order import (
     ranked_noun,
     turned_to_question,
     unasked_ranking_removed,
+    unordered_limit_removed,
 )
 from nmt_sparql.inference.expected_answer import ANY, Expected, asked_noun, expected_answer, fits, value_kinds
 from nmt_sparql.sparql.patterns import answer_variable, falls_apart, reads_unbound, triple_patterns
@@ -780,8 +781,15 @@ class Repairer:
             up = ascending(wanted.sense, wanted.word, self.values_are_dates(prop))
             if up is None:
                 continue
-            order = f"order by {'asc' if up else 'desc'} ( {rank} ) limit 1".split()
-            ranked = [*tokens[:close], ".", var, prop, rank, "}", *order]
+            # the measure the query already binds is ranked as it is; any other is bound first
+            bound = [
+                tokens[o]
+                for s, p, o in triple_patterns(tokens, token_types(tokens, self.prefixes))
+                if (tokens[s], tokens[p]) == (var, prop) and tokens[o].startswith("?")
+            ]
+            by = bound[0] if bound else rank
+            order = f"order by {'asc' if up else 'desc'} ( {by} ) limit 1".split()
+            ranked = [*tokens[:close], *([] if bound else [".", var, prop, rank]), "}", *order]
             attempt, answer, _ = self._try(ranked, f"{source}: ranked by {prop} ({wanted.word})", expected)
             rnd.attempts.append(attempt)
             if attempt.outcome == ANSWERED and answer is not None:
@@ -959,6 +967,7 @@ class Repairer:
                 for change in (
                     turned_to_question(tokens, question, self.values_are_dates),
                     unasked_ranking_removed(tokens, question),
+                    unordered_limit_removed(tokens, question),
                 ):
                     if change is not None:
                         tokens, source = change[0], f"{source}: {change[1]}"
