@@ -137,6 +137,9 @@ def test_an_entity_named_by_a_common_noun_in_the_plural(linker: Linker) -> None:
     horror = linker.link("Which horror films did Kubrick direct?")
     assert {"res:Horror_film", "ont:Film", "res:Stanley_Kubrick"} <= _tokens(horror)
     assert "res:Star" not in _tokens(linker.link("Who directed Star Wars?"))  # nothing inside a name
+    # a plural that names a class means its members, not the occupation; the singular names both
+    assert "res:Painter" not in _tokens(linker.link("How many painters are there?"))
+    assert {"ont:Painter", "res:Painter"} <= _tokens(linker.link("Was Nikola Tesla a painter?"))
 
 
 def test_contractions_and_number_words_name_no_one(linker: Linker) -> None:

@@ -227,8 +227,9 @@ class Linker:
         }
         if any(h.coverage >= 1 - 1e-9 or _head_of(h, words) for h in accepted["class"]):
             # Words that name a class (misspelt, they look like a name: "mountians") name no entity
-            # by a part of its label: "Rocky Mountains" is not called "mountains".
-            accepted["entity"] = [h for h in accepted["entity"] if h.tier >= EXACT]
+            # by a part of its label: "Rocky Mountains" is not called "mountains"; nor by a plural:
+            # "painters" are the class's members, not the occupation ("painter" still names both).
+            accepted["entity"] = [h for h in accepted["entity"] if h.tier >= EXACT and not h.derived]
         kept: list[Hit] = []
         for kind in KINDS:
             good = accepted[kind]
