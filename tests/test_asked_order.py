@@ -82,17 +82,12 @@ def test_a_filter_comparison_is_turned_whichever_side_the_variable_stands() -> N
     assert turned_to_question(year, "films released before 1980", lambda p: True) is not None
 
 
+# `order by desc ( ?v ) limit 1`: the answer a measure ranks first
+_TOP_ONE = ["order", "by", "desc", "(", "?v", ")", "limit", "1"]  # fmt: skip
+
+
 def test_a_ranking_the_question_never_asks_for_is_removed() -> None:
-    query = _q("?x ont:artist res:The_Beatles . ?x ont:releaseYear ?v") + [
-        "order",
-        "by",
-        "desc",
-        "(",
-        "?v",
-        ")",
-        "limit",
-        "1",
-    ]
+    query = _q("?x ont:artist res:The_Beatles . ?x ont:releaseYear ?v") + _TOP_ONE
 
     removed = unasked_ranking_removed(query, "Which albums did the Beatles release?")
     assert removed is not None and removed[0] == _q("?x ont:artist res:The_Beatles . ?x ont:releaseYear ?v")
@@ -168,14 +163,5 @@ def test_a_limit_with_no_order_is_removed_when_the_question_asks_for_the_top_one
     removed = unordered_limit_removed(query, "What is the tallest mountain?")
     assert removed is not None and removed[0] == _q("?x a ont:Mountain . ?x ont:elevation ?v")
     assert unordered_limit_removed(query, "Name a mountain.") is None  # any one will do
-    ordered = _q("?x a ont:Mountain . ?x ont:elevation ?v") + [
-        "order",
-        "by",
-        "desc",
-        "(",
-        "?v",
-        ")",
-        "limit",
-        "1",
-    ]
+    ordered = _q("?x a ont:Mountain . ?x ont:elevation ?v") + _TOP_ONE
     assert unordered_limit_removed(ordered, "What is the tallest mountain?") is None
