@@ -107,7 +107,9 @@ def main() -> None:
             if repairer.ruled_out(tokens, token_types(tokens, pm)):
                 changed["ruled out"].append(where)
         checked["ranking"] += 1
-        if unasked_ranking_removed(tokens, question) is not None or unordered_limit_removed(tokens, question):
+        if any(
+            rule(tokens, question) is not None for rule in (unasked_ranking_removed, unordered_limit_removed)
+        ):
             changed["ranking"].append(where)
         units = [t for t in tokens if ":" in t and not t.startswith(("?", '"'))]  # the gold query's elements
         cls = repairer.asked_class(question, units)

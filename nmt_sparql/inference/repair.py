@@ -777,19 +777,18 @@ class Repairer:
             return None
         var, close, body = parts
         rank = "?v" if "?v" not in tokens else "?_rank"
+        # the measures the query already binds to a variable of the answer are ranked as they are
+        bound: dict[str, str] = {}
+        for s, p, o in triple_patterns(tokens, token_types(tokens, self.prefixes)):
+            if tokens[s] == var and tokens[o].startswith("?"):
+                bound.setdefault(tokens[p], tokens[o])
         for _, prop in self._measures(tokens, var, body, rank, units, question)[: self.per_element]:
             up = ascending(wanted.sense, wanted.word, self.values_are_dates(prop))
             if up is None:
                 continue
-            # the measure the query already binds is ranked as it is; any other is bound first
-            bound = [
-                tokens[o]
-                for s, p, o in triple_patterns(tokens, token_types(tokens, self.prefixes))
-                if (tokens[s], tokens[p]) == (var, prop) and tokens[o].startswith("?")
-            ]
-            by = bound[0] if bound else rank
+            by = bound.get(prop, rank)
             order = f"order by {'asc' if up else 'desc'} ( {by} ) limit 1".split()
-            ranked = [*tokens[:close], *([] if bound else [".", var, prop, rank]), "}", *order]
+            ranked = [*tokens[:close], *([] if prop in bound else [".", var, prop, rank]), "}", *order]
             attempt, answer, _ = self._try(ranked, f"{source}: ranked by {prop} ({wanted.word})", expected)
             rnd.attempts.append(attempt)
             if attempt.outcome == ANSWERED and answer is not None:

@@ -282,13 +282,13 @@ class Linker:
                     # Inside a longer mention found by its whole label: only a property or class label of
                     # a kind the longer one lacks ("director" in "film director": the property besides the
                     # class), nothing inside a name ("Star" in "Star Wars"), only a class inside a kind of
-                    # thing (`kinds`: "films" in "horror films", the class besides the genre). Inside a
+                    # thing (`common`: "films" in "horror films", the class besides the genre). Inside a
                     # partial or corrected match, which may have taken words that were not its own: any
                     # whole label.
                     inside = [c for c in found if c.start <= words[i].start() and words[j - 1].end() <= c.end]
                     whole = {c.kind for c in inside if c.score >= _WHOLE_LABEL}
-                    kinds = [c for c in inside if c.score >= _WHOLE_LABEL and c.kind == "entity"]
-                    if any(not is_common_noun(c.label) for c in kinds):
+                    common = [c for c in inside if c.score >= _WHOLE_LABEL and c.kind == "entity"]
+                    if any(not is_common_noun(c.label) for c in common):
                         continue
                     hits = [
                         h
@@ -296,7 +296,7 @@ class Linker:
                         if h.tier >= EXACT
                         and h.kind not in whole
                         and not (whole and h.kind == "entity")
-                        and not (kinds and h.kind != "class")
+                        and not (common and h.kind != "class")
                     ]
                 if not hits:
                     continue

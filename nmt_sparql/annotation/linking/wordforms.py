@@ -128,10 +128,11 @@ def with_word_forms(entries: Iterable[Entry]) -> Iterator[Entry]:
     lower-case aliases, learned from lower-case questions, are still names)."""
     for entry in entries:
         forms = dict.fromkeys(entry.forms)
+        kind_of_thing = entry.kind == "entity" and bool(entry.labels) and is_common_noun(entry.labels[0])
         for label in entry.labels:
             if entry.kind != "entity":
                 forms.update(dict.fromkeys(phrases(label, entry.kind)))
-            elif is_common_noun(entry.labels[0]):
+            elif kind_of_thing:
                 forms.update(dict.fromkeys(head_plurals(label)))
         for label in entry.labels:
             forms.pop(label, None)
