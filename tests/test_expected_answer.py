@@ -49,7 +49,7 @@ from nmt_sparql.inference.expected_answer import (
         ("How did Mozart die?", NOT_YES_NO),
         ("When was Nvidia founded?", DATE),
         ("In which year did the Titanic sink?", DATE),
-        ("What's the nummber of official languages of Senegal", NOT_YES_NO),
+        ("What's the nummber of official languages of Senegal", COUNT),  # a typo, and "what's" as "what is"
         ("", ANY),
         ("«res:Alien»", ANY),
     ],
@@ -99,6 +99,8 @@ def test_a_place_is_an_iri_and_a_date_is_not() -> None:
         ("Who directed Alien?", []),
         ("albums from the band Dave Grohl was in", ["albums", "from", "the"]),
         ("the Dutch painters", ["dutch", "painters"]),
+        ("number of countries the Danube flows through", ["countries", "the", "danube"]),
+        ("What's the total number of moons of Mars?", ["moons", "of", "mars"]),
         ("what's the capital of France", []),
         ("Did Tolkien write novels?", []),
     ],

@@ -68,3 +68,14 @@ def test_a_decay_outside_zero_to_one_is_refused_by_name() -> None:
     for bad in (0.0, 1.0, 1.5):
         with pytest.raises(ValueError, match="ema_decay must be in"):
             TrainConfig.from_any({"ema_decay": bad})
+
+
+def test_integer_buffers_are_copied_not_averaged() -> None:
+    model = torch.nn.Linear(1, 1, bias=False)
+    model.register_buffer("seen", torch.tensor(0))
+    average = moving_average(model, decay=0.99)
+    with torch.no_grad():
+        for seen in (1, 7):
+            model.seen.fill_(seen)
+            average.update_parameters(model)
+    assert average.module.seen.dtype == torch.long and int(average.module.seen) == 7

@@ -47,6 +47,9 @@ _DIMENSIONS = frozenset((
     "long", "tall", "high", "deep", "wide", "big", "large", "heavy", "old", "far", "away", "hot", "cold",
     "massive", "fast", "thick",
 ))  # fmt: skip
+_NUMBER_OF = (
+    r"(?:what(?: is| s|['’]s)? )?(?:the )?(?:total )?number of"  # "(what's) the (total) number of ..."
+)
 _ARTICLES = frozenset({"the", "a", "an", "all", "some", "any"})
 # Words that open a question or a request rather than a noun phrase.
 _NOT_A_NOUN = frozenset({
@@ -120,7 +123,7 @@ def expected_answer(question: str) -> Expected:
     if asked:
         return COUNT  # also "South Africa has how many capitals?"
     opening = " ".join(words[:6]) + " "
-    if first == "count" or re.match(r"(?:what (?:is |s )?)?(?:the )?(?:total )?number of ", opening):
+    if first == "count" or re.match(_NUMBER_OF + " ", opening):
         return COUNT  # "Count the albums by ...", "number of countries the Danube flows through"
     if first == "how":
         return NOT_YES_NO if second in AUXILIARIES or not second else MEASURE
@@ -142,10 +145,12 @@ def expected_answer(question: str) -> Expected:
     return Expected("not a yes/no answer or a count", count=False)
 
 
-# "Which films ...", "How many moons ...", "List all rivers ...": the words naming what is asked for follow.
+# "Which films ...", "How many moons ...", "List all rivers ...", "number of countries ...": the words
+# naming what is asked for follow.
 _ASKING = re.compile(
     r"^(?:(?:(?:in|on|at|from|for|to|by|with|into|through|during) )?(?:which|what)(?: (?:kind|kinds|type|types|sort) of)?"
-    r"|how many|(?:list|name|give me|show me|find|count)(?: me)?(?: all)?(?: of)?(?: the)?)$"
+    r"|how many|(?:list|name|give me|show me|find|count)(?: me)?(?: all)?(?: of)?(?: the)?"
+    rf"|{_NUMBER_OF}(?: the)?)$"
 )
 
 
@@ -156,7 +161,7 @@ def asked_noun(question: str, width: int = 3) -> list[str]:
     from London"); empty when the question has no such phrase and opens with a question word, an
     auxiliary, a verb that asks, or a preposition."""
     words = _words(question)
-    for end in range(min(len(words), 5), 0, -1):
+    for end in range(min(len(words), 7), 0, -1):
         if _ASKING.match(" ".join(words[:end])):
             return words[end : end + width]
     if "which" in words[1:]:

@@ -3,6 +3,8 @@
 Attention runs through `scaled_dot_product_attention`; the copy head's pre-softmax scores are
 recomputed for that one head only. `decode_step` keeps a key/value cache per decoder layer
 (self-attention grows one step at a time; cross-attention keys/values are computed once in `encode`).
+`attention_dropout` is the rate on attention weights (None: `dropout`, the paper's single rate); on a
+CPU its masks, one random number per head, query and key, are most of a small model's training step.
 """
 
 from __future__ import annotations
@@ -70,9 +72,11 @@ class Attention(nn.Module):
 
 
 class EncoderLayer(nn.Module):
-    def __init__(self, dim: int, heads: int, ffn: int, dropout: float, pre_norm: bool):
+    def __init__(
+        self, dim: int, heads: int, ffn: int, dropout: float, pre_norm: bool, attention_dropout: float
+    ):
         super().__init__()
-        self.attn = Attention(dim, heads, dropout)
+        self.attn = Attention(dim, heads, attention_dropout)
         self.ffn = nn.Sequential(nn.Linear(dim, ffn), nn.ReLU(), nn.Dropout(dropout), nn.Linear(ffn, dim))
         self.n1, self.n2, self.drop, self.pre_norm = (
             nn.LayerNorm(dim),
@@ -90,9 +94,11 @@ class EncoderLayer(nn.Module):
 
 
 class DecoderLayer(EncoderLayer):
-    def __init__(self, dim: int, heads: int, ffn: int, dropout: float, pre_norm: bool):
-        super().__init__(dim, heads, ffn, dropout, pre_norm)
-        self.cross, self.n3 = Attention(dim, heads, dropout), nn.LayerNorm(dim)
+    def __init__(
+        self, dim: int, heads: int, ffn: int, dropout: float, pre_norm: bool, attention_dropout: float
+    ):
+        super().__init__(dim, heads, ffn, dropout, pre_norm, attention_dropout)
+        self.cross, self.n3 = Attention(dim, heads, attention_dropout), nn.LayerNorm(dim)
 
     def step(
         self,
@@ -137,6 +143,7 @@ class TransformerSeq2Seq(IncrementalDecoder):
         encoder_layers: int = 6,
         decoder_layers: int = 6,
         dropout: float = 0.1,
+        attention_dropout: float | None = None,
         pre_norm: bool = False,
         copy_layer: int = -1,
         copy_head: int = -1,
@@ -149,6 +156,7 @@ class TransformerSeq2Seq(IncrementalDecoder):
         self.pad_id, self.bos_id, self.eos_id, self.dim = spec.pad_id, spec.bos_id, spec.eos_id, dim
         self.copy_layer = copy_layer % decoder_layers
         self.copy_head = copy_head % heads
+        attention = dropout if attention_dropout is None else attention_dropout
         self.src_embed = nn.Embedding(spec.src_size, dim, padding_idx=spec.src_pad_id)
         self.tgt_tokens = nn.Embedding(spec.tgt_size, dim, padding_idx=spec.pad_id)
         for emb in (self.src_embed, self.tgt_tokens):
@@ -160,10 +168,10 @@ class TransformerSeq2Seq(IncrementalDecoder):
             else self.tgt_tokens
         )
         self.encoder = nn.ModuleList(
-            EncoderLayer(dim, heads, ffn_dim, dropout, pre_norm) for _ in range(encoder_layers)
+            EncoderLayer(dim, heads, ffn_dim, dropout, pre_norm, attention) for _ in range(encoder_layers)
         )
         self.decoder = nn.ModuleList(
-            DecoderLayer(dim, heads, ffn_dim, dropout, pre_norm) for _ in range(decoder_layers)
+            DecoderLayer(dim, heads, ffn_dim, dropout, pre_norm, attention) for _ in range(decoder_layers)
         )
         self.enc_norm = nn.LayerNorm(dim) if pre_norm else nn.Identity()
         self.dec_norm = nn.LayerNorm(dim) if pre_norm else nn.Identity()

@@ -16,8 +16,11 @@ from torch.optim.swa_utils import AveragedModel
 def moving_average(model: torch.nn.Module, decay: float) -> AveragedModel:
     """A copy of `model` that `update_parameters(model)` moves towards it after each optimizer step."""
 
-    def average(averaged: torch.Tensor, current: torch.Tensor, updates: torch.Tensor) -> torch.Tensor:
+    def average(averaged: list[torch.Tensor], current: list[torch.Tensor], updates: torch.Tensor) -> None:
+        if not averaged[0].is_floating_point():  # tensors come grouped by dtype: integer buffers are copied
+            torch._foreach_copy_(averaged, current)
+            return
         step_decay = min(decay, (1.0 + float(updates)) / (10.0 + float(updates)))
-        return averaged + (current - averaged) * (1.0 - step_decay)
+        torch._foreach_lerp_(averaged, current, 1.0 - step_decay)  # one kernel per group, not one per tensor
 
-    return AveragedModel(model, avg_fn=average, use_buffers=True)
+    return AveragedModel(model, multi_avg_fn=average, use_buffers=True)

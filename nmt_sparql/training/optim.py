@@ -18,10 +18,17 @@ def build_optimizer(cfg: OptimizerConfig, params: Iterable[torch.nn.Parameter]) 
             params, lr=cfg.lr, momentum=cfg.momentum, nesterov=cfg.nesterov, weight_decay=cfg.weight_decay
         )
     betas = (cfg.betas[0], cfg.betas[1])
+    # One fused kernel for all parameters instead of a loop of small ops per tensor: 7% of a step of the
+    # small default model on CPU (BENCHMARKS.md); the CUDA kernel is the fastest Adam there too.
+    fused = all(p.is_floating_point() and p.device.type in ("cpu", "cuda") for p in params) or None
     if cfg.name == "adam":
-        return torch.optim.Adam(params, lr=cfg.lr, betas=betas, eps=cfg.eps, weight_decay=cfg.weight_decay)
+        return torch.optim.Adam(
+            params, lr=cfg.lr, betas=betas, eps=cfg.eps, weight_decay=cfg.weight_decay, fused=fused
+        )
     if cfg.name == "adamw":
-        return torch.optim.AdamW(params, lr=cfg.lr, betas=betas, eps=cfg.eps, weight_decay=cfg.weight_decay)
+        return torch.optim.AdamW(
+            params, lr=cfg.lr, betas=betas, eps=cfg.eps, weight_decay=cfg.weight_decay, fused=fused
+        )
     raise ValueError(f"unknown optimizer {cfg.name!r}")
 
 
