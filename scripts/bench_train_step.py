@@ -25,6 +25,7 @@ import torch
 from hydra import compose, initialize_config_dir
 from omegaconf import DictConfig, OmegaConf
 
+from nmt_sparql.atomic import atomic_write_text
 from nmt_sparql.inference.tokenizer import build_tokenizer
 from nmt_sparql.models.registry import build_model
 from nmt_sparql.preparation.prepare import load_splits
@@ -70,14 +71,21 @@ def time_steps(cfg: DictConfig, steps: int, warmup: int) -> dict[str, float]:
     return {"ms_per_step": 1000 * elapsed / steps, "examples_per_s": examples / elapsed}
 
 
+def positive(text: str) -> int:
+    value = int(text)
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be at least 1, got {value}")
+    return value
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
     parser.add_argument("overrides", nargs="*", help="Hydra overrides of conf/train.yaml")
-    parser.add_argument("--steps", type=int, default=240)
+    parser.add_argument("--steps", type=positive, default=240)
     parser.add_argument("--warmup", type=int, default=20)
-    parser.add_argument("--repeats", type=int, default=3)
+    parser.add_argument("--repeats", type=positive, default=3)
     parser.add_argument("--out", help="write the figures as JSON here")
     args = parser.parse_args()
     with initialize_config_dir(config_dir=str(CONF), version_base=None):
@@ -92,7 +100,7 @@ def main() -> None:
     }
     print(json.dumps(result))
     if args.out:
-        Path(args.out).write_text(json.dumps(result, indent=2) + "\n", encoding="utf-8")
+        atomic_write_text(args.out, json.dumps(result, indent=2) + "\n")
 
 
 if __name__ == "__main__":

@@ -1,16 +1,17 @@
 """model.attention_dropout: the rate on attention weights, apart from the residual/FFN `dropout`.
 
-The small preset trains with it off (most of a CPU step's random numbers are drawn for the
-(heads x queries x keys) attention weights); null keeps the paper's single rate, so older run
+Off, a CPU step is much cheaper (most of its random numbers are drawn for the (heads x queries x
+keys) attention weights); null, every preset's value, keeps the paper's single rate, so older run
 folders, whose model configs lack the key, build the model they trained.
 """
 
 from __future__ import annotations
 
+import pytest
 import torch
 from test_copy_layer import SPEC, TINY, copy_batch
 
-from nmt_sparql.models.registry import build_model
+from nmt_sparql.models.registry import ModelConfigError, build_model
 from nmt_sparql.models.transformer import Attention
 
 
@@ -32,3 +33,9 @@ def test_attention_dropout_zero_leaves_only_the_residual_dropout_random() -> Non
     assert torch.equal(model(batch), model(batch))  # nothing random is left in train mode
     noisy = build_model({**cfg, "attention_dropout": 0.5}, SPEC, copy=True).train()
     assert not torch.equal(noisy(batch), noisy(batch))
+
+
+def test_an_attention_dropout_outside_zero_to_one_is_refused_by_name() -> None:
+    for bad in (-0.1, 1.0):
+        with pytest.raises(ModelConfigError, match="model.attention_dropout"):
+            build_model({**TINY["transformer"], "attention_dropout": bad}, SPEC, copy=True)

@@ -18,7 +18,7 @@ from torch import nn
 
 from nmt_sparql.core.interface import Batch, IncrementalDecoder, VocabSpec
 from nmt_sparql.models.copy import CopyGate, SlotEmbedding, check_slots, slot_index
-from nmt_sparql.models.registry import architecture_kwargs, register_model
+from nmt_sparql.models.registry import ModelConfigError, architecture_kwargs, register_model
 
 
 def sinusoidal_positions(length: int, dim: int, offset: int = 0) -> torch.Tensor:
@@ -156,6 +156,8 @@ class TransformerSeq2Seq(IncrementalDecoder):
         self.pad_id, self.bos_id, self.eos_id, self.dim = spec.pad_id, spec.bos_id, spec.eos_id, dim
         self.copy_layer = copy_layer % decoder_layers
         self.copy_head = copy_head % heads
+        if attention_dropout is not None and not 0.0 <= attention_dropout < 1.0:
+            raise ModelConfigError(f"model.attention_dropout must be in [0, 1), got {attention_dropout}")
         attention = dropout if attention_dropout is None else attention_dropout
         self.src_embed = nn.Embedding(spec.src_size, dim, padding_idx=spec.src_pad_id)
         self.tgt_tokens = nn.Embedding(spec.tgt_size, dim, padding_idx=spec.pad_id)

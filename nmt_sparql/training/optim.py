@@ -18,8 +18,8 @@ def build_optimizer(cfg: OptimizerConfig, params: Iterable[torch.nn.Parameter]) 
             params, lr=cfg.lr, momentum=cfg.momentum, nesterov=cfg.nesterov, weight_decay=cfg.weight_decay
         )
     betas = (cfg.betas[0], cfg.betas[1])
-    # One fused kernel for all parameters instead of a loop of small ops per tensor: 7% of a step of the
-    # small default model on CPU (BENCHMARKS.md); the CUDA kernel is the fastest Adam there too.
+    # One fused kernel for all parameters instead of a loop of small ops per tensor (the per-tensor loop
+    # was ~9% of a CPU step of the small default model, BENCHMARKS.md); on CUDA the fastest Adam too.
     fused = all(p.is_floating_point() and p.device.type in ("cpu", "cuda") for p in params) or None
     if cfg.name == "adam":
         return torch.optim.Adam(
