@@ -142,3 +142,19 @@ def test_query_elements_come_from_the_query_when_the_record_has_none() -> None:
     assert query_elements(ex) == [
         KBElement("wdt:P31", "uri"), KBElement("wd:Q5", "uri"), KBElement('"the roman"', "literal")
     ]  # fmt: skip
+
+
+def test_an_example_resolved_again_gives_the_same_labels_and_other_content_is_resolved_anew() -> None:
+    """Preparation resolves a training example several times; what it gets back is kept per example
+    content (marks, query, elements), and counted in `stats` each time it is asked for."""
+    query = f"SELECT DISTINCT ?uri WHERE {{ ?uri <{DBO}riverMouth> <{DBR}Dead_Sea> . ?uri a <{DBO}River> }}"
+    first = lcq1("What is the <river> whose <river mouth> is <Dead Sea>?", query)
+    resolver = LabelResolver()
+    once = resolver.resolve(first)
+    again = resolver.resolve(lcq1("What is the <river> whose <river mouth> is <Dead Sea>?", query))
+    assert once == again and resolver.stats == {"marks": 6}
+    remarked = lcq1("What is the <stream> whose <mouth> is <Dead Sea>?", query)
+    assert {e.token: e.label for e in resolver.resolve(remarked)}["dbo:riverMouth"] == "mouth"
+    resolved = resolver.resolve_detailed(first)[1]
+    resolved.clear()  # a caller's list is its own
+    assert len(resolver.resolve_detailed(first)[1]) == 3

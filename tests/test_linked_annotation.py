@@ -246,3 +246,26 @@ def test_the_dataset_index_is_built_once_from_the_training_split_and_can_be_give
     cfg.linked.index = str(tmp_path / "nope.sqlite")
     with pytest.raises(FileNotFoundError, match="linked.index: .*nope.sqlite not found"):
         dataset_index(cfg, other)
+
+
+def test_a_batch_is_annotated_as_each_of_its_questions_alone(tiny_index: Path) -> None:
+    """`examples` and `questions` (linked side by side) give what `example` and `question` give one by one,
+    units given by the user and repeated questions included; the paper's schemes are untouched."""
+    questions = [
+        "Who is the director of Alien?",
+        "Who wrote the music of Alien?",
+        "Who wrote the music of Alien?",
+        "Who is «res:Ridley_Scott»?",
+    ]
+    examples = [_example(q) for q in questions[:3]]
+    for scheme in ("linked", "tag_within", "tag_end"):
+        annotator = Annotator.open(scheme, tiny_index, {"add_missed_gold": 1.0}, seed=3)
+        assert annotator.questions(questions) == [annotator.question(q) for q in questions]
+        assert annotator.examples(examples, train=True) == [
+            annotator.example(e, train=True) for e in examples
+        ]
+        gold = [[KBElement("res:Alien", "uri", "Alien")]] * 3
+        assert annotator.examples(examples, train=True, gold=gold) == [
+            annotator.example(e, train=True, gold=g) for e, g in zip(examples, gold)
+        ]
+    assert Annotator.open("linked", tiny_index).questions([]) == []

@@ -171,3 +171,38 @@ def test_numbers_with_a_scale_word_are_the_number_they_name() -> None:
     }
     assert found == {"200000000": "200 million"}
     assert "1500000000" in {c.token for c in literal_candidates("over 1.5 billion")}
+
+
+_SPAN_QUESTIONS = [
+    "which films were directed by stanley kubrick",
+    "Who is Stanley Kub?",  # a name cut short: its last word matches as a prefix
+    "did tolkein write the hobbit",
+    "Is it true that the author of Carrie is Stephen King?",
+    "What is the capital of the country whose currency is the euro?",
+    "j r r tolkien books",
+    "Give me the country with Botswana in its name.",
+]
+
+
+def test_a_span_is_looked_up_only_when_its_shorter_spans_match(linker: Linker, monkeypatch) -> None:
+    """Matching narrows as a span grows, so a span whose shorter spans match nothing is never sent to
+    the index: far fewer look-ups, the same candidates as looking every span up."""
+    index = linker.index
+    calls: list[str] = []
+    lookup = index.lookup
+
+    def counted(phrase, kinds=None, k=10):
+        if kinds is None:  # whether the span matches at all (then one look-up per kind for those that do)
+            calls.append(phrase)
+        return lookup(phrase, kinds, k)
+
+    monkeypatch.setattr(index, "lookup", counted)
+    pruned = Linker(index)
+    found = [pruned.link(q) for q in _SPAN_QUESTIONS]
+    pruned_calls = len(calls)
+    calls.clear()
+    every = Linker(index)
+    every._cached_matches = lambda words: bool(index.lookup(" ".join(words), k=1))
+    assert [every.link(q) for q in _SPAN_QUESTIONS] == found
+    assert pruned_calls < len(calls) / 2, (pruned_calls, len(calls))
+    assert "res:Stanley_Kubrick" in _tokens(found[1])

@@ -288,6 +288,9 @@ def _file_key(token: str) -> list[str]:
     return keys
 
 
+_RESOLVED_LIMIT = 200_000
+
+
 class LabelResolver:
     """Fills the labels of an example's KB elements from marks, label files, local names.
 
@@ -306,6 +309,7 @@ class LabelResolver:
             self.labels.update(read_label_file(path))
         self.min_mark_score = min_mark_score
         self.stats: Counter[str] = Counter()
+        self._resolved: dict[tuple, tuple[MarkedText | None, tuple[Resolved, ...]]] = {}
 
     def _fallback(self, element: KBElement) -> tuple[str, LabelSource]:
         """Best label from the record, (b) or (c): everything but the marks."""
@@ -336,7 +340,19 @@ class LabelResolver:
         return tuple(out)
 
     def resolve_detailed(self, example: Example) -> tuple[MarkedText | None, list[Resolved]]:
-        """The marked text (None without marks) and each element with label, source and aligned mark."""
+        """The marked text (None without marks) and each element with label, source and aligned mark.
+        Kept per example content: preparation asks for a training example's several times (the KB
+        index's lexicon, its tag-within alignment, its annotation), and aligning marks is costly."""
+        key = (example.kb, example.query, example.marked_question, tuple(example.kb_elements))
+        if key not in self._resolved:
+            if len(self._resolved) >= _RESOLVED_LIMIT:
+                self._resolved.clear()
+            marked, resolved = self._resolve(example)
+            self._resolved[key] = marked, tuple(resolved)
+        marked, resolved = self._resolved[key]
+        return marked, list(resolved)
+
+    def _resolve(self, example: Example) -> tuple[MarkedText | None, list[Resolved]]:
         elements = query_elements(example)
         fallback = [self._fallback(e) for e in elements]
         marked = parse_marks(example.marked_question) if example.marked_question else None

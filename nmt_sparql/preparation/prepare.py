@@ -125,12 +125,14 @@ def annotate_splits(splits: dict[str, list[Example]], annotator: Annotator) -> d
     of examples whose every KB element is in the input (`linked`: the linker's recall)."""
     coverage = {}
     for name, examples in splits.items():
-        full = 0
         for ex in examples:
             ex.kb_elements = annotator.resolver.resolve(ex)
-            annotated = annotator.example(ex, train=name == "train")
-            ex.annotated, full = annotated.text, full + annotated.fully_tagged
-        coverage[name] = full / len(examples) if examples else 0.0
+        annotated = annotator.examples(
+            examples, train=name == "train", gold=[ex.kb_elements for ex in examples]
+        )
+        for ex, annotation in zip(examples, annotated):
+            ex.annotated = annotation.text
+        coverage[name] = sum(a.fully_tagged for a in annotated) / len(examples) if examples else 0.0
     return coverage
 
 

@@ -219,7 +219,7 @@ class Translator:
         if (answers or repair) and self.kb is None:
             asked = "answers=True" if answers else "repair=True"
             raise ValueError(f"{asked} needs a KB: Translator.from_pretrained(path, kb=...)")
-        inputs = [self.annotate(q) if annotate else " ".join(q.split()) for q in questions]
+        inputs = self.annotator.questions(questions) if annotate else [" ".join(q.split()) for q in questions]
         for text in inputs:
             check_units(text, self.prefixes)  # a unit is copied verbatim into the query
         settings = {**self.decode_defaults, "n_best": 1}

@@ -11,7 +11,7 @@ Where the hub cannot be reached, a pip package that ships the same model's files
 from __future__ import annotations
 
 import importlib.util
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from pathlib import Path
 
 import numpy as np
@@ -57,8 +57,8 @@ class Embedder:
                 ) from error
         return self._model
 
-    def encode(self, texts: Sequence[str]) -> np.ndarray:
-        """(len(texts), dim) float32 unit vectors; texts not seen before are encoded in batches."""
+    def cache(self, texts: Iterable[str]) -> None:
+        """Encode the texts not seen before, in batches, and keep their vectors."""
         missing = list(dict.fromkeys(t for t in texts if t not in self._cache))
         if missing:
             if len(self._cache) + len(missing) > _CACHE_LIMIT:
@@ -67,6 +67,10 @@ class Embedder:
                 missing, batch_size=self.batch_size, normalize_embeddings=True, show_progress_bar=False
             )
             self._cache.update(zip(missing, np.asarray(vectors, dtype=np.float32)))
+
+    def encode(self, texts: Sequence[str]) -> np.ndarray:
+        """(len(texts), dim) float32 unit vectors; texts not seen before are encoded in batches."""
+        self.cache(texts)
         return np.stack([self._cache[t] for t in texts])
 
     def similarity(self, text: str, others: Sequence[str]) -> list[float]:
