@@ -115,7 +115,7 @@ def _index(entries: list[Entry], folder: Path, name: str) -> tuple[KBIndex, floa
     return index, time.perf_counter() - start
 
 
-def bench_bundled(folder: Path) -> list[dict]:
+def bench_bundled(folder: Path, options: dict) -> list[dict]:
     examples = list(read_dataset("bundled", Path(".")))
     splits = random_split(examples, ratios=(0.8, 0.1, 0.1), seed=42)
     entries = kb_entries(BUNDLED, prefix_map("bundled")) + train_lexicon(splits["train"])
@@ -123,11 +123,11 @@ def bench_bundled(folder: Path) -> list[dict]:
     row = {"dataset": "bundled", "index": "bundled KB + train lexicon", "elements": len(index)}
     implicit = frequent_elements(splits["train"])
     row |= {"build_s": round(build_s, 2), "implicit": implicit}
-    row |= measure(Linker(index, implicit=implicit), splits["test"])
+    row |= measure(Linker(index, implicit=implicit, **options), splits["test"])
     return [row]
 
 
-def bench_lcquad1(root: Path, folder: Path) -> list[dict]:
+def bench_lcquad1(root: Path, folder: Path, options: dict) -> list[dict]:
     examples = list(read_dataset("lcquad1", root))
     splits = random_split(examples, sizes=(4000, 500, 500), seed=42)
     pm = prefix_map("dbpedia")
@@ -138,7 +138,7 @@ def bench_lcquad1(root: Path, folder: Path) -> list[dict]:
     )
     index, build_s = _index(entries, folder, "lcquad1")
     implicit = frequent_elements(splits["train"])
-    linker = Linker(index, implicit=implicit)
+    linker = Linker(index, implicit=implicit, **options)
     base = {"dataset": "lcquad1", "elements": len(index), "build_s": round(build_s, 2), "implicit": implicit}
     return [
         {**base, "index": "query elements + entities/predicates.txt + train lexicon", "text": "template question",
@@ -148,7 +148,7 @@ def bench_lcquad1(root: Path, folder: Path) -> list[dict]:
     ]  # fmt: skip
 
 
-def bench_lcquad2(root: Path, folder: Path) -> list[dict]:
+def bench_lcquad2(root: Path, folder: Path, options: dict) -> list[dict]:
     examples = list(read_dataset("lcquad2-sample", root))
     splits = random_split(examples, ratios=(0.8, 0.1, 0.1), seed=42)
     files = [root / "lcquad2-sample" / "entity_labels.json", root / "lcquad2-sample" / "relation_labels.json"]
@@ -173,7 +173,9 @@ def bench_lcquad2(root: Path, folder: Path) -> list[dict]:
             "elements": len(index),
             "build_s": round(build_s, 2),
         }
-        rows.append({**base, "implicit": always, **measure(Linker(index, implicit=always), splits["test"])})
+        rows.append(
+            {**base, "implicit": always, **measure(Linker(index, implicit=always, **options), splits["test"])}
+        )
         index.close()
     return rows
 
@@ -185,17 +187,20 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--data-root", type=Path, default=Path("../shared/datasets"))
     parser.add_argument("--datasets", default="bundled,lcquad1,lcquad2-sample")
     parser.add_argument("--out", type=Path, default=None)
+    parser.add_argument("--embedder", default=None, help="sentence encoder of the linker (default: none)")
+    parser.add_argument("--similar", type=int, default=0, help="linked.similar (needs --embedder)")
     args = parser.parse_args(argv)
+    options = {"embedder": args.embedder, "similar": args.similar}
     rows: list[dict] = []
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp)
         for name in args.datasets.split(","):
             if name == "bundled":
-                rows += bench_bundled(folder)
+                rows += bench_bundled(folder, options)
             elif name == "lcquad1":
-                rows += bench_lcquad1(args.data_root, folder)
+                rows += bench_lcquad1(args.data_root, folder, options)
             elif name == "lcquad2-sample":
-                rows += bench_lcquad2(args.data_root, folder)
+                rows += bench_lcquad2(args.data_root, folder, options)
             else:
                 raise SystemExit(f"unknown dataset {name!r}")
             print(json.dumps(rows[-1]), file=sys.stderr)

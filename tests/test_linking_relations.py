@@ -222,3 +222,24 @@ def test_questions_linked_together_are_linked_as_alone(kb, tmp_path: Path) -> No
     assert len(alone.embedder.batches) > len(together.embedder.batches)
     assert any({"What is the saying of ?", "motto"} <= set(batch) for batch in together.embedder.batches)
     assert together.link_many([]) == []
+
+
+def test_similar_proposes_the_index_properties_and_classes_most_like_the_words(kb, tmp_path: Path) -> None:
+    """For a KB without facts nothing ranks an entity's properties: `similar` ranks every property and
+    class label of the index against the question's words (its entities' names left out), best first,
+    at most `similar` labels of each kind, none already a candidate, after the question's words."""
+    entries, _, _ = kb
+    index = KBIndex.build(tmp_path / "similar.sqlite", entries)  # no facts
+    question = "What is the saying of Oxford University?"
+    assert "ex:motto" not in {c.token for c in Linker(index, embedder=WordOverlap()).link(question)}
+    found = Linker(index, embedder=WordOverlap(), similar=1).link(question)
+    similar = [c for c in found if c.score == min(c.score for c in found)]
+    assert [c.token for c in similar] == ["ex:motto"]  # no class label shares a word: none proposed
+    assert (similar[0].start, similar[0].end) == (len(question), len(question))
+    assert "ex:motto" not in {c.token for c in Linker(index, similar=1).link(question)}  # no encoder
+    started = Linker(index, embedder=WordOverlap(), similar=1).link(
+        "What year was Oxford University started?"
+    )
+    assert [c.token for c in started if c.kind == "property"] == ["ex:foundingYear"]
+    with pytest.raises(ValueError, match="linked.similar must be a whole number"):
+        Linker(index, similar=-1)

@@ -297,6 +297,13 @@ class KBIndex:
         row = self._db.execute("SELECT label FROM elements WHERE token = ?", (token,)).fetchone()
         return row[0] if row else None
 
+    def elements(self, kinds: Collection[Kind]) -> list[tuple[str, Kind, str]]:
+        """(token, kind, preferred label) of every element of `kinds`, in the index's order."""
+        marks = ",".join("?" * len(kinds))
+        return self._db.execute(
+            f"SELECT token, kind, label FROM elements WHERE kind IN ({marks}) ORDER BY id", list(kinds)
+        ).fetchall()
+
     def kind(self, token: str) -> Kind | None:
         row = self._db.execute("SELECT kind FROM elements WHERE token = ?", (token,)).fetchone()
         return row[0] if row else None

@@ -18,6 +18,8 @@ from collections.abc import Generator, Sequence
 from dataclasses import dataclass
 from decimal import Decimal
 
+import numpy as np
+
 from nmt_sparql.annotation.linking.embedder import Embedder
 from nmt_sparql.annotation.linking.index import (
     EXACT,
@@ -86,6 +88,21 @@ _DESCRIBED_ENTITIES = 2
 # A value a word beside a class names ("Dutch painters": Netherlands): the word's sentence similarity
 # with the value's label must reach this (held-out 4: right ones 0.69-0.93, wrong bests <= 0.52).
 _VALUE_MIN = 0.6
+# A property or class of the whole index proposed for its likeness to the question's words (`similar`):
+# the sentence similarity must reach this; placed after the question's words, ranked below relations.
+_SIMILAR_MIN = 0.2
+_SIMILAR_SCORE = 0.2
+
+
+def _without(entities: Sequence[Candidate], question: str) -> str:
+    """The question without the entities' names (spans may overlap or coincide), its spacing made
+    single; empty when no word but stopwords is left."""
+    rest = "".join(
+        " " if any(c.start <= i < c.end for c in entities) else ch for i, ch in enumerate(question)
+    )
+    if not any(w.lower() not in STOPWORDS for w in _WORD.findall(rest)):
+        return ""
+    return " ".join(rest.split())
 
 
 @dataclass(frozen=True)
@@ -174,6 +191,7 @@ class Linker:
         relations: int = 2,
         embedder: str | Embedder | None = None,
         described: int = 1,
+        similar: int = 0,
     ):
         """`implicit`: elements proposed for every question, with an empty span at 0 (the elements most
         queries use whatever the words, sources.frequent_elements). `relations`: for each pair of
@@ -183,15 +201,22 @@ class Linker:
         `embedder` (a sentence encoder's name, linking/embedder.py; None: none): the `described` properties
         of the linked entities that the question's other words are most similar to, when no label
         names them ("what does Brian May do for a living": occupation), and the values of a linked class
-        that words beside it describe ("Dutch painters": Netherlands); `described=0` turns both off."""
-        if isinstance(described, bool) or not isinstance(described, int) or described < 0:
-            raise ValueError(f"linked.described must be a whole number >= 0, got {described!r}")
+        that words beside it describe ("Dutch painters": Netherlands); `described=0` turns both off.
+        `similar` (with an embedder): this many labels of properties, and of classes, of the whole index
+        whose sentence similarity to the question's words besides the linked entities' names is highest,
+        for a KB without facts (LC-QuAD's DBpedia elements), where no entity's properties can be ranked."""
+        for name, value in (("described", described), ("similar", similar)):
+            if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+                raise ValueError(f"linked.{name} must be a whole number >= 0, got {value!r}")
         if not (embedder is None or isinstance(embedder, str) or hasattr(embedder, "similarity")):
             raise ValueError(f"linked.embedder must be a model name or folder (or null), got {embedder!r}")
         self.index = index
         self.relations = relations
         self.embedder = Embedder(embedder) if isinstance(embedder, str) else embedder
         self.described = described
+        self.similar = similar
+        self._by_label: dict[str, list[tuple[str, str]]] | None = None  # label -> (token, kind), `similar`
+        self._label_vectors: np.ndarray | None = None  # their sentence vectors, in that order
         self._values: dict[str, tuple[list[str], list[str]]] = {}
         self.per_mention = per_mention
         self.max_words = max(1, min(max_words, index.max_words or 1))
@@ -373,6 +398,8 @@ class Linker:
             best.setdefault(c.token, c)
         for c in (yield from self._described_candidates(list(best.values()), question)):
             best.setdefault(c.token, c)
+        for c in (yield from self._similar_candidates(list(best.values()), question)):
+            best.setdefault(c.token, c)
         return sorted(best.values(), key=lambda c: (c.start, -c.score, c.token))
 
     def _attribute_candidates(self, found: list[Candidate], words: list[re.Match[str]]) -> list[Candidate]:
@@ -431,14 +458,11 @@ class Linker:
         said = {c.token for c in found if c.kind == "property" and c.score > _RELATION_SCORE}
         if not owners or said & owners.keys():
             return []  # the words already name a property of the entity: they say what is asked
-        rest = "".join(
-            " " if any(c.start <= i < c.end for c in entities) else ch for i, ch in enumerate(question)
-        )  # the question without the entities' names (spans may overlap or coincide)
-        if not any(w.lower() not in STOPWORDS for w in _WORD.findall(rest)):
+        words = _without(entities, question)
+        if not words:
             return []
         tokens = list(owners)
         labels = [self.index.label(t) or t for t in tokens]
-        words = " ".join(rest.split())
         yield [words, *labels]
         ranked = sorted(zip(self.embedder.similarity(words, labels), tokens, labels),
                         key=lambda r: (-r[0], r[1]))[: self.described]  # fmt: skip
@@ -448,6 +472,44 @@ class Linker:
             for similarity, token, label in ranked
             if similarity >= _DESCRIBED_MIN and token not in present
         ]
+
+    def _similar_candidates(
+        self, found: list[Candidate], question: str
+    ) -> Generator[list[str], None, list[Candidate]]:
+        """The properties and classes of the whole index (`similar` labels of each kind, elements that
+        share a label together) most like the question's words besides its entities' names, at least
+        _SIMILAR_MIN, that are no candidate yet; after the question's words."""
+        if self.embedder is None or self.similar <= 0:
+            return []
+        words = _without([c for c in found if c.kind == "entity"], question)
+        if not words:
+            return []
+        if self._by_label is None:
+            self._by_label = {}
+            for token, kind, label in self.index.elements(("property", "class")):
+                self._by_label.setdefault(label, []).append((token, kind))
+        labels = list(self._by_label)
+        yield [words] if self._label_vectors is not None else [words, *labels]
+        if self._label_vectors is None and hasattr(self.embedder, "encode"):
+            self._label_vectors = self.embedder.encode(labels)  # once: every question is compared with all
+        if self._label_vectors is not None:
+            similarities = (self._label_vectors @ self.embedder.encode([words])[0]).tolist()
+        else:
+            similarities = self.embedder.similarity(words, labels)
+        present = {c.token for c in found}
+        ranked = sorted(zip(similarities, labels), key=lambda r: (-r[0], r[1]))
+        taken = {"property": 0, "class": 0}
+        out = []
+        for similarity, label in ranked:
+            if similarity < _SIMILAR_MIN or min(taken.values()) >= self.similar:
+                break
+            for kind in taken:
+                tokens = [t for t, k in self._by_label[label] if k == kind and t not in present]
+                if tokens and taken[kind] < self.similar:
+                    taken[kind] += 1
+                    end = len(question)
+                    out += [Candidate(t, kind, label, end, end, _SIMILAR_SCORE) for t in tokens[:_SAME_LABEL]]
+        return out
 
     def _described_values(
         self, found: list[Candidate], words: list[re.Match[str]]
