@@ -25,11 +25,12 @@ def run(cfg: DictConfig) -> None:
         raise SystemExit(f"nmt-sparql index: unknown action '{cfg.action}'; expected build")
     kb = ",".join(_paths(cfg.kb)) or None  # kb=[a.ttl,b.nt]: Hydra reads a bare comma as a sweep
     prefixes = prefix_map(cfg.prefixes or ("bundled" if kb == BUNDLED else "generic"))
-    examples = []
-    for path in _paths(cfg.examples):
-        if not Path(path).is_file():
-            raise FileNotFoundError(f"examples={path}: no such file")
-        examples += read_jsonl(path)
+    examples, elements = [], []
+    for key, found in (("examples", examples), ("elements", elements)):
+        for path in _paths(cfg.get(key)):
+            if not Path(path).is_file():
+                raise FileNotFoundError(f"{key}={path}: no such file")
+            found += read_jsonl(path)
     out = Path(cfg.out) / INDEX_FILE
     index = build_index(
         out,
@@ -39,6 +40,7 @@ def run(cfg: DictConfig) -> None:
         lexicon=cfg.lexicon or None,
         examples=examples,
         word_forms=bool(cfg.word_forms),
+        elements=elements,
     )
     size = out.stat().st_size
     print(f"{out}: {len(index)} elements, {size / 1e6:.1f} MB")

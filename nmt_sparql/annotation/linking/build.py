@@ -63,10 +63,13 @@ def build_index(
     lexicon: str | Path | None = None,
     examples: Iterable[Example] = (),
     word_forms: bool = True,
+    elements: Iterable[Example] = (),
 ) -> KBIndex:
     """Index the elements of `kb`, of the label files, and of the training `examples` (with the question
     spans they align with each element, and the words that co-occur with properties and classes), then
-    the user `lexicon`'s phrases; written atomically to `out`."""
+    the user `lexicon`'s phrases; written atomically to `out`. `elements`: examples whose queries' KB
+    elements are indexed by their own labels only, none of their question words (a dataset's every
+    split: the elements a KB holds, for a KB that is not at hand)."""
     entries: list[Entry] = []
     if kb:
         entries += kb_entries(kb, prefixes)
@@ -75,6 +78,7 @@ def build_index(
     examples = list(examples)
     entries += entries_from_examples(examples)
     entries += entries_from_cooccurrence(examples, stopwords=STOPWORDS)
+    entries += entries_from_examples(elements, lexicon=False)
     if lexicon:
         kinds = {}
         for entry in entries:
