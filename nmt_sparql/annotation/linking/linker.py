@@ -18,8 +18,6 @@ from collections.abc import Generator, Sequence
 from dataclasses import dataclass
 from decimal import Decimal
 
-import numpy as np
-
 from nmt_sparql.annotation.linking.embedder import Embedder
 from nmt_sparql.annotation.linking.index import (
     EXACT,
@@ -216,7 +214,6 @@ class Linker:
         self.described = described
         self.similar = similar
         self._by_label: dict[str, list[tuple[str, str]]] | None = None  # label -> (token, kind), `similar`
-        self._label_vectors: np.ndarray | None = None  # their sentence vectors, in that order
         self._values: dict[str, tuple[list[str], list[str]]] = {}
         self.per_mention = per_mention
         self.max_words = max(1, min(max_words, index.max_words or 1))
@@ -489,15 +486,9 @@ class Linker:
             for token, kind, label in self.index.elements(("property", "class")):
                 self._by_label.setdefault(label, []).append((token, kind))
         labels = list(self._by_label)
-        yield [words] if self._label_vectors is not None else [words, *labels]
-        if self._label_vectors is None and hasattr(self.embedder, "encode"):
-            self._label_vectors = self.embedder.encode(labels)  # once: every question is compared with all
-        if self._label_vectors is not None:
-            similarities = (self._label_vectors @ self.embedder.encode([words])[0]).tolist()
-        else:
-            similarities = self.embedder.similarity(words, labels)
+        yield [words, *labels]
         present = {c.token for c in found}
-        ranked = sorted(zip(similarities, labels), key=lambda r: (-r[0], r[1]))
+        ranked = sorted(zip(self.embedder.similarity(words, labels), labels), key=lambda r: (-r[0], r[1]))
         taken = {"property": 0, "class": 0}
         out = []
         for similarity, label in ranked:
