@@ -4,7 +4,7 @@ Runs Transformer and ConvSeq2Seq x raw / tag-within / tag-end x copy / no copy (
 questions: they hold no KB element to copy) on the paper's seeded 4,000/500/500 split, each run with
 `nmt-sparql train` in its own process and folder, then writes one table: our BLEU and exact match beside
 the paper's BLEU and answer accuracy, and the error distribution (Table XIV columns) of each run.
-`--annotations linked` adds our KB linker's annotation (the `linked:` settings of conf/train.yaml; change
+`--annotations linked` adds our KB linker's annotation (the `linked.*` settings of conf/linked/default.yaml; change
 them with --override), which the paper has no figures for ("–").
 No DBpedia is reachable offline, so exact match stands in for answer accuracy (a lower bound);
 pass --kb URL to compute answer metrics against a DBpedia 2016-04 endpoint.

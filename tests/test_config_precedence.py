@@ -96,3 +96,17 @@ def test_a_run_folder_in_the_old_layout_still_exports_and_translates(tmp_path: P
     assert len(translator.translate(QUESTIONS, annotate=False)) == len(QUESTIONS)
     config = json.loads((tmp_path / "export" / "config.json").read_text())
     assert not RECIPE_KEYS & set(config["model"])  # the export's model config is the architecture only
+
+
+@pytest.mark.parametrize("dataset", ["bundled", "lcquad1"])
+def test_data_prepare_links_as_train_does(dataset: str) -> None:
+    """`nmt-sparql data prepare annotation=linked` writes the data `train` would (same manifest, so
+    `train` reuses it), linker settings and overrides of them included."""
+    from nmt_sparql.preparation.prepare import _manifest
+
+    overrides = [f"dataset={dataset}", "annotation=linked", "linked.similar=2"]
+    with initialize_config_dir(config_dir=str(CONF), version_base="1.3"):
+        prepared = _manifest(compose("data", overrides=["action=prepare", *overrides]), {})
+        trained = _manifest(compose("train", overrides=overrides), {})
+    assert prepared["linked"]["similar"] == 2
+    assert prepared == trained

@@ -236,10 +236,11 @@ def test_similar_proposes_the_index_properties_and_classes_most_like_the_words(k
     similar = [c for c in found if c.score == min(c.score for c in found)]
     assert [c.token for c in similar] == ["ex:motto"]  # no class label shares a word: none proposed
     assert (similar[0].start, similar[0].end) == (len(question), len(question))
-    assert "ex:motto" not in {c.token for c in Linker(index, similar=1).link(question)}  # no encoder
+    with pytest.raises(ValueError, match="set linked.embedder too"):
+        Linker(index, similar=1)  # no encoder: refused, not silently nothing
     started = Linker(index, embedder=WordOverlap(), similar=1).link(
         "What year was Oxford University started?"
     )
     assert [c.token for c in started if c.kind == "property"] == ["ex:foundingYear"]
     with pytest.raises(ValueError, match="linked.similar must be a whole number"):
-        Linker(index, similar=-1)
+        Linker(index, embedder=WordOverlap(), similar=-1)

@@ -208,6 +208,8 @@ class Linker:
                 raise ValueError(f"linked.{name} must be a whole number >= 0, got {value!r}")
         if not (embedder is None or isinstance(embedder, str) or hasattr(embedder, "similarity")):
             raise ValueError(f"linked.embedder must be a model name or folder (or null), got {embedder!r}")
+        if similar and embedder is None:
+            raise ValueError("linked.similar ranks labels with the sentence encoder: set linked.embedder too")
         self.index = index
         self.relations = relations
         self.embedder = Embedder(embedder) if isinstance(embedder, str) else embedder
@@ -488,11 +490,15 @@ class Linker:
         labels = list(self._by_label)
         yield [words, *labels]
         present = {c.token for c in found}
-        ranked = sorted(zip(self.embedder.similarity(words, labels), labels), key=lambda r: (-r[0], r[1]))
+        close = [
+            (s, label)
+            for s, label in zip(self.embedder.similarity(words, labels), labels)
+            if s >= _SIMILAR_MIN
+        ]
         taken = {"property": 0, "class": 0}
         out = []
-        for similarity, label in ranked:
-            if similarity < _SIMILAR_MIN or min(taken.values()) >= self.similar:
+        for _, label in sorted(close, key=lambda r: (-r[0], r[1])):  # the few close ones, not every label
+            if min(taken.values()) >= self.similar:
                 break
             for kind in taken:
                 tokens = [t for t, k in self._by_label[label] if k == kind and t not in present]
