@@ -26,13 +26,10 @@ from hydra import compose, initialize_config_dir
 from omegaconf import DictConfig, OmegaConf
 
 from nmt_sparql.atomic import atomic_write_text
-from nmt_sparql.inference.tokenizer import build_tokenizer
-from nmt_sparql.models.registry import build_model
+from nmt_sparql.commands.train import training_inputs
 from nmt_sparql.preparation.prepare import load_splits
-from nmt_sparql.sparql.tokens import tokenize
-from nmt_sparql.training.config import TrainConfig, train_config
+from nmt_sparql.training.config import TrainConfig
 from nmt_sparql.training.ema import moving_average
-from nmt_sparql.training.loader import make_train_loader
 from nmt_sparql.training.loss import sequence_nll
 from nmt_sparql.training.optim import build_optimizer
 
@@ -41,18 +38,12 @@ CONF = Path(__file__).resolve().parents[1] / "conf"
 
 def time_steps(cfg: DictConfig, steps: int, warmup: int) -> dict[str, float]:
     """One repeat: ms per step and examples/s over `steps` steps after `warmup`."""
-    splits = load_splits(cfg)
     model_cfg = OmegaConf.to_container(cfg.model, resolve=True)
-    copy = bool(cfg["copy"])
-    pairs = [(ex.annotated or ex.question, tokenize(ex.query, ex.kb)) for ex in splits["train"]]
-    torch.manual_seed(int(cfg.seed))
-    tokenizer = build_tokenizer(model_cfg, pairs, copy, cfg.dataset.kb, cfg.get("copy_mask", "plain"))
-    model = build_model(model_cfg, tokenizer.spec, copy).train()
-    settings = TrainConfig.from_any(train_config(cfg))
+    _, model, loop, loader, _ = training_inputs(cfg, load_splits(cfg), model_cfg)
+    model.train()
+    settings = TrainConfig.from_any(loop)
     optimizer = build_optimizer(settings.optimizer, model.parameters())
     ema = None if settings.ema_decay is None else moving_average(model, settings.ema_decay)
-    items = [tokenizer.encode(q, t) for q, t in pairs]
-    loader = make_train_loader(items, settings.batch_size, tokenizer.collate, int(cfg.seed))
     batches = itertools.islice(itertools.cycle(loader), warmup + steps)
     examples, start = 0, 0.0
     for i, batch in enumerate(batches):

@@ -21,6 +21,7 @@ from torch.utils.data import DataLoader
 
 from nmt_sparql.atomic import atomic_write_text
 from nmt_sparql.config_values import check_switches
+from nmt_sparql.core.record import Example
 from nmt_sparql.execution.gold import gold_cache_path
 from nmt_sparql.inference.evaluate import evaluate_split, format_metrics
 from nmt_sparql.inference.tokenizer import build_tokenizer
@@ -62,7 +63,6 @@ def _run(cfg: DictConfig, out: Path) -> dict[str, Any] | None:
     splits = load_splits(cfg)
     if cfg.annotation != "raw":  # the run carries the index its raw questions are linked with
         copy_index(dataset_index(cfg, splits["train"], label_resolver(cfg)), out)
-    kb = cfg.dataset.kb
     copy = cfg["copy"]  # not cfg.copy: that is DictConfig.copy()
     model_cfg = OmegaConf.to_container(cfg.model, resolve=True)
     if model_cfg.get("pretrained") and not pretrained_available(model_cfg["pretrained"]):
@@ -72,24 +72,53 @@ def _run(cfg: DictConfig, out: Path) -> dict[str, Any] | None:
             model_cfg["name"],
         )
         model_cfg["pretrained"] = None
-    pairs = {
-        name: [(ex.annotated or ex.question, tokenize(ex.query, ex.kb)) for ex in part]
-        for name, part in splits.items()
-    }
-
-    torch.manual_seed(int(cfg.seed))
-    tokenizer = build_tokenizer(model_cfg, pairs["train"], copy, kb, cfg.get("copy_mask", "plain"))
+    tokenizer, model, settings, train_loader, val_loader = training_inputs(cfg, splits, model_cfg)
     tokenizer.save(out / "tokenizer")
     saved = OmegaConf.create(OmegaConf.to_container(cfg, resolve=True))
     saved.model = model_cfg
     atomic_write_text(out / "config.yaml", OmegaConf.to_yaml(saved))
-    model = build_model(model_cfg, tokenizer.spec, copy)
     n_params = sum(p.numel() for p in model.parameters())
     print(
         f"{model_cfg['name']} (copy={copy}, {n_params / 1e6:.2f}M parameters) on {cfg.dataset.name}/{cfg.annotation}: "
         f"{ {k: len(v) for k, v in splits.items()} }"
     )
+    result = train(
+        settings, model, train_loader, val_loader, out, model_config=model_cfg, resume=bool(cfg.train.resume)
+    )
+    print(f"trained in {time.perf_counter() - started:.0f} s ({result.stop_reason})")
 
+    if not cfg.evaluate or not splits["test"] or not PartialState().is_main_process:
+        return None
+    load_weights(result.best or result.last, model)
+    metrics = evaluate_split(
+        model,
+        tokenizer,
+        splits["test"],
+        cfg,
+        out / "test",
+        gold_cache=gold_cache_path(prepared_dir(cfg) / "test.jsonl"),
+        index=out / INDEX_FILE if (out / INDEX_FILE).is_file() else None,
+    )
+    print(format_metrics(metrics))
+    print(f"total time {time.perf_counter() - started:.0f} s; run folder: {out}")
+    return metrics
+
+
+def training_inputs(
+    cfg: DictConfig, splits: dict[str, list[Example]], model_cfg: dict[str, Any]
+) -> tuple[Any, torch.nn.Module, dict[str, Any], DataLoader, DataLoader | None]:
+    """The tokenizer (fitted on the training split), the seeded model, the loop settings and the
+    loaders a run trains with; scripts/bench_train_step.py times steps on exactly these."""
+    pairs = {
+        name: [(ex.annotated or ex.question, tokenize(ex.query, ex.kb)) for ex in part]
+        for name, part in splits.items()
+    }
+    torch.manual_seed(int(cfg.seed))
+    copy = cfg["copy"]  # not cfg.copy: that is DictConfig.copy()
+    tokenizer = build_tokenizer(
+        model_cfg, pairs["train"], copy, cfg.dataset.kb, cfg.get("copy_mask", "plain")
+    )
+    model = build_model(model_cfg, tokenizer.spec, copy)
     settings = train_config(cfg)
     train_items = [tokenizer.encode(q, t) for q, t in pairs["train"]]
     val_items = [tokenizer.encode(q, t) for q, t in pairs["validation"]]
@@ -115,23 +144,4 @@ def _run(cfg: DictConfig, out: Path) -> dict[str, Any] | None:
         if val_items
         else None
     )
-    result = train(
-        settings, model, train_loader, val_loader, out, model_config=model_cfg, resume=bool(cfg.train.resume)
-    )
-    print(f"trained in {time.perf_counter() - started:.0f} s ({result.stop_reason})")
-
-    if not cfg.evaluate or not splits["test"] or not PartialState().is_main_process:
-        return None
-    load_weights(result.best or result.last, model)
-    metrics = evaluate_split(
-        model,
-        tokenizer,
-        splits["test"],
-        cfg,
-        out / "test",
-        gold_cache=gold_cache_path(prepared_dir(cfg) / "test.jsonl"),
-        index=out / INDEX_FILE if (out / INDEX_FILE).is_file() else None,
-    )
-    print(format_metrics(metrics))
-    print(f"total time {time.perf_counter() - started:.0f} s; run folder: {out}")
-    return metrics
+    return tokenizer, model, settings, train_loader, val_loader
