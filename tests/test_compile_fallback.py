@@ -10,7 +10,7 @@ import torch
 from test_decoding_tiny_model import TinySeq2Seq, collate, make_examples, one_thread  # noqa: F401
 
 from nmt_sparql.training import make_train_loader, train
-from nmt_sparql.training.compile import compile_model
+from nmt_sparql.training.compile import FallbackCompiled, compile_model
 
 
 def broken_backend(calls: list[int]):
@@ -64,3 +64,30 @@ def test_training_with_compile_goes_on_when_compiling_fails(
     result = train(config, model, loader, None, tmp_path / "run")
     assert calls and result.last is not None and (tmp_path / "run" / "last").is_dir()
     assert "forward" in vars(model)  # the instance's forward is the fallback wrapper
+
+
+def test_a_compile_failure_in_inference_keeps_training_compiled(caplog: pytest.LogCaptureFixture) -> None:
+    """Training and inference compile different graphs: the one that fails runs eagerly, the other stays
+    compiled (a GPU run lost its compiled training step to a failing validation graph)."""
+    torch.manual_seed(0)
+    layer = torch.nn.Linear(4, 3)
+    x = torch.randn(2, 4)
+    compiled_calls: list[bool] = []
+
+    def compiled(inputs: torch.Tensor) -> torch.Tensor:
+        compiled_calls.append(torch.is_grad_enabled())
+        if not torch.is_grad_enabled():
+            raise RuntimeError("AssertionError in the inference graph")
+        return layer.__class__.forward(layer, inputs)
+
+    wrapper = FallbackCompiled("Linear.forward", layer.forward, compiled)
+    with caplog.at_level(logging.WARNING), torch.no_grad():
+        assert torch.equal(wrapper(x), layer(x))  # falls back, eager result
+        assert torch.equal(wrapper(x), layer(x))  # not retried
+    assert wrapper.failures.keys() == {"inference"} and "inference graph" in (wrapper.failure or "")
+    assert "failed in inference" in caplog.text
+    assert torch.equal(wrapper(x), layer(x)) and wrapper(x).requires_grad  # training: still compiled
+    assert compiled_calls == [False, True, True]
+    layer.eval()
+    wrapper(x)  # eval mode with gradients on is inference too: eager, compiled not called again
+    assert compiled_calls == [False, True, True]

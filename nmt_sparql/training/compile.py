@@ -22,21 +22,41 @@ METHODS = ("forward", "encode", "decode_step")
 
 
 class FallbackCompiled:
-    """A compiled method that switches to its eager version, for good, at its first failure."""
+    """A compiled method that switches to its eager version, for good, at its first failure in a mode.
+
+    Training (module in train mode, gradients on) and inference (eval mode or no gradients) compile
+    different graphs, and one can fail where the other works (on an H200, torch 2.11: a Transformer's
+    eval-mode graph failed at its first validation while its training graph had compiled), so a failure
+    sends only its own mode back to eager."""
 
     def __init__(self, name: str, eager: Callable[..., Any], compiled: Callable[..., Any]):
         self.name, self.eager, self.compiled = name, eager, compiled
-        self.failure: str | None = None
+        self.failures: dict[str, str] = {}  # mode -> why it failed
+
+    @property
+    def failure(self) -> str | None:
+        """Why the first failing mode fell back (None: no failure)."""
+        return next(iter(self.failures.values()), None)
+
+    def _mode(self) -> str:
+        owner = getattr(self.eager, "__self__", None)
+        return "training" if getattr(owner, "training", True) and torch.is_grad_enabled() else "inference"
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
-        if self.failure is not None:
+        mode = self._mode()
+        if mode in self.failures:
             return self.eager(*args, **kwargs)
         try:
             return self.compiled(*args, **kwargs)
         except Exception as exc:  # noqa: BLE001 - any compile failure falls back; eager re-raises real errors
             result = self.eager(*args, **kwargs)
-            self.failure = _reason(exc)
-            log.warning("torch.compile of %s failed (%s); it runs uncompiled", self.name, self.failure)
+            self.failures[mode] = _reason(exc)
+            log.warning(
+                "torch.compile of %s failed in %s (%s); it runs uncompiled there",
+                self.name,
+                mode,
+                self.failures[mode],
+            )
             return result
 
 
