@@ -478,7 +478,7 @@ class Linker:
         """The properties and classes of the whole index (`similar` labels of each kind, elements that
         share a label together) most like the question's words besides its entities' names, at least
         _SIMILAR_MIN, that are no candidate yet; after the question's words."""
-        if self.embedder is None or self.similar <= 0:
+        if self.similar <= 0:  # > 0 only with an encoder (refused otherwise in __init__)
             return []
         words = _without([c for c in found if c.kind == "entity"], question)
         if not words:
@@ -496,7 +496,7 @@ class Linker:
             if s >= _SIMILAR_MIN
         ]
         taken = {"property": 0, "class": 0}
-        out = []
+        out, end = [], len(question)
         for _, label in sorted(close, key=lambda r: (-r[0], r[1])):  # the few close ones, not every label
             if min(taken.values()) >= self.similar:
                 break
@@ -504,7 +504,6 @@ class Linker:
                 tokens = [t for t, k in self._by_label[label] if k == kind and t not in present]
                 if tokens and taken[kind] < self.similar:
                     taken[kind] += 1
-                    end = len(question)
                     out += [Candidate(t, kind, label, end, end, _SIMILAR_SCORE) for t in tokens[:_SAME_LABEL]]
         return out
 
