@@ -32,6 +32,7 @@ SETS = {
     "natural_questions_heldout4.jsonl": (96, 16),
     "natural_questions_heldout5.jsonl": (96, 16),
     "natural_questions_heldout6.jsonl": (96, 16),
+    "natural_questions_heldout7.jsonl": (96, 12),
 }
 KINDS = ("one_hop", "list", "two_hop", "count", "ask", "superlative_comparison")
 
