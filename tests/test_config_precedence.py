@@ -45,6 +45,7 @@ def test_presets_keep_the_papers_table_iii_recipe() -> None:
         5e-4,
         500,
     )
+    assert (transformer.scheduler.name, transformer.scheduler.warmup_steps) == ("none", 1000)  # a constant lr after it
     for name, lr in (("bart", 1.5e-5), ("t5", 1.5e-3)):
         config = settings(f"model={name}")
         assert (config.optimizer.lr, config.scheduler.name, config.max_epochs) == (lr, "polynomial", 200)
