@@ -45,7 +45,8 @@ def test_presets_keep_the_papers_table_iii_recipe() -> None:
         5e-4,
         500,
     )
-    assert (transformer.scheduler.name, transformer.scheduler.warmup_steps) == ("none", 1000)  # a constant lr after it
+    # a warmup, then the paper's constant rate
+    assert (transformer.scheduler.name, transformer.scheduler.warmup_steps) == ("none", 1000)
     for name, lr in (("bart", 1.5e-5), ("t5", 1.5e-3)):
         config = settings(f"model={name}")
         assert (config.optimizer.lr, config.scheduler.name, config.max_epochs) == (lr, "polynomial", 200)
