@@ -510,19 +510,11 @@ class Repairer:
             runs += 1
             attempt, answer, unknown = self._try(tokens, f"{target.label}: {change}", expected)
             rnd.attempts.append(attempt)
+            settled = self._settled(tokens, answer, attempt, rnd, question, units, expected, said)
+            if settled is not None:
+                return settled
             if attempt.outcome == ANSWERED and answer is not None:
-                accepted = self._accept(tokens, answer, attempt, rnd, question, units, expected, said)
-                if accepted is not None:
-                    return accepted
                 kept.append((tokens, answer, rnd.number))
-            if attempt.outcome == WRONG_KIND and answer is not None and expected.top:
-                ranked = self._ranked(tokens, units, question, attempt.source, rnd, expected)
-                if ranked is not None:
-                    return ranked
-            if attempt.outcome == WRONG_KIND and answer is not None and said is not None:
-                further = self._said_hop(tokens, said, units, attempt.source, rnd, expected)
-                if further is not None:
-                    return further
             if follow_up is None and attempt.outcome in (EMPTY, UNKNOWN_IRI):
                 follow_up = _Target(tokens, f"{target.label}: {change}", unknown)
             elif (
@@ -536,6 +528,33 @@ class Repairer:
             f"{checks} rewrite(s) checked by ASK, {runs} matched and ran"
         )
         return follow_up
+
+    def _settled(
+        self,
+        tokens: list[str],
+        answer: Answer | None,
+        attempt: Attempt,
+        rnd: Round,
+        question: str,
+        units: Sequence[str],
+        expected: Expected,
+        said: _Said | None,
+    ) -> tuple[list[str], Answer] | None:
+        """What an attempt settles on, if anything: an answer accepted as it is; for an answer of the
+        wrong kind, the query ranked by the measure the question orders by, or taken one hop further
+        along a property the question says ("who wrote the book Blade Runner is based on": the book,
+        then its author)."""
+        if answer is None:
+            return None
+        if attempt.outcome == ANSWERED:
+            return self._accept(tokens, answer, attempt, rnd, question, units, expected, said)
+        if attempt.outcome == WRONG_KIND and expected.top:
+            ranked = self._ranked(tokens, units, question, attempt.source, rnd, expected)
+            if ranked is not None:
+                return ranked
+        if attempt.outcome == WRONG_KIND and said is not None:
+            return self._said_hop(tokens, said, units, attempt.source, rnd, expected)
+        return None
 
     def _named_first(
         self, hypotheses: Sequence[Sequence[str]], said: _Said | None, units: Sequence[str] = ()
@@ -984,20 +1003,9 @@ class Repairer:
                 tokens = turned
             if fallback is None:
                 fallback = (tokens, answer)
-            if attempt.outcome == ANSWERED and answer is not None:
-                accepted = self._accept(tokens, answer, attempt, first, question, units, expected, said)
-                if accepted is not None:
-                    return Repaired(*accepted, rounds, 1)
-            if attempt.outcome == WRONG_KIND and answer is not None and expected.top:
-                ranked = self._ranked(tokens, units, question, source, first, expected)
-                if ranked is not None:
-                    return Repaired(*ranked, rounds, 1)
-            if attempt.outcome == WRONG_KIND and answer is not None and said is not None:
-                # "who wrote the book Blade Runner is based on": the book, then its author ("wrote");
-                # the rewrites of rounds 2.. do the same
-                further = self._said_hop(tokens, said, units, source, first, expected)
-                if further is not None:
-                    return Repaired(*further, rounds, 1)
+            settled = self._settled(tokens, answer, attempt, first, question, units, expected, said)
+            if settled is not None:
+                return Repaired(*settled, rounds, 1)
             if attempt.outcome == WRONG_KIND and answered is None and answer is not None:
                 answered = (tokens, answer)
             if attempt.outcome in (EMPTY, UNKNOWN_IRI, WRONG_KIND):
