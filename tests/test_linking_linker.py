@@ -9,7 +9,7 @@ import pytest
 from nmt_sparql.annotation.linking.index import Entry, KBIndex
 from nmt_sparql.annotation.linking.linker import Candidate, Linker, literal_candidates
 from nmt_sparql.annotation.linking.sources import entries_from_store
-from nmt_sparql.annotation.linking.wordforms import phrases, with_word_forms
+from nmt_sparql.annotation.linking.wordforms import phrases, place_names, with_word_forms
 from nmt_sparql.data.generate import bundled_kb_path, load_store
 from nmt_sparql.sparql.prefixes import prefix_map
 
@@ -206,3 +206,40 @@ def test_a_span_is_looked_up_only_when_its_shorter_spans_match(linker: Linker, m
     assert [every.link(q) for q in _SPAN_QUESTIONS] == found
     assert pruned_calls < len(calls) / 2, (pruned_calls, len(calls))
     assert "res:Stanley_Kubrick" in _tokens(found[1])
+
+
+def test_place_adjectives_name_the_place_beside_what_the_word_names(linker: Linker) -> None:
+    """ "German" is a language and the adjective of Germany: both are offered, at the word; a plural of
+    people ("Russians") and a two-word place ("South American") too; an irregular one is no rule's."""
+    german = linker.link("Which German university is the oldest?")
+    assert {"res:German", "res:Germany"} <= _tokens(german)
+    assert next(c for c in german if c.token == "res:Germany").label == "Germany"
+    assert "res:Russia" in _tokens(linker.link("Which chemical elements are named after Russians?"))
+    south = next(
+        c
+        for c in linker.link("How many South American countries are there?")
+        if c.token == "res:South_America"
+    )
+    assert (south.start, south.end) == (9, 23)  # "South American"
+    assert "res:France" not in _tokens(linker.link("french painters"))
+    assert "res:Rome" not in _tokens(linker.link("Whose director is Roman Polanski?"))  # a word of a name
+    assert "res:Russia" not in _tokens(linker.link("Which country uses the Russian ruble?"))
+
+
+def test_place_names_follow_english_suffixes() -> None:
+    assert {"russia", "germany", "italy", "china", "mexico", "sweden", "poland", "iraq", "pakistan"} <= {
+        name
+        for word in (
+            "Russian",
+            "Germans",
+            "Italian",
+            "Chinese",
+            "Mexican",
+            "Swedish",
+            "Polish",
+            "Iraqi",
+            "Pakistanis",
+        )
+        for name in place_names(word)
+    }
+    assert place_names("French") == () and place_names("jazz") == ()

@@ -510,6 +510,20 @@ class KBIndex:
                 found += [(FUZZY, *row) for row in self._fts(" AND ".join(groups), kinds, limit)]
         return self._rank(found, words, k)
 
+    def exact(self, phrase: str, kinds: Collection[Kind], k: int = 4) -> list[Hit]:
+        """The elements of `kinds` one of whose labels (not a derived form) is `phrase`, and nothing
+        else: `lookup`'s first tier alone, for names guessed from other words (`place_names`)."""
+        norm = normalize(phrase)
+        if not norm or not kinds:
+            return []
+        marks = ",".join("?" * len(kinds))
+        rows = self._db.execute(
+            f"SELECT element, text, norm, derived FROM labels WHERE norm = ? AND derived = 0 AND kind IN ({marks}) "
+            "ORDER BY id LIMIT ?",
+            (norm, *kinds, k * _FETCH_PER_K),
+        ).fetchall()
+        return self._rank([(EXACT, *row) for row in rows], norm.split(), k)
+
     def _rank(self, found: list[tuple[float, int, str, str, int]], words: list[str], k: int) -> list[Hit]:
         """One hit per element, its best label deciding (GRASP); then score, popularity, token."""
         best: dict[int, tuple[float, float, float, bool, str]] = {}  # element -> (score, tier, coverage, ...)

@@ -34,6 +34,7 @@ from nmt_sparql.annotation.linking.wordforms import (
     is_common_noun,
     is_dictionary_word,
     is_graded,
+    place_names,
 )
 
 _STOPWORDS = (
@@ -90,6 +91,8 @@ _VALUE_MIN = 0.6
 # the sentence similarity must reach this; placed after the question's words, ranked below relations.
 _SIMILAR_MIN = 0.2
 _SIMILAR_SCORE = 0.2
+# A place a place adjective names ("German": Germany): below a label the question says, above a part of one.
+_PLACE_SCORE = 0.85
 
 
 def _without(entities: Sequence[Candidate], question: str) -> str:
@@ -375,6 +378,7 @@ class Linker:
                     for h in hits
                 ]
                 claimed[i:j] = [True] * n
+        found += self._place_candidates(found, words, stop)
         for k, w in enumerate(words):
             # A capitalised word inside the question that names no element: a string value ("symbol is Xe").
             if (
@@ -400,6 +404,33 @@ class Linker:
         for c in (yield from self._similar_candidates(list(best.values()), question)):
             best.setdefault(c.token, c)
         return sorted(best.values(), key=lambda c: (c.start, -c.score, c.token))
+
+    def _place_candidates(
+        self, found: list[Candidate], words: list[re.Match[str]], stop: list[bool]
+    ) -> list[Candidate]:
+        """The places that place adjectives name ("German physicists": Germany, "Russians": Russia,
+        "South American countries": South America), beside what the word itself names ("German" is
+        also a language): an entity whose whole label is a `place_names` form of the word (with the
+        word before it, first), at the word. No word that names a class or property by its label, nor
+        one inside a longer name ("Roman Polanski", "Russian ruble")."""
+        out: list[Candidate] = []
+        for k, w in enumerate(words):
+            names = place_names(w.group())
+            whole = [c for c in found if c.score >= _WHOLE_LABEL and c.start <= w.start() < c.end]
+            if stop[k] or not names or any(c.kind != "entity" or (c.start, c.end) != w.span() for c in whole):
+                continue  # a class or property word, or a word of a longer name ("Roman Polanski")
+            before = words[k - 1] if k > 0 and not stop[k - 1] else None
+            for name in names:
+                hits, start = [], w.start()
+                if before is not None:
+                    hits, start = (
+                        self.index.exact(f"{before.group()} {name}", ["entity"], _SAME_LABEL),
+                        before.start(),
+                    )
+                if not hits:
+                    hits, start = self.index.exact(name, ["entity"], _SAME_LABEL), w.start()
+                out += [Candidate(h.token, h.kind, h.label, start, w.end(), _PLACE_SCORE) for h in hits]
+        return out
 
     def _attribute_candidates(self, found: list[Candidate], words: list[re.Match[str]]) -> list[Candidate]:
         """For a question that orders or measures ("the oldest university", "How tall is Everest?",

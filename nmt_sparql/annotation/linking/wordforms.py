@@ -68,6 +68,34 @@ def derived_verbs(word: str) -> tuple[tuple[str, bool], ...]:
     return tuple(sorted(found.items()))
 
 
+# Place adjectives (and their plurals for people) -> the place names they are made from, by English
+# suffix: (suffix, endings of the name in its place). "Russian": Russia, "German": Germany, "Italian":
+# Italy, "Chinese": China, "Mexican": Mexico, "Swedish": Sweden, "Polish": Poland, "Iraqi": Iraq.
+# Irregular ones ("French", "Dutch", "British") are no rule's; a lexicon or an alias has to say them.
+_PLACE_ADJECTIVES = (
+    ("ian", ("", "y", "a", "ia")), ("an", ("a", "o", "", "any", "e")), ("ese", ("", "a", "o")),
+    ("ish", ("en", "and", "eland", "ey")), ("i", ("",)),
+)  # fmt: skip
+_MIN_PLACE_STEM = 2
+
+
+@functools.lru_cache(maxsize=65536)
+def place_names(word: str) -> tuple[str, ...]:
+    """The names `word` may be the place adjective of, or of the people of ("Russians"), lower-cased,
+    by the suffix rules above; which of them is a place the KB names is for the index to say."""
+    word = word.lower()
+    forms = [word]
+    if word.endswith(("ans", "is")):
+        forms.append(word[:-1])
+    out: dict[str, None] = {}
+    for form in forms:
+        for suffix, endings in _PLACE_ADJECTIVES:
+            stem = form[: -len(suffix)]
+            if form.endswith(suffix) and len(stem) >= _MIN_PLACE_STEM:
+                out.update(dict.fromkeys(stem + e for e in endings if stem + e != word))
+    return tuple(out)
+
+
 # Number words, which lemminflect does not hold (it has no numerals): "the four beatles" names no one.
 _NUMBERS = (
     "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen "
