@@ -27,9 +27,9 @@ from nmt_sparql.inference.repair import (
 )
 from nmt_sparql.metrics.evaluate import PredictionRecord, evaluate_predictions
 from nmt_sparql.reports.report import write_report
-from nmt_sparql.sparql.patterns import falls_apart, reads_unbound
+from nmt_sparql.sparql.patterns import falls_apart, filters_nothing, reads_unbound
 from nmt_sparql.sparql.prefixes import PrefixMap, register_prefix_map
-from nmt_sparql.sparql.tokens import token_types, tokenize
+from nmt_sparql.sparql.tokens import detokenize, token_types, tokenize
 
 TTL = """@prefix res: <http://repair.test/resource/> .
 @prefix ont: <http://repair.test/ontology/> .
@@ -357,6 +357,41 @@ def test_an_order_or_filter_over_a_variable_no_pattern_binds_gives_way(
     )
     assert repaired.tokens == ranked
     assert "no triple pattern binds" in repaired.rounds[0].attempts[0].detail
+
+
+def test_a_filter_that_tests_one_term_alone_gives_way(
+    kb: Recording, index: KBIndex, prefixes: PrefixMap
+) -> None:
+    """`filter ( ?v )` keeps every film with a release year: "films released after 1980" lost its number."""
+    bare = _tokens(
+        "SELECT DISTINCT ?x WHERE { ?x ont:director res:Ridley_Scott . ?x ont:releaseYear ?v FILTER(?v) }"
+    )
+    compared = _tokens(
+        "SELECT DISTINCT ?x WHERE { ?x ont:director res:Ridley_Scott . ?x ont:releaseYear ?v FILTER(?v > 1980) }"
+    )
+    bound = _tokens("SELECT DISTINCT ?x WHERE { ?x ont:director res:Ridley_Scott . FILTER(BOUND(?x)) }")
+    assert filters_nothing(bare, token_types(bare, prefixes))
+    assert not filters_nothing(compared, token_types(compared, prefixes))
+    assert not filters_nothing(bound, token_types(bound, prefixes))
+    repaired = Repairer(kb, prefixes, index, max_rounds=1).repair(
+        [bare, compared], question="films of ridley scott released after 1980"
+    )
+    assert repaired.tokens == compared
+    assert "compares nothing" in repaired.rounds[0].attempts[0].detail
+
+
+def test_a_how_many_question_answered_by_a_list_is_counted(
+    kb: Recording, index: KBIndex, prefixes: PrefixMap
+) -> None:
+    """ "How many films did Ridley Scott direct?" decoded as the list of his films: the list, counted."""
+    listed = _tokens("SELECT DISTINCT ?x WHERE { ?x ont:director res:Ridley_Scott }")
+    repairer = Repairer(kb, prefixes, index, max_rounds=1)
+    repaired = repairer.repair([listed], question="How many films did Ridley Scott direct?")
+    assert repaired.tokens[:10] == ["select", "(", "count", "(", "distinct", "?x", ")", "as", "?count", ")"]
+    assert repaired.tokens[10:] == listed[3:]
+    films = kb.query(detokenize(listed, prefixes))
+    assert repaired.answer is not None and repaired.answer.number() == len(films.rows) > 1
+    assert repairer.repair([listed], question="Which films did Ridley Scott direct?").tokens == listed
 
 
 def test_an_ask_false_only_because_its_property_takes_no_such_object_gives_way(

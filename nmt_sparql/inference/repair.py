@@ -89,7 +89,13 @@ from nmt_sparql.inference.asked_order import (
     unordered_limit_removed,
 )
 from nmt_sparql.inference.expected_answer import ANY, Expected, asked_noun, expected_answer, fits, value_kinds
-from nmt_sparql.sparql.patterns import answer_variable, falls_apart, reads_unbound, triple_patterns
+from nmt_sparql.sparql.patterns import (
+    answer_variable,
+    falls_apart,
+    filters_nothing,
+    reads_unbound,
+    triple_patterns,
+)
 from nmt_sparql.sparql.prefixes import PrefixMap, prefix_map
 from nmt_sparql.sparql.tokens import TokenType, detokenize, local_name, token_types
 from nmt_sparql.sparql.validate import query_parse_error
@@ -263,6 +269,9 @@ class Repairer:
             return Attempt(source, sparql, WRONG_KIND, detail), answer, unknown
         if reads_unbound(tokens, types):
             detail = "an ORDER BY or FILTER reads a variable no triple pattern binds"
+            return Attempt(source, sparql, WRONG_KIND, detail), answer, unknown
+        if filters_nothing(tokens, types):
+            detail = "a FILTER tests one term alone and compares nothing"
             return Attempt(source, sparql, WRONG_KIND, detail), answer, unknown
         if not fits(expected, tokens, answer):
             return (
@@ -541,9 +550,9 @@ class Repairer:
         said: _Said | None,
     ) -> tuple[list[str], Answer] | None:
         """What an attempt settles on, if anything: an answer accepted as it is; for an answer of the
-        wrong kind, the query ranked by the measure the question orders by, or taken one hop further
-        along a property the question says ("who wrote the book Blade Runner is based on": the book,
-        then its author)."""
+        wrong kind, the query ranked by the measure the question orders by, counted for a "how many"
+        question, or taken one hop further along a property the question says ("who wrote the book
+        Blade Runner is based on": the book, then its author)."""
         if answer is None:
             return None
         if attempt.outcome == ANSWERED:
@@ -552,9 +561,42 @@ class Repairer:
             ranked = self._ranked(tokens, units, question, attempt.source, rnd, expected)
             if ranked is not None:
                 return ranked
+        if attempt.outcome == WRONG_KIND and expected.count:
+            counted = self._counted(tokens, attempt.source, rnd, expected, question, units, said)
+            if counted is not None:
+                return counted
         if attempt.outcome == WRONG_KIND and said is not None:
             return self._said_hop(tokens, said, units, attempt.source, rnd, expected)
         return None
+
+    def _counted(
+        self,
+        tokens: list[str],
+        source: str,
+        rnd: Round,
+        expected: Expected,
+        question: str,
+        units: Sequence[str],
+        said: _Said | None,
+    ) -> tuple[list[str], Answer] | None:
+        """A "how many" question answered by the things it counts ("How many mountains are higher than
+        8000 metres?" as the list of those mountains): the same SELECT, counted, when that answers."""
+        if (
+            tokens[:1] != ["select"]
+            or "where" not in tokens
+            or {"count", "order", "limit", "group"} & set(tokens)
+        ):
+            return None
+        var = answer_variable(tokens, token_types(tokens, self.prefixes))
+        if var is None:
+            return None
+        where = tokens.index("where")
+        counted = ["select", "(", "count", "(", "distinct", var, ")", "as", "?count", ")", *tokens[where:]]
+        attempt, answer, _ = self._try(counted, f"{source}: counted", expected)
+        rnd.attempts.append(attempt)
+        if attempt.outcome != ANSWERED or answer is None:
+            return None
+        return self._accept(counted, answer, attempt, rnd, question, units, expected, said)
 
     def _named_first(
         self, hypotheses: Sequence[Sequence[str]], said: _Said | None, units: Sequence[str] = ()

@@ -94,3 +94,15 @@ def reads_unbound(tokens: Sequence[str], types: Sequence[TokenType]) -> bool:
             elif braces > 0 or (k and tokens[k - 1] == "as"):
                 bound.add(token)
     return bool(read - bound)
+
+
+def filters_nothing(tokens: Sequence[str], types: Sequence[TokenType]) -> bool:
+    """Whether a FILTER tests one term alone (`filter ( ?v )`): legal SPARQL, the term's truth value, but
+    no question means it; "mountains higher than 8000 metres" decoded so has lost its comparison."""
+    return any(
+        token == "filter"
+        and tokens[k + 1 : k + 2] == ["("]
+        and tokens[k + 3 : k + 4] == [")"]
+        and types[k + 2] in (TokenType.VARIABLE, TokenType.LITERAL, TokenType.URI)
+        for k, token in enumerate(tokens)
+    )
