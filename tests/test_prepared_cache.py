@@ -6,7 +6,7 @@ import json
 
 from omegaconf import OmegaConf
 
-from nmt_sparql.data.fingerprint import content_hash
+from nmt_sparql.data.fingerprint import code_hash, content_hash
 from nmt_sparql.preparation.prepare import load_splits
 
 
@@ -64,3 +64,18 @@ def test_the_hash_follows_content_not_location(tmp_path):
     assert content_hash([a]) == content_hash([b]) == content_hash([a.parent])
     write(b, "Birthplace of person")
     assert content_hash([a]) != content_hash([b])
+
+
+def test_splits_prepared_by_other_code_are_prepared_again(tmp_path, monkeypatch, caplog):
+    """An upgraded linker or question grammar prepares again: training reads what inference now reads."""
+    data = tmp_path / "mine.jsonl"
+    write(data, "Where was person")
+    cfg = config(data, tmp_path / "data")
+    load_splits(cfg)
+    manifest = tmp_path / "data" / "mine" / "raw" / "manifest.json"
+    assert json.loads(manifest.read_text())["code"] == code_hash()
+    monkeypatch.setattr("nmt_sparql.preparation.prepare.code_hash", lambda: "other code")
+    with caplog.at_level("INFO"):
+        load_splits(cfg)
+    assert "another version of nmt-sparql's code" in caplog.text
+    assert json.loads(manifest.read_text())["code"] == "other code"

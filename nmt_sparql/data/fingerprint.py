@@ -1,4 +1,4 @@
-"""What prepared data was made from: a content hash of the dataset's source files.
+"""What prepared data was made from: a content hash of the dataset's source files, and one of the code.
 
 Prepared splits are reused only while their manifest matches the config *and* this hash, so a dataset
 file edited in place (or a label file, or the KB that `data.augment` synthesizes from) is prepared
@@ -9,6 +9,7 @@ re-downloaded dataset with the same content keeps its prepared data.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 from collections.abc import Iterable
 from pathlib import Path
@@ -28,6 +29,9 @@ BUILT_IN_SOURCES = {
     "qald10": "qald/qald_10.json",
 }
 _CHUNK = 1 << 20
+# The package's code that turns source files into prepared splits: readers, synthesis and wording,
+# annotation and linking, canonical SPARQL.
+_PREPARING_CODE = ("annotation", "data", "preparation", "sparql")
 
 
 def _files(path: Path) -> list[tuple[str, Path]]:
@@ -65,3 +69,12 @@ def source_paths(cfg: DictConfig, reader: str, root: Path) -> list[Path]:
     augment = str(cfg.data.get("augment") or "")
     paths += [Path(p) for p in augment.removeprefix("embedded:").split(",") if p and Path(p).is_file()]
     return paths
+
+
+@functools.cache
+def code_hash() -> str:
+    """sha256 over the Python sources of the modules that prepare data, so splits prepared by other
+    code (an upgraded linker, a new question grammar) are prepared again: training reads questions
+    linked as this version's `translate` links them."""
+    package = Path(__file__).resolve().parent.parent
+    return content_hash(sorted(f for part in _PREPARING_CODE for f in (package / part).rglob("*.py")))

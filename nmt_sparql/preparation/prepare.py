@@ -20,7 +20,7 @@ from nmt_sparql.annotation.linking.index import FORMAT_VERSION
 from nmt_sparql.atomic import atomic_write_json
 from nmt_sparql.config_values import config_bool
 from nmt_sparql.core.record import SPLITS, Example, read_jsonl, write_jsonl
-from nmt_sparql.data.fingerprint import content_hash, source_paths
+from nmt_sparql.data.fingerprint import code_hash, content_hash, source_paths
 from nmt_sparql.data.lexicon import bundled_lexicon
 from nmt_sparql.data.readers import USER_READERS, ReadResult, read_dataset
 from nmt_sparql.data.readers.base import skipped_summary
@@ -163,6 +163,7 @@ def _manifest(
         "sizes": {name: len(examples) for name, examples in splits.items()},
         "skipped": skipped,
         "sources": sources,
+        "code": code_hash(),
     }
 
 
@@ -220,7 +221,10 @@ def load_splits(cfg: DictConfig) -> dict[str, list[Example]]:
             and saved.get("linked") == wanted["linked"]
             and saved.get("augment") == wanted["augment"]
         ):
-            if saved.get("sources") == wanted["sources"]:
+            if saved.get("sources") != wanted["sources"]:
+                log.info("the source files of %s changed since they were prepared: preparing again", out)
+            elif saved.get("code") != wanted["code"]:
+                log.info("%s was prepared by another version of nmt-sparql's code: preparing again", out)
+            else:
                 return {name: list(read_jsonl(out / f"{name}.jsonl")) for name in SPLITS}
-            log.info("the source files of %s changed since they were prepared: preparing again", out)
     return prepare(cfg)
