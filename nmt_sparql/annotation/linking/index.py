@@ -489,11 +489,7 @@ class KBIndex:
         words = norm.split()
         limit = k * _FETCH_PER_K
         found: list[tuple[float, int, str, str, int]] = []  # (tier, element, text, norm, derived)
-        marks = ",".join("?" * len(kinds))
-        exact = self._db.execute(
-            f"SELECT element, text, norm, derived FROM labels WHERE norm = ? AND kind IN ({marks}) ORDER BY id LIMIT ?",
-            (norm, *kinds, limit),
-        ).fetchall()
+        exact = self._labelled(norm, kinds, limit, forms=True)
         found += [(EXACT, *row) for row in exact]
         found += [(KEYWORDS, *row) for row in self._fts(" ".join(f'"{w}"' for w in words), kinds, limit)]
         # A lower tier only ranks after these: it is not asked for once k elements are found.
@@ -516,13 +512,21 @@ class KBIndex:
         norm = normalize(phrase)
         if not norm or not kinds:
             return []
-        marks = ",".join("?" * len(kinds))
-        rows = self._db.execute(
-            f"SELECT element, text, norm, derived FROM labels WHERE norm = ? AND derived = 0 AND kind IN ({marks}) "
-            "ORDER BY id LIMIT ?",
-            (norm, *kinds, k * _FETCH_PER_K),
-        ).fetchall()
+        rows = self._labelled(norm, kinds, k * _FETCH_PER_K, forms=False)
         return self._rank([(EXACT, *row) for row in rows], norm.split(), k)
+
+    def _labelled(
+        self, norm: str, kinds: Collection[Kind], limit: int, forms: bool
+    ) -> list[tuple[int, str, str, int]]:
+        """(element, text, norm, derived) of the labels of `kinds` that are `norm` exactly (with derived
+        word forms when `forms`), in the order they were stored."""
+        marks = ",".join("?" * len(kinds))
+        derived = "" if forms else " AND derived = 0"
+        return self._db.execute(
+            f"SELECT element, text, norm, derived FROM labels WHERE norm = ?{derived} AND kind IN ({marks}) "
+            "ORDER BY id LIMIT ?",
+            (norm, *kinds, limit),
+        ).fetchall()
 
     def _rank(self, found: list[tuple[float, int, str, str, int]], words: list[str], k: int) -> list[Hit]:
         """One hit per element, its best label deciding (GRASP); then score, popularity, token."""

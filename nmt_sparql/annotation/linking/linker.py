@@ -415,9 +415,12 @@ class Linker:
         one inside a longer name ("Roman Polanski", "Russian ruble")."""
         out: list[Candidate] = []
         for k, w in enumerate(words):
-            names = place_names(w.group())
-            whole = [c for c in found if c.score >= _WHOLE_LABEL and c.start <= w.start() < c.end]
-            if stop[k] or not names or any(c.kind != "entity" or (c.start, c.end) != w.span() for c in whole):
+            names = () if stop[k] else place_names(w.group())
+            if not names or any(
+                c.kind != "entity" or (c.start, c.end) != w.span()
+                for c in found
+                if c.score >= _WHOLE_LABEL and c.start <= w.start() < c.end
+            ):
                 continue  # a class or property word, or a word of a longer name ("Roman Polanski")
             before = words[k - 1] if k > 0 and not stop[k - 1] else None
             for name in names:
