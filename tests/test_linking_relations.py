@@ -28,6 +28,10 @@ ex:Oxford a ex:University ; rdfs:label "Oxford University" ; ex:city ex:London ;
 ex:Imperial a ex:University ; rdfs:label "Imperial College" ; ex:city ex:London ; ex:foundingYear 1907 .
 ex:London rdfs:label "London" ; ex:country ex:England .
 ex:England rdfs:label "England" .
+ex:almaMater rdfs:label "alma mater" .
+ex:nationality rdfs:label "nationality" .
+ex:Princeton rdfs:label "Princeton" .
+ex:Turing rdfs:label "Alan Turing" ; ex:almaMater ex:Princeton ; ex:nationality ex:England .
 """
 
 
@@ -102,6 +106,20 @@ def test_a_class_and_an_entity_no_fact_joins_get_the_properties_of_the_paths_tha
     assert "ex:country" not in near  # a fact joins them: no path is looked for
 
 
+def test_two_entities_no_fact_joins_get_the_properties_that_link_one_thing_to_both(
+    kb, tmp_path: Path
+) -> None:
+    """ "English alumni of Princeton": Turing studied at one and is of the other."""
+    entries, facts, _ = kb
+    index = KBIndex.build(tmp_path / "shared.sqlite", entries, facts=facts)
+    assert index.relations("ex:Princeton", "ex:England") == []
+    assert index.shared("ex:Princeton", "ex:England") == ["ex:almaMater", "ex:nationality"]
+    assert index.shared("ex:England", "ex:Princeton") == ["ex:nationality", "ex:almaMater"]
+    assert index.shared("ex:Oxford", "ex:England") == []
+    found = {c.token for c in Linker(index).link("Who is an alumnus of Princeton from England?")}
+    assert {"ex:Princeton", "ex:England", "ex:almaMater", "ex:nationality"} <= found
+
+
 def test_an_entity_has_the_properties_of_its_facts_either_way_round_text_values_too(
     kb, tmp_path: Path
 ) -> None:
@@ -150,7 +168,7 @@ def test_a_property_the_question_describes_in_other_words_is_proposed(kb, tmp_pa
 
 
 class Synonyms(WordOverlap):
-    SAME = {**WordOverlap.SAME, "capital": "london"}
+    SAME = {**WordOverlap.SAME, "capital": "london", "england": "london"}
 
 
 def test_a_value_of_a_named_class_that_other_words_describe_is_proposed_with_its_relation(
@@ -169,6 +187,8 @@ def test_a_value_of_a_named_class_that_other_words_describe_is_proposed_with_its
     assert "ex:city" in found and found["ex:London"].score < found["ex:University"].score
     assert "ex:London" not in {c.token for c in Linker(index).link(question)}
     assert [c.token for c in linker.link("Which universities are in London?")].count("ex:London") == 1
+    # a place named in full is asked for, not a value like it ("rivers in Europe" is no river in Germany)
+    assert "ex:London" not in {c.token for c in linker.link("Which universities are in England?")}
 
 
 @pytest.mark.parametrize(("setting", "value"), [("described", -1), ("described", "one"), ("embedder", 3)])

@@ -68,7 +68,7 @@ Slot = tuple[str, str, str]
 MEASURED = '"'
 # The object of a fact whose value is another literal: a text (a symbol, a motto), not a label.
 TEXT = "'"
-# `paths` follows at most this many facts of each direction out of an entity.
+# `paths` and `shared` follow at most this many facts of each direction out of an entity.
 _PATH_NEIGHBOURS = 2000
 
 
@@ -361,6 +361,22 @@ class KBIndex:
             {"e": entity, "c": cls, "m": MEASURED, "t": TEXT, "cap": _PATH_NEIGHBOURS, "k": k},
         ).fetchall()
         return list(dict.fromkeys(p for p1, p2, _ in rows for p in (p1, p2)))
+
+    def shared(self, a: str, b: str, k: int = 2) -> list[str]:
+        """The properties of the `k` pairs of facts that most often link one element to both entities
+        ("American" and "physicist": nationality and occupation; "Spielberg" and "John Williams":
+        director and music composer), in the order of `a`, then `b`: what joins two values of one
+        thing that no fact joins directly. [] without facts; each entity's facts are capped."""
+        if not self._has_facts or k <= 0:
+            return []
+        rows = self._db.execute(
+            "WITH fa(x, p) AS (SELECT s, p FROM facts WHERE o = :a AND p != 'a' LIMIT :cap),"
+            " fb(x, p) AS (SELECT s, p FROM facts WHERE o = :b AND p != 'a' LIMIT :cap)"
+            " SELECT fa.p, fb.p, count(*) AS n FROM fa JOIN fb ON fa.x = fb.x AND fa.p != fb.p"
+            " GROUP BY fa.p, fb.p ORDER BY n DESC, fa.p, fb.p LIMIT :k",
+            {"a": a, "b": b, "cap": _PATH_NEIGHBOURS, "k": k},
+        ).fetchall()
+        return list(dict.fromkeys(p for pa, pb, _ in rows for p in (pa, pb)))
 
     def properties(self, entity: str) -> list[str]:
         """The properties of the facts an entity takes part in, either way round, most used first: what

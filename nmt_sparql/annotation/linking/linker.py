@@ -84,7 +84,7 @@ _ATTRIBUTES = 3
 _DESCRIBED_MIN = 0.3
 # Entities (best-scored first) whose properties are ranked against the question's words.
 _DESCRIBED_ENTITIES = 2
-# A value a word beside a class names ("Dutch painters": Netherlands): the word's sentence similarity
+# A value a word beside a class names ("horror novels": Horror fiction): the word's sentence similarity
 # with the value's label must reach this (held-out 4: right ones 0.69-0.93, wrong bests <= 0.52).
 _VALUE_MIN = 0.6
 # A property or class of the whole index proposed for its likeness to the question's words (`similar`):
@@ -202,7 +202,7 @@ class Linker:
         `embedder` (a sentence encoder's name, linking/embedder.py; None: none): the `described` properties
         of the linked entities that the question's other words are most similar to, when no label
         names them ("what does Brian May do for a living": occupation), and the values of a linked class
-        that words beside it describe ("Dutch painters": Netherlands); `described=0` turns both off.
+        that words beside it describe ("horror novels": Horror fiction); `described=0` turns both off.
         `similar` (with an embedder): this many labels of properties, and of classes, of the whole index
         whose sentence similarity to the question's words besides the linked entities' names is highest,
         for a KB without facts (LC-QuAD's DBpedia elements), where no entity's properties can be ranked."""
@@ -545,11 +545,12 @@ class Linker:
         self, found: list[Candidate], words: list[re.Match[str]]
     ) -> Generator[list[str], None, list[Candidate]]:
         """For a question that names a class, the element its members are linked to that a run of
-        words beside it describes ("Dutch painters": Netherlands, "horror novels": Horror fiction,
-        "companies in the car industry": Automotive): the words (no stopwords, no class, property or
-        literal; the name of an entity that is no member of the class and that no member is linked to
-        counts: "Dutch" is also a language) most like the value's label, at least _VALUE_MIN; placed at
-        the words, so the relations of the class and the value follow."""
+        words beside it describes ("horror novels": Horror fiction, "companies in the car industry":
+        Automotive): the words (no stopwords, no class, property or literal, no name an entity has in
+        full: "rivers in Europe" asks for Europe, not for a country like it; a common noun of an entity
+        that is no member of the class and that no member is linked to counts) most like the value's
+        label, at least _VALUE_MIN; placed at the words, so the relations of the class and the value
+        follow."""
         if self.embedder is None or self.described <= 0:
             return []
         classes = sorted((c for c in found if c.kind == "class"), key=lambda c: (-c.score, c.start))
@@ -565,10 +566,11 @@ class Linker:
             if c.end > c.start
             and (
                 c.kind != "entity"
+                or (c.score >= _WHOLE_LABEL and not is_common_noun(c.label))
                 or cls in self.index.classes(c.token)
                 or self.index.relations(cls, c.token, 1)
             )
-        ]  # an entity the class has nothing to do with may be a word for one of its values ("Dutch")
+        ]  # a common noun the class has nothing to do with may be a word for one of its values ("car")
         runs: list[list[re.Match[str]]] = [[]]
         for w in words:
             if w.group().lower() in STOPWORDS or any(s <= w.start() < e for s, e in named):
@@ -596,7 +598,8 @@ class Linker:
 
     def _relation_candidates(self, found: list[Candidate]) -> list[Candidate]:
         """Properties that join two linked elements in the KB, placed at the later element's span; for a
-        class and an entity that no fact joins, those of the two-fact paths that do."""
+        class and an entity that no fact joins, those of the two-fact paths that do; for two entities
+        that no fact joins, those of the facts that link one thing to both."""
         if self.relations <= 0:
             return []
 
@@ -619,8 +622,9 @@ class Linker:
         for a, b in pairs:
             at = max(a, b, key=lambda c: c.start)
             tokens = self.index.relations(a.token, b.token, self.relations)
-            if not tokens and a.kind == "class":
-                tokens = self.index.paths(a.token, b.token, self.relations)
+            if not tokens:
+                lookup = self.index.paths if a.kind == "class" else self.index.shared
+                tokens = lookup(a.token, b.token, self.relations)
             for token in tokens:
                 label = self.index.label(token) or token
                 out.append(Candidate(token, "property", label, at.start, at.end, _RELATION_SCORE))

@@ -71,23 +71,37 @@ def derived_verbs(word: str) -> tuple[tuple[str, bool], ...]:
 # Place adjectives (and their plurals for people) -> the place names they are made from, by English
 # suffix: (suffix, endings of the name in its place). "Russian": Russia, "German": Germany, "Italian":
 # Italy, "Chinese": China, "Mexican": Mexico, "Swedish": Sweden, "Polish": Poland, "Iraqi": Iraq.
-# Irregular ones ("French", "Dutch", "British") are no rule's; a lexicon or an alias has to say them.
+# Irregular ones ("French", "Dutch", "British") are no rule's: `_IRREGULAR_PLACES` holds the common ones.
 _PLACE_ADJECTIVES = (
     ("ian", ("", "y", "a", "ia")), ("an", ("a", "o", "", "any", "e")), ("ese", ("", "a", "o")),
     ("ish", ("en", "and", "eland", "ey")), ("i", ("",)),
 )  # fmt: skip
 _MIN_PLACE_STEM = 2
+# English place adjectives and names of peoples that no suffix rule makes, with their places' names.
+_IRREGULAR_PLACES = {
+    "american": ("united states", "america"), "british": ("united kingdom", "britain", "great britain"),
+    "briton": ("united kingdom", "britain"), "french": ("france",), "dutch": ("netherlands", "holland"),
+    "swiss": ("switzerland",), "greek": ("greece",), "welsh": ("wales",), "scottish": ("scotland",),
+    "scot": ("scotland",), "danish": ("denmark",), "dane": ("denmark",), "finnish": ("finland",),
+    "finn": ("finland",), "spanish": ("spain",), "spaniard": ("spain",), "portuguese": ("portugal",),
+    "thai": ("thailand",), "filipino": ("philippines",), "swede": ("sweden",), "turk": ("turkey",),
+    "icelandic": ("iceland",), "norwegian": ("norway",), "peruvian": ("peru",), "lebanese": ("lebanon",),
+    "ukrainian": ("ukraine",), "belgian": ("belgium",), "saudi": ("saudi arabia",),
+    "czech": ("czech republic", "czechia"), "burmese": ("myanmar", "burma"), "argentine": ("argentina",),
+    "londoner": ("london",), "parisian": ("paris",), "venetian": ("venice",), "roman": ("rome",),
+}  # fmt: skip
 
 
 @functools.lru_cache(maxsize=65536)
 def place_names(word: str) -> tuple[str, ...]:
     """The names `word` may be the place adjective of, or of the people of ("Russians"), lower-cased,
-    by the suffix rules above; which of them is a place the KB names is for the index to say."""
+    by the irregular ones and the suffix rules above; which of them is a place the KB names is for the
+    index to say."""
     word = word.lower()
+    out = dict.fromkeys(_IRREGULAR_PLACES.get(word, _IRREGULAR_PLACES.get(word.removesuffix("s"), ())))
     forms = [word]
     if word.endswith(("ans", "is")):
         forms.append(word[:-1])
-    out: dict[str, None] = {}
     for form in forms:
         for suffix, endings in _PLACE_ADJECTIVES:
             stem = form[: -len(suffix)]
