@@ -22,6 +22,7 @@ from nmt_sparql.inference.repair import (
     WRONG_KIND,
     Repaired,
     Repairer,
+    _Said,
     repair_rounds,
     rounds_histogram,
 )
@@ -246,6 +247,19 @@ def test_an_entity_the_question_names_and_the_query_leaves_out_restricts_the_ans
     assert repairer.named_left_out(films, "Which films did Ridley Scott direct?", units) is None
     directed = _tokens("SELECT DISTINCT ?x WHERE { ?x ont:director res:Ridley_Scott }")
     assert repairer.named_left_out(directed, "What did Ridley Scott direct?", units) is None
+
+
+def test_a_place_adjective_names_its_place_whole(tmp_path: Path) -> None:
+    """ "american physicists" names the United States as "Dutch painters" names the Netherlands: a
+    query that leaves the place out is restricted to it (`named_left_out`)."""
+    places = [
+        Entry("res:United_States", "entity", ("United States",)),
+        Entry("res:France", "entity", ("France",)),
+    ]
+    with KBIndex.build(tmp_path / "places.sqlite", places) as index:
+        said = _Said("how many American physicists are there?", index)
+        assert said.names_whole("res:United_States") and not said.names_whole("res:France")
+        assert _Said("Which French painters are there?", index).names_whole("res:France")
 
 
 def test_a_comparison_the_query_leaves_out_is_added_as_a_filter(

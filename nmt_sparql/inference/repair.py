@@ -73,7 +73,7 @@ from tqdm.auto import tqdm
 from nmt_sparql.annotation.linking.index import QUALIFIER, KBIndex, Kind, normalize
 from nmt_sparql.annotation.linking.linker import STOPWORDS
 from nmt_sparql.annotation.linking.sources import token_of
-from nmt_sparql.annotation.linking.wordforms import inflections
+from nmt_sparql.annotation.linking.wordforms import inflections, place_names
 from nmt_sparql.annotation.units import units
 from nmt_sparql.execution.answer import Answer
 from nmt_sparql.execution.base import ExistenceCheckError, KnowledgeBase
@@ -1098,9 +1098,12 @@ class _Said:
         self._words: dict[str, frozenset[str]] = {}
 
     def names_whole(self, token: str) -> bool:
-        """Whether the question holds the element's label whole ("alps" for the Alps)."""
-        label = self.index.label(token)
-        return bool(label) and f" {normalize(label)} " in self.text
+        """Whether the question holds the element's label whole ("alps" for the Alps), or a place
+        adjective of it ("american" for the United States: `place_names`)."""
+        label = normalize(self.index.label(token) or "")
+        return bool(label) and (
+            f" {label} " in self.text or any(label in place_names(w) for w in self.text.split())
+        )
 
     def words(self, token: str, specific: bool = False) -> frozenset[str]:
         """The question's words the element's names say; `specific`: only by a name that is not a part
