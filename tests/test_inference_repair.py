@@ -248,6 +248,30 @@ def test_an_entity_the_question_names_and_the_query_leaves_out_restricts_the_ans
     directed = _tokens("SELECT DISTINCT ?x WHERE { ?x ont:director res:Ridley_Scott }")
     assert repairer.named_left_out(directed, "What did Ridley Scott direct?", units) is None
 
+    # no fact joins a release to South Shields: the two that join them through its director do
+    released = _tokens("SELECT DISTINCT ?x WHERE { ?x ont:releaseYear ?v }")
+    question = "What was released by someone born in South Shields?"
+    through = repairer.named_left_out(released, question, ["res:South_Shields", "ont:releaseYear"])
+    assert through is not None and through[0] == _tokens(
+        "SELECT DISTINCT ?x WHERE { ?x ont:releaseYear ?v . ?x ont:director ?_m . ?_m ont:birthPlace res:South_Shields }"
+    )
+    assert {row[0].rsplit("/", 1)[1] for row in through[1].rows} == {"Alien", "Blade_Runner"}
+
+
+def test_an_empty_pattern_reaches_its_entity_through_one_element_between(
+    kb: Recording, index: KBIndex, prefixes: PrefixMap
+) -> None:
+    """ "Films directed from South Shields": no film's director is a town; its director was born there."""
+    wrong = _tokens("SELECT DISTINCT ?x WHERE { ?x a ont:Film . ?x ont:director res:South_Shields }")
+    units = ["ont:Film", "ont:director", "res:South_Shields"]
+    repaired = Repairer(kb, prefixes, index, max_rounds=2).repair(
+        [wrong], units, "Which films were directed by someone from South Shields?"
+    )
+    assert repaired.tokens == _tokens(
+        "SELECT DISTINCT ?x WHERE { ?x a ont:Film . ?x ont:director ?_m . ?_m ont:birthPlace res:South_Shields }"
+    )
+    assert {row[0].rsplit("/", 1)[1] for row in repaired.answer.rows} == {"Alien", "Blade_Runner"}
+
 
 def test_a_place_adjective_names_its_place_whole(tmp_path: Path) -> None:
     """ "american physicists" names the United States as "Dutch painters" names the Netherlands: a

@@ -416,7 +416,8 @@ class Repairer:
     def _rewrites(
         self, target: _Target, pattern: tuple[int, int, int], units: Sequence[str]
     ) -> list[tuple[list[str], str]]:
-        """Rewrites of one triple pattern, fewest changes first: elements replaced, subject and object swapped."""
+        """Rewrites of one triple pattern, fewest changes first: elements replaced, subject and object
+        swapped; after those of one change, its entity reached through one element between (`_through`)."""
         tokens = target.tokens
         types = token_types(tokens, self.prefixes)
         s, p, o = pattern
@@ -451,7 +452,9 @@ class Repairer:
                 new[s], new[p], new[o] = terms
                 ranked.append((len(changes), sum(choice), new, ", ".join(changes)))
         ranked.sort(key=lambda r: (r[0], r[1]))
-        return [(new, change) for _, _, new, change in ranked]
+        single = sum(1 for r in ranked if r[0] == 1)
+        rewrites = [(new, change) for _, _, new, change in ranked]
+        return rewrites[:single] + self._through(tokens, pattern) + rewrites[single:]
 
     def _types_of(self, tokens: Sequence[str], types: Sequence[TokenType], variable: str) -> list[str]:
         """The classes a query gives `variable` (`variable a C` patterns)."""
@@ -514,7 +517,8 @@ class Repairer:
                 break
             checks += 1
             new_patterns = triple_patterns(tokens, token_types(tokens, self.prefixes))
-            if len(new_patterns) != len(patterns) or not self._matches(tokens, new_patterns[: k + 1]):
+            added = len(new_patterns) - len(patterns)  # 1: through an element between (`_through`)
+            if added not in (0, 1) or not self._matches(tokens, new_patterns[: k + 1 + added]):
                 continue
             runs += 1
             attempt, answer, unknown = self._try(tokens, f"{target.label}: {change}", expected)
@@ -678,7 +682,9 @@ class Repairer:
     ) -> tuple[list[str], Answer] | None:
         """A SELECT that leaves out an entity the question names (`_named`) restricted to it by the
         property that joins most of its answers to it, either way ("the biggest country in Africa"
-        answered over every country: `?x ont:continent res:Africa` added); the first restriction that
+        answered over every country: `?x ont:continent res:Africa` added), else, when no fact joins any
+        answer to it, by the two that join them through one element between ("the longest river in
+        Asia": `?x ont:flowsThrough ?_m . ?_m ont:continent res:Asia`); the first restriction that
         answers with the kind asked for and changes the answer (every planet orbits the Sun: "the
         planet closest to the Sun" needs no such pattern). An entity named inside the name of an
         element the query uses is part of that name, not left out."""
@@ -694,28 +700,73 @@ class Repairer:
             return None
         var, close, body = parts
         for entity in left[: self.per_element]:
-            for pattern in ([var, "?_p", entity], [entity, "?_p", var]):
-                joins = [
-                    "select", "?_p", "(", "count", "(", "distinct", var, ")", "as", "?_n", ")", "where",
-                    "{", *body, ".", *pattern, "}", "group", "by", "?_p", "order", "by", "desc", "(",
-                    "?_n", ")", "limit", str(self.per_element),
-                ]  # fmt: skip
-                found = self._query(detokenize(joins, self.prefixes))
-                props = [token_of(str(row[0]), self.prefixes) for row in found.rows] if found.ok else []
-                for prop in [p for p in props if p]:
-                    new = [
-                        *tokens[:close],
-                        ".",
-                        *[prop if t == "?_p" else t for t in pattern],
-                        *tokens[close:],
-                    ]
-                    attempt, narrowed, _ = self._try(
-                        new, f"{source}: restricted to {entity} (named, left out) by {prop}", expected
-                    )
-                    rnd.attempts.append(attempt)
-                    if attempt.outcome == ANSWERED and narrowed is not None and narrowed.rows != answer.rows:
-                        return new, narrowed
+            found = [
+                joined
+                for pattern in ([var, "?_p", entity], [entity, "?_p", var])
+                for joined in self._joining(body, var, pattern, ("?_p",))
+            ]
+            if not found:
+                found = self._joining(
+                    body, var, [var, "?_p", "?_m", ".", "?_m", "?_q", entity], ("?_p", "?_q")
+                )
+            for pattern in found:
+                new = [*tokens[:close], ".", *pattern, *tokens[close:]]
+                attempt, narrowed, _ = self._try(
+                    new,
+                    f"{source}: restricted to {entity} (named, left out) by {' '.join(pattern)}",
+                    expected,
+                )
+                rnd.attempts.append(attempt)
+                if attempt.outcome == ANSWERED and narrowed is not None and narrowed.rows != answer.rows:
+                    return new, narrowed
         return None
+
+    def _joining(
+        self, body: list[str], var: str, pattern: list[str], slots: Sequence[str]
+    ) -> list[list[str]]:
+        """`pattern` with its property `slots` filled in by the properties that join the most answers of
+        `body` (the answer variable `var`) that way, at most `per_element` of them."""
+        joins = [
+            "select", *slots, "(", "count", "(", "distinct", var, ")", "as", "?_n", ")", "where", "{",
+            *body, *(["."] if body else []), *pattern, "}", "group", "by", *slots, "order", "by", "desc",
+            "(", "?_n", ")", "limit", str(self.per_element),
+        ]  # fmt: skip
+        found = self._query(detokenize(joins, self.prefixes))
+        out = []
+        for row in found.rows if found.ok else ():
+            props = dict(zip(slots, (token_of(str(v), self.prefixes) for v in row)))
+            if all(props.values()):
+                out.append([props.get(t) or t for t in pattern])
+        return out
+
+    def _through(self, tokens: list[str], pattern: tuple[int, int, int]) -> list[tuple[list[str], str]]:
+        """A pattern `?x P E` with an entity for object, read through one element between (`?x P ?_m .
+        ?_m Q E`: "rivers that flow through Europe" are those that flow through a country of Europe),
+        by the properties Q that join the most answers of the query's other patterns that way."""
+        types = token_types(tokens, self.prefixes)
+        s, p, o = pattern
+        if (
+            types[s] != TokenType.VARIABLE
+            or tokens[p] == "a"
+            or types[p] != TokenType.URI
+            or types[o] != TokenType.URI
+            or self._kind(tokens[o]) != "entity"
+            or "?_m" in tokens
+        ):
+            return []
+        others = [
+            t for k in triple_patterns(tokens, types) if k != pattern for t in (*(tokens[i] for i in k), ".")
+        ]
+        found = self._joining(
+            others[:-1], tokens[s], [tokens[s], tokens[p], "?_m", ".", "?_m", "?_q", tokens[o]], ("?_q",)
+        )
+        return [
+            (
+                [*tokens[:o], "?_m", ".", "?_m", joined[5], *tokens[o:]],
+                f"{tokens[o]} reached through ?_m {joined[5]}",
+            )
+            for joined in found
+        ]
 
     def said_but_left_out(self, tokens: Sequence[str], said: _Said, units: Sequence[str]) -> list[str]:
         """The properties among the question's units that say words of the question no element of a
