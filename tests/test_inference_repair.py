@@ -273,6 +273,39 @@ def test_an_empty_pattern_reaches_its_entity_through_one_element_between(
     assert {row[0].rsplit("/", 1)[1] for row in repaired.answer.rows} == {"Alien", "Blade_Runner"}
 
 
+def test_a_place_adjective_that_names_an_element_the_query_uses_is_not_left_out(
+    tmp_path: Path, prefixes: PrefixMap
+) -> None:
+    """ "written in German" asks for the language German, not for Germany, which "German" also names;
+    "Which films are German?" answered over every film is restricted to Germany, when linked."""
+    ttl = tmp_path / "kb.ttl"
+    ttl.write_text(
+        "@prefix res: <http://repair.test/resource/> .\n@prefix ont: <http://repair.test/ontology/> .\n"
+        "res:Das_Boot a ont:Film ; ont:language res:German ; ont:country res:Germany .\n"
+        "res:M a ont:Film ; ont:language res:German ; ont:country res:Germany .\n"
+        "res:Heidi a ont:Film ; ont:language res:German ; ont:country res:Switzerland .\n"
+        "res:Alien a ont:Film ; ont:language res:English .\n",
+        encoding="utf-8",
+    )
+    entries = [
+        Entry("res:German", "entity", ("German",)),
+        Entry("res:Germany", "entity", ("Germany",)),
+        Entry("ont:Film", "class", ("film",)),
+        Entry("ont:language", "property", ("language",)),
+    ]
+    units = ["ont:Film", "ont:language", "res:German", "res:Germany"]
+    with (
+        EmbeddedStore([ttl], prefixes=prefixes, timeout_s=10) as store,
+        KBIndex.build(tmp_path / "index.sqlite", entries) as index,
+    ):
+        repairer = Repairer(Recording(store), prefixes, index, max_rounds=1)
+        written = _tokens("SELECT DISTINCT ?x WHERE { ?x a ont:Film . ?x ont:language res:German }")
+        assert repairer.named_left_out(written, "films written in German", units) is None
+        films = _tokens("SELECT DISTINCT ?x WHERE { ?x a ont:Film }")
+        german = repairer.named_left_out(films, "Which films are German?", ["ont:Film", "res:Germany"])
+        assert german is not None and "res:Germany" in german[0]
+
+
 def test_a_place_adjective_names_its_place_whole(tmp_path: Path) -> None:
     """ "american physicists" names the United States as "Dutch painters" names the Netherlands: a
     query that leaves the place out is restricted to it (`named_left_out`)."""

@@ -687,13 +687,18 @@ class Repairer:
         Asia": `?x ont:flowsThrough ?_m . ?_m ont:continent res:Asia`); the first restriction that
         answers with the kind asked for and changes the answer (every planet orbits the Sun: "the
         planet closest to the Sun" needs no such pattern). An entity named inside the name of an
-        element the query uses is part of that name, not left out."""
+        element the query uses is part of that name, not left out; so is a place named by an adjective
+        that is the name of an element the query uses ("German" of "novels written in German")."""
         used = [f" {normalize(said.index.label(t) or '')} " for t in tokens if ":" in t]
         left = [
             u
             for u in self._named(said, units)
             if u not in tokens
             and not any(f" {normalize(said.index.label(u) or u)} " in name for name in used)
+            and not (
+                f" {normalize(said.index.label(u) or u)} " not in said.text
+                and all(f" {w} " in used for w in said.place_words(u))
+            )
         ]
         parts = self._answer_body(tokens)
         if not left or parts is None or tokens[0] != "select":
@@ -1152,9 +1157,12 @@ class _Said:
         """Whether the question holds the element's label whole ("alps" for the Alps), or a place
         adjective of it ("american" for the United States: `place_names`)."""
         label = normalize(self.index.label(token) or "")
-        return bool(label) and (
-            f" {label} " in self.text or any(label in place_names(w) for w in self.text.split())
-        )
+        return bool(label) and (f" {label} " in self.text or bool(self.place_words(token)))
+
+    def place_words(self, token: str) -> list[str]:
+        """The question's words that are place adjectives of the element's label ("american")."""
+        label = normalize(self.index.label(token) or "")
+        return [w for w in self.text.split() if label and label in place_names(w)]
 
     def words(self, token: str, specific: bool = False) -> frozenset[str]:
         """The question's words the element's names say; `specific`: only by a name that is not a part
