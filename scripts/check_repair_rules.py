@@ -3,7 +3,7 @@
 Repair (nmt_sparql/inference/repair.py) reads the question: the kind of answer it asks for
 (inference/expected_answer.py; for "who", the classes training's answers have; every pattern joined
 to the answer variable and every variable an ORDER BY or FILTER reads bound, sparql/patterns.py), the direction of its superlative or comparative and whether it asks
-for a ranking at all (inference/asked_order.py), the class its opening words name, a property it says
+for a ranking or a comparison at all (inference/asked_order.py), the class its opening words name, a property it says
 that the query leaves out (one hop further, among the linker's candidates), an entity it names that the
 query leaves out (the answers restricted to it), a comparison it asks for that the query leaves out
 (a filter added), and whether an ASK's "no"
@@ -27,6 +27,7 @@ from nmt_sparql.annotation.linking.index import KBIndex
 from nmt_sparql.annotation.units import units as units_of
 from nmt_sparql.inference.asked_order import (
     turned_to_question,
+    unasked_comparison_made_equal,
     unasked_ranking_removed,
     unordered_limit_removed,
 )
@@ -108,7 +109,8 @@ def main() -> None:
                 changed["ruled out"].append(where)
         checked["ranking"] += 1
         if any(
-            rule(tokens, question) is not None for rule in (unasked_ranking_removed, unordered_limit_removed)
+            rule(tokens, question) is not None
+            for rule in (unasked_ranking_removed, unordered_limit_removed, unasked_comparison_made_equal)
         ):
             changed["ranking"].append(where)
         units = [t for t in tokens if ":" in t and not t.startswith(("?", '"'))]  # the gold query's elements

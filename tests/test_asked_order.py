@@ -11,6 +11,7 @@ from nmt_sparql.inference.asked_order import (
     asks_for_the_top,
     ranked_noun,
     turned_to_question,
+    unasked_comparison_made_equal,
     unasked_ranking_removed,
     unordered_limit_removed,
 )
@@ -165,3 +166,34 @@ def test_a_limit_with_no_order_is_removed_when_the_question_asks_for_the_top_one
     assert unordered_limit_removed(query, "Name a mountain.") is None  # any one will do
     ordered = _q("?x a ont:Mountain . ?x ont:elevation ?v") + _TOP_ONE
     assert unordered_limit_removed(ordered, "What is the tallest mountain?") is None
+
+
+def test_a_comparison_the_question_never_asks_for_becomes_an_equality() -> None:
+    """ "Is gold's atomic number 79?" asks for 79, not more; a comparing word or another number keeps it."""
+    ask = [
+        "ask",
+        "where",
+        "{",
+        "res:Gold",
+        "ont:atomicNumber",
+        "?v",
+        ".",
+        "filter",
+        "(",
+        "?v",
+        ">",
+        "79",
+        ")",
+        "}",
+    ]
+    equal = unasked_comparison_made_equal(ask, "Is gold's atomic number 79?")
+    assert equal is not None and equal[0][equal[0].index("79") - 1] == "="
+    assert unasked_comparison_made_equal(ask, "Is gold's atomic number above 79?") is None
+    assert unasked_comparison_made_equal(ask, "Does gold's atomic number exceed 79?") is None
+    assert unasked_comparison_made_equal(ask, "Is gold's atomic number 80?") is None
+    assert (
+        unasked_comparison_made_equal(
+            ["ask", "where", "{", "res:Gold", "ont:atomicNumber", "79", "}"], "Is it 79?"
+        )
+        is None
+    )

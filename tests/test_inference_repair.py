@@ -306,16 +306,20 @@ def test_a_place_adjective_that_names_an_element_the_query_uses_is_not_left_out(
         assert german is not None and "res:Germany" in german[0]
 
 
-def test_a_place_adjective_names_its_place_whole(tmp_path: Path) -> None:
-    """ "american physicists" names the United States as "Dutch painters" names the Netherlands: a
-    query that leaves the place out is restricted to it (`named_left_out`)."""
+def test_a_place_adjective_and_a_plural_name_an_entity_whole(tmp_path: Path) -> None:
+    """ "american physicists" names the United States as "Dutch painters" names the Netherlands, and
+    the occupation physicist by its plural: a query that leaves either out is restricted to it
+    (`named_left_out`); a name's plural names no one ("Frances")."""
     places = [
         Entry("res:United_States", "entity", ("United States",)),
         Entry("res:France", "entity", ("France",)),
+        Entry("res:Physicist", "entity", ("physicist",)),
     ]
     with KBIndex.build(tmp_path / "places.sqlite", places) as index:
         said = _Said("how many American physicists are there?", index)
         assert said.names_whole("res:United_States") and not said.names_whole("res:France")
+        assert said.names_whole("res:Physicist")
+        assert not _Said("Which Frances are there?", index).names_whole("res:France")
         assert _Said("Which French painters are there?", index).names_whole("res:France")
 
 

@@ -15,7 +15,10 @@ the word. A question with no graded word, or with words that disagree, asks for 
 changes nothing. A question with no graded or ranking word ("first", "top") at all asks for no
 ranking: a query that keeps its first answers by an order (`order by desc ( ?v ) limit 1`) loses the
 order and the limit; a question that asks for the top one, a query that keeps its first answers by no
-order (`limit 1` alone) loses the limit, to be ranked. English only.
+order (`limit 1` alone) loses the limit, to be ranked. A query that compares with a number the
+question says, when the question has no graded, ranking or comparing word ("Is gold's atomic number
+79?" decoded as `filter ( ?v > 79 )`), asks whether the value is that number: the comparison becomes
+`=`. English only.
 """
 
 from __future__ import annotations
@@ -54,6 +57,11 @@ _PREPOSITIONS: dict[str, Sense] = {
     "before": "early", "after": "late", "since": "late", "prior": "early",
 }  # fmt: skip
 _WORD = re.compile(r"[^\W\d_]+")
+# Words that compare with a number without a graded adjective or a preposition above.
+_COMPARING = frozenset({
+    "than", "exceed", "exceeds", "exceeded", "surpass", "surpasses", "surpassed", "beyond", "between",
+    "within", "until", "till", "from", "up", "least", "most",
+})  # fmt: skip
 # Words that ask for a ranking without a graded adjective ("the first album", "top 5", "sorted by").
 _RANKING = frozenset({
     "first", "last", "second", "third", "fourth", "fifth", "top", "bottom", "best", "worst", "maximum",
@@ -243,6 +251,27 @@ def unordered_limit_removed(tokens: Sequence[str], question: str) -> tuple[list[
     if not tail or tail[0] not in ("limit", "offset"):
         return None
     return list(tokens[: close + 1]), "limit without an order removed (the question asks for the top one)"
+
+
+def unasked_comparison_made_equal(tokens: Sequence[str], question: str) -> tuple[list[str], str] | None:
+    """`tokens` with its one FILTER comparison (`?v > 79`) made an equality, when the question says the
+    number compared with and no graded, ranking or comparing word ("Is gold's atomic number 79?"):
+    such a question asks whether the value is that number, not beyond it."""
+    comparisons = [i for i, t in enumerate(tokens) if t in _FLIP_COMPARISON]
+    if (
+        "filter" not in tokens
+        or len(comparisons) != 1
+        or asks_for_a_ranking(question)
+        or _COMPARING & set(_words(question))
+    ):
+        return None
+    i = comparisons[0]
+    number = next((t for t in (tokens[i - 1], tokens[i + 1]) if re.fullmatch(r"-?\d+(?:\.\d+)?", t)), None)
+    if number is None or number not in re.findall(r"\d+(?:\.\d+)?", question.replace(",", "")):
+        return None
+    new = list(tokens)
+    new[i] = "="
+    return new, f"comparison {tokens[i]} made = (the question compares with nothing)"
 
 
 def _ordered_variable(tokens: Sequence[str], at: int) -> str | None:

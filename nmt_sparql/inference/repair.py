@@ -28,6 +28,13 @@ repairer looks for a query that answers:
 - round 1 tries the n-best in order, but for what the question says: a hypothesis whose properties and
   classes the question names more of (by their names in the KB index), and leaves fewer unsaid, goes
   before an earlier one.
+- a SELECT that leaves out an entity the question names (its label, the plural of a common noun:
+  "physicists", or a place adjective: "american") is restricted to it by the property that joins most
+  of its answers to it, else, when no fact joins them, through one element between ("the longest river
+  in Asia": a river that flows through a country of Asia); a place adjective that names an element the
+  query uses ("written in German": the language) names no place left out.
+- an empty pattern `?x P E` is also read through one element between (`?x P ?_m . ?_m Q E`, Q from
+  the KB), after the rewrites of one change ("rivers that flow through Europe").
 - a query that answers, or answers with the wrong kind, but leaves out a property the question says by a
   name of its own is taken one hop further by it ("where were Google's founders born": the founders,
   then their birth places).
@@ -42,8 +49,9 @@ repairer looks for a query that answers:
   holds (`KBIndex.answer_classes`: "Who wrote X?" is not answered by X's language).
 - before it runs, a hypothesis whose ORDER BY direction or FILTER comparison goes against the question's
   superlative or comparative ("the smallest", "more than", "before") is turned to it, and an ORDER BY
-  ... LIMIT the question never asks for is dropped (inference/asked_order.py): one word of the
-  question says so, the same on any KB. A superlative ordered by values that are no numbers or dates
+  ... LIMIT the question never asks for is dropped, and a FILTER comparison with a number the question
+  says, in a question that compares nothing, becomes an equality (inference/asked_order.py): one word of
+  the question says so, the same on any KB. A superlative ordered by values that are no numbers or dates
   (`order by ?v` over `?x ont:country ?v`) is an answer of the wrong kind, and its rewrite starts
   at the ordered pattern (another property of the units: "closest to the sun", order from the Sun).
 - an ASK that answers `false` because a pattern names an IRI where the KB's values of its property are
@@ -73,7 +81,7 @@ from tqdm.auto import tqdm
 from nmt_sparql.annotation.linking.index import QUALIFIER, KBIndex, Kind, normalize
 from nmt_sparql.annotation.linking.linker import STOPWORDS
 from nmt_sparql.annotation.linking.sources import token_of
-from nmt_sparql.annotation.linking.wordforms import inflections, place_names
+from nmt_sparql.annotation.linking.wordforms import head_plurals, inflections, is_common_noun, place_names
 from nmt_sparql.annotation.units import units
 from nmt_sparql.execution.answer import Answer
 from nmt_sparql.execution.base import ExistenceCheckError, KnowledgeBase
@@ -85,6 +93,7 @@ from nmt_sparql.inference.asked_order import (
     ordered_variable,
     ranked_noun,
     turned_to_question,
+    unasked_comparison_made_equal,
     unasked_ranking_removed,
     unordered_limit_removed,
 )
@@ -1084,6 +1093,7 @@ class Repairer:
                     turned_to_question(tokens, question, self.values_are_dates),
                     unasked_ranking_removed(tokens, question),
                     unordered_limit_removed(tokens, question),
+                    unasked_comparison_made_equal(tokens, question),
                 ):
                     if change is not None:
                         tokens, source = change[0], f"{source}: {change[1]}"
@@ -1154,10 +1164,12 @@ class _Said:
         self._words: dict[str, frozenset[str]] = {}
 
     def names_whole(self, token: str) -> bool:
-        """Whether the question holds the element's label whole ("alps" for the Alps), or a place
-        adjective of it ("american" for the United States: `place_names`)."""
-        label = normalize(self.index.label(token) or "")
-        return bool(label) and (f" {label} " in self.text or bool(self.place_words(token)))
+        """Whether the question holds the element's label whole ("alps" for the Alps), the plural of a
+        label that is a common noun ("physicists" for physicist), or a place adjective of the label
+        ("american" for the United States: `place_names`)."""
+        raw = self.index.label(token) or ""
+        forms = [raw, *(head_plurals(raw) if is_common_noun(raw) else ())]
+        return any(f" {normalize(f)} " in self.text for f in forms if f) or bool(self.place_words(token))
 
     def place_words(self, token: str) -> list[str]:
         """The question's words that are place adjectives of the element's label ("american")."""
