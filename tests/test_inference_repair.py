@@ -271,6 +271,14 @@ def test_an_empty_pattern_reaches_its_entity_through_one_element_between(
         "SELECT DISTINCT ?x WHERE { ?x a ont:Film . ?x ont:director ?_m . ?_m ont:birthPlace res:South_Shields }"
     )
     assert {row[0].rsplit("/", 1)[1] for row in repaired.answer.rows} == {"Alien", "Blade_Runner"}
+    # another entity of the question in the wrong one's place, reached through one element between
+    elsewhere = _tokens("SELECT DISTINCT ?x WHERE { ?x a ont:Film . ?x ont:director res:Alien }")
+    repaired = Repairer(kb, prefixes, index, max_rounds=2).repair(
+        [elsewhere], [*units, "res:Alien"], "Which films were directed by someone from South Shields?"
+    )
+    assert repaired.tokens == _tokens(
+        "SELECT DISTINCT ?x WHERE { ?x a ont:Film . ?x ont:director ?_m . ?_m ont:birthPlace res:South_Shields }"
+    )
 
 
 def test_a_place_adjective_that_names_an_element_the_query_uses_is_not_left_out(

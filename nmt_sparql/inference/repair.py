@@ -426,7 +426,9 @@ class Repairer:
         self, target: _Target, pattern: tuple[int, int, int], units: Sequence[str]
     ) -> list[tuple[list[str], str]]:
         """Rewrites of one triple pattern, fewest changes first: elements replaced, subject and object
-        swapped; after those of one change, its entity reached through one element between (`_through`)."""
+        swapped; after those of one change, its entity (or another in its place) reached through one
+        element between (`_through`: "the oldest German university", `?x ont:city res:German`, is one in
+        a city of Germany)."""
         tokens = target.tokens
         types = token_types(tokens, self.prefixes)
         s, p, o = pattern
@@ -463,7 +465,11 @@ class Repairer:
         ranked.sort(key=lambda r: (r[0], r[1]))
         single = sum(1 for r in ranked if r[0] == 1)
         rewrites = [(new, change) for _, _, new, change in ranked]
-        return rewrites[:single] + self._through(tokens, pattern) + rewrites[single:]
+        through = self._through(tokens, pattern)
+        for new, change in rewrites[:single]:
+            if new[o] != tokens[o] and new[s] == tokens[s] and new[p] == tokens[p]:  # another entity
+                through += [(t, f"{change}, {c}") for t, c in self._through(new, pattern)]
+        return rewrites[:single] + through + rewrites[single:]
 
     def _types_of(self, tokens: Sequence[str], types: Sequence[TokenType], variable: str) -> list[str]:
         """The classes a query gives `variable` (`variable a C` patterns)."""
