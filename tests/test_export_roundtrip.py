@@ -145,7 +145,8 @@ def test_export_holds_no_pickle_and_describes_the_model(tmp_path: Path) -> None:
     config = json.loads((out / "config.json").read_text())
     assert config["copy"] is True and config["kb"] == "bundled"
     assert config["annotation"] == {
-        "scheme": "tag_within", "seed": 7, "linked": {"index": None, "per_mention": 3, "add_missed_gold": 0.0}
+        "scheme": "tag_within", "seed": 7, "linked": {"index": None, "per_mention": 3, "add_missed_gold": 0.0},
+        "code": None,  # a run folder written before runs recorded the code that linked their data
     }  # fmt: skip
     assert config["decode"] == DECODE and config["model"]["pretrained"] == "hf"
     assert (

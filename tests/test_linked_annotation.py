@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+import logging
 from pathlib import Path
 
 import pyoxigraph as ox
@@ -14,6 +16,7 @@ from nmt_sparql.annotation.annotator import Annotator
 from nmt_sparql.annotation.linking.index import Entry, KBIndex
 from nmt_sparql.annotation.linking.sources import entries_from_store
 from nmt_sparql.core.record import Example, KBElement
+from nmt_sparql.data.fingerprint import CODE_FILE, code_hash, record_code, recorded_code
 from nmt_sparql.data.generate import bundled_kb_path
 from nmt_sparql.preparation.linking_index import INDEX_FILE, copy_index, dataset_index
 from nmt_sparql.preparation.prepare import prepare
@@ -211,6 +214,30 @@ def test_prepared_questions_are_what_the_exported_translator_reads(tmp_path: Pat
     (result,) = translator.translate([held_out[0].question])
     assert result.input == held_out[0].annotated
     translator.close()
+
+
+def test_an_export_records_the_linking_code_that_trained_it_and_another_version_says_so(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """A linked model reads questions as the code that prepared its data linked them: the export keeps
+    that version, and a translator of another version warns; a run from before records none."""
+    run = make_run(tmp_path / "run", annotation="linked", index=True)
+    assert recorded_code(run) is None
+    record_code(run)
+    export = export_model(run, tmp_path / "export")
+    config = json.loads((export / "config.json").read_text(encoding="utf-8"))
+    assert config["annotation"]["code"] == code_hash()
+    with caplog.at_level(logging.WARNING):
+        Translator.from_pretrained(export).close()
+    assert "another version" not in caplog.text
+    (run / CODE_FILE).write_text(json.dumps({"code": "0" * 64}), encoding="utf-8")
+    export_model(run, tmp_path / "export")
+    with caplog.at_level(logging.WARNING):
+        Translator.from_pretrained(tmp_path / "export").close()
+    assert "another version of nmt-sparql's linking code" in caplog.text
+    (run / CODE_FILE).write_text("{", encoding="utf-8")
+    with pytest.raises(ValueError, match=CODE_FILE):
+        export_model(run, tmp_path / "export")
 
 
 def test_a_tag_end_export_reads_raw_questions_with_every_candidate_as_a_tail(tmp_path: Path) -> None:

@@ -3,6 +3,7 @@
 import json
 
 from nmt_sparql.cli import main
+from nmt_sparql.data.fingerprint import CODE_FILE
 
 TINY = [
     "model.dim=16",
@@ -20,7 +21,8 @@ def test_train_then_evaluate_writes_checkpoints_metrics_and_report(tmp_path, cap
     out = capsys.readouterr().out
     assert "answer accuracy %" in out
     for name in ("config.yaml", "tokenizer/tokenization.json", "best/model.safetensors", "train_log.jsonl",
-                 "test/predictions.jsonl", "test/metrics.json", "test/report.md", "test/confusion.png"):  # fmt: skip
+                 "test/predictions.jsonl", "test/metrics.json", "test/report.md", "test/confusion.png",
+                 CODE_FILE):  # fmt: skip
         assert (run / name).is_file(), name
     metrics = json.loads((run / "test/metrics.json").read_text())
     assert metrics["n"] > 10 and metrics["answers"]["kept"] > 0

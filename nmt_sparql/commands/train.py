@@ -22,6 +22,7 @@ from torch.utils.data import DataLoader
 from nmt_sparql.atomic import atomic_write_text
 from nmt_sparql.config_values import check_switches
 from nmt_sparql.core.record import Example
+from nmt_sparql.data.fingerprint import record_code
 from nmt_sparql.execution.gold import gold_cache_path
 from nmt_sparql.inference.evaluate import evaluate_split, format_metrics
 from nmt_sparql.inference.tokenizer import build_tokenizer
@@ -63,6 +64,7 @@ def _run(cfg: DictConfig, out: Path) -> dict[str, Any] | None:
     splits = load_splits(cfg)
     if cfg.annotation != "raw":  # the run carries the index its raw questions are linked with
         copy_index(dataset_index(cfg, splits["train"], label_resolver(cfg)), out)
+        record_code(out)  # and the version of the code that linked its training questions
     copy = cfg["copy"]  # not cfg.copy: that is DictConfig.copy()
     model_cfg = OmegaConf.to_container(cfg.model, resolve=True)
     if model_cfg.get("pretrained") and not pretrained_available(model_cfg["pretrained"]):

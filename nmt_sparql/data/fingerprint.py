@@ -11,11 +11,13 @@ from __future__ import annotations
 
 import functools
 import hashlib
+import json
 from collections.abc import Iterable
 from pathlib import Path
 
 from omegaconf import DictConfig
 
+from nmt_sparql.atomic import atomic_write_json
 from nmt_sparql.data.generate import bundled_kb_path
 
 # Where each built-in reader's files are, under the dataset root (`data.root` or `<data.dir>/raw`).
@@ -69,6 +71,29 @@ def source_paths(cfg: DictConfig, reader: str, root: Path) -> list[Path]:
     augment = str(cfg.data.get("augment") or "")
     paths += [Path(p) for p in augment.removeprefix("embedded:").split(",") if p and Path(p).is_file()]
     return paths
+
+
+# The file in a run folder that records `code_hash` of the code that prepared the run's data.
+CODE_FILE = "prepared_code.json"
+
+
+def record_code(run: Path) -> None:
+    """Write `code_hash` into the run folder: its model reads questions as this code links them."""
+    atomic_write_json(run / CODE_FILE, {"code": code_hash()})
+
+
+def recorded_code(run: Path) -> str | None:
+    """The `code_hash` a run recorded (None: a run from before it was recorded)."""
+    path = run / CODE_FILE
+    if not path.is_file():
+        return None
+    try:
+        code = json.loads(path.read_text(encoding="utf-8"))["code"]
+    except (ValueError, KeyError, TypeError) as err:
+        raise ValueError(f"{path}: not a record of the code that prepared the run's data ({err!r})") from err
+    if not isinstance(code, str):
+        raise ValueError(f"{path}: field 'code' must be a string, got {code!r}")
+    return code
 
 
 @functools.cache

@@ -24,6 +24,7 @@ from omegaconf import OmegaConf
 from safetensors.torch import save_model
 
 from nmt_sparql.atomic import atomic_write, atomic_write_json
+from nmt_sparql.data.fingerprint import recorded_code
 from nmt_sparql.inference.tokenizer import load_tokenizer
 from nmt_sparql.models.causal_lm import CausalLM
 from nmt_sparql.models.pretrained import PretrainedSeq2Seq
@@ -61,8 +62,11 @@ def _run_config(run_dir: Path) -> dict[str, Any]:
     return cfg
 
 
-def export_config(cfg: dict[str, Any], checkpoint: Path, quantize: str = "none") -> dict[str, Any]:
-    """The inference settings of a run: what builds the model and how its inputs are written."""
+def export_config(
+    cfg: dict[str, Any], checkpoint: Path, quantize: str = "none", code: str | None = None
+) -> dict[str, Any]:
+    """The inference settings of a run: what builds the model and how its inputs are written (`code`:
+    the version of the code that linked its training questions, `recorded_code`)."""
     model_cfg = {k: v for k, v in cfg["model"].items() if k not in RECIPE_KEYS}  # older runs carried them
     if codec_for(model_cfg["name"]) in ("hf", "prompt"):
         model_cfg["pretrained"] = "hf"  # the export's own hf/ folder, resolved at load time
@@ -79,6 +83,7 @@ def export_config(cfg: dict[str, Any], checkpoint: Path, quantize: str = "none")
             "scheme": cfg["annotation"],
             "seed": int(cfg.get("seed", 0)),
             "linked": cfg.get("linked"),
+            "code": code,
         },
         "decode": {k: decode[k] for k in DECODE_KEYS if k in decode},
         "quantize": check_mode(quantize),
@@ -130,7 +135,7 @@ def export_model(
         build_cfg = {**build_cfg, "quantization": None, "gradient_checkpointing": False}
     model = build_model(build_cfg, tokenizer.spec, bool(cfg["copy"]))
     load_weights(folder, model)
-    config = export_config(cfg, folder, quantize)
+    config = export_config(cfg, folder, quantize, recorded_code(run_dir))
 
     tmp = out.with_name(f".{out.name}.tmp")
     old = out.with_name(f".{out.name}.old")

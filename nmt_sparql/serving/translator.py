@@ -22,6 +22,7 @@ from safetensors.torch import load_model
 
 from nmt_sparql.annotation.annotator import Annotator
 from nmt_sparql.annotation.units import check_units, units
+from nmt_sparql.data.fingerprint import code_hash
 from nmt_sparql.execution.answer import Answer
 from nmt_sparql.execution.base import KnowledgeBase, execute_many
 from nmt_sparql.execution.config import KBSettings
@@ -318,6 +319,15 @@ def _annotator(config: dict[str, Any], index: Path) -> Annotator:
             scheme,
         )
         return Annotator(scheme, None, seed)
+    trained_on = annotation.get("code")
+    if scheme == "linked" and trained_on is not None and trained_on != code_hash():
+        log.warning(
+            "this model was trained on questions linked by another version of nmt-sparql's linking code "
+            "(%s, this one %s): it reads questions linked otherwise, and may answer fewer; translate with the "
+            "version that trained it, or train again",
+            trained_on[:12],
+            code_hash()[:12],
+        )
     return Annotator.open(scheme, index, annotation.get("linked"), seed)
 
 
