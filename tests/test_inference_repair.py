@@ -291,7 +291,7 @@ def test_a_place_adjective_that_names_an_element_the_query_uses_is_not_left_out(
         "@prefix res: <http://repair.test/resource/> .\n@prefix ont: <http://repair.test/ontology/> .\n"
         "res:Das_Boot a ont:Film ; ont:language res:German ; ont:country res:Germany .\n"
         "res:M a ont:Film ; ont:language res:German ; ont:country res:Germany .\n"
-        "res:Heidi a ont:Film ; ont:language res:German ; ont:country res:Switzerland .\n"
+        "res:Heidi a ont:Film ; ont:language res:German ; ont:country res:Switzerland ; ont:genre res:Drama .\n"
         "res:Alien a ont:Film ; ont:language res:English .\n",
         encoding="utf-8",
     )
@@ -300,6 +300,7 @@ def test_a_place_adjective_that_names_an_element_the_query_uses_is_not_left_out(
         Entry("res:Germany", "entity", ("Germany",)),
         Entry("ont:Film", "class", ("film",)),
         Entry("ont:language", "property", ("language",)),
+        Entry("res:Drama", "entity", ("drama",)),
     ]
     units = ["ont:Film", "ont:language", "res:German", "res:Germany"]
     with (
@@ -312,6 +313,9 @@ def test_a_place_adjective_that_names_an_element_the_query_uses_is_not_left_out(
         films = _tokens("SELECT DISTINCT ?x WHERE { ?x a ont:Film }")
         german = repairer.named_left_out(films, "Which films are German?", ["ont:Film", "res:Germany"])
         assert german is not None and "res:Germany" in german[0]
+        # a common noun named by its plural is named in full, though no adjective names it
+        dramas = repairer.named_left_out(films, "Which films are dramas?", ["ont:Film", "res:Drama"])
+        assert dramas is not None and dramas[1].rows == (("http://repair.test/resource/Heidi",),)
 
 
 def test_a_place_adjective_and_a_plural_name_an_entity_whole(tmp_path: Path) -> None:

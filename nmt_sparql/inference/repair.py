@@ -71,7 +71,7 @@ from __future__ import annotations
 import itertools
 import re
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import Any
@@ -424,7 +424,7 @@ class Repairer:
 
     def _rewrites(
         self, target: _Target, pattern: tuple[int, int, int], units: Sequence[str]
-    ) -> list[tuple[list[str], str]]:
+    ) -> Iterator[tuple[list[str], str]]:
         """Rewrites of one triple pattern, fewest changes first: elements replaced, subject and object
         swapped; after those of one change, its entity (or another in its place) reached through one
         element between (`_through`: "the oldest German university", `?x ont:city res:German`, is one in
@@ -465,11 +465,12 @@ class Repairer:
         ranked.sort(key=lambda r: (r[0], r[1]))
         single = sum(1 for r in ranked if r[0] == 1)
         rewrites = [(new, change) for _, _, new, change in ranked]
-        through = self._through(tokens, pattern)
+        yield from rewrites[:single]
+        yield from self._through(tokens, pattern)  # looked up only when no rewrite of one change settled
         for new, change in rewrites[:single]:
             if new[o] != tokens[o] and new[s] == tokens[s] and new[p] == tokens[p]:  # another entity
-                through += [(t, f"{change}, {c}") for t, c in self._through(new, pattern)]
-        return rewrites[:single] + through + rewrites[single:]
+                yield from ((t, f"{change}, {c}") for t, c in self._through(new, pattern))
+        yield from rewrites[single:]
 
     def _types_of(self, tokens: Sequence[str], types: Sequence[TokenType], variable: str) -> list[str]:
         """The classes a query gives `variable` (`variable a C` patterns)."""
@@ -710,10 +711,7 @@ class Repairer:
             for u in self._named(said, units)
             if u not in tokens
             and not any(f" {normalize(said.index.label(u) or u)} " in name for name in used)
-            and not (
-                f" {normalize(said.index.label(u) or u)} " not in said.text
-                and all(f" {w} " in used for w in said.place_words(u))
-            )
+            and (said.names_in_full(u) or not all(f" {w} " in used for w in said.place_words(u)))
         ]
         parts = self._answer_body(tokens)
         if not left or parts is None or tokens[0] != "select":
@@ -1170,12 +1168,16 @@ class _Said:
         self._words: dict[str, frozenset[str]] = {}
 
     def names_whole(self, token: str) -> bool:
-        """Whether the question holds the element's label whole ("alps" for the Alps), the plural of a
-        label that is a common noun ("physicists" for physicist), or a place adjective of the label
-        ("american" for the United States: `place_names`)."""
+        """Whether the question names the element in full (`names_in_full`) or by a place adjective of
+        its label ("american" for the United States: `place_words`)."""
+        return self.names_in_full(token) or bool(self.place_words(token))
+
+    def names_in_full(self, token: str) -> bool:
+        """Whether the question holds the element's label whole ("alps" for the Alps), or the plural
+        of a label that is a common noun ("physicists" for physicist)."""
         raw = self.index.label(token) or ""
         forms = [raw, *(head_plurals(raw) if is_common_noun(raw) else ())]
-        return any(f" {normalize(f)} " in self.text for f in forms if f) or bool(self.place_words(token))
+        return any(f" {normalize(f)} " in self.text for f in forms if f)
 
     def place_words(self, token: str) -> list[str]:
         """The question's words that are place adjectives of the element's label ("american")."""
