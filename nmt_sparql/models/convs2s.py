@@ -19,6 +19,7 @@ from torch.nn.utils.parametrizations import weight_norm
 
 from nmt_sparql.core.interface import Batch, IncrementalDecoder, VocabSpec
 from nmt_sparql.models.copy import CopyGate, SlotEmbedding, check_slots, slot_index
+from nmt_sparql.models.dropout import dropout as apply_dropout
 from nmt_sparql.models.registry import architecture_kwargs, register_model
 
 _HALF = math.sqrt(0.5)
@@ -113,7 +114,7 @@ class ConvS2S(IncrementalDecoder):
         self.gate = CopyGate(spec.tgt_size, embed_dim, gate_input) if copy else None
 
     def _drop(self, x: torch.Tensor) -> torch.Tensor:
-        return F.dropout(x, self.dropout, self.training)
+        return apply_dropout(x, self.dropout, self.training)
 
     def encode(self, batch: Batch) -> dict[str, Any]:
         if self.copy:

@@ -3,8 +3,9 @@
 Attention runs through `scaled_dot_product_attention`; the copy head's pre-softmax scores are
 recomputed for that one head only. `decode_step` keeps a key/value cache per decoder layer
 (self-attention grows one step at a time; cross-attention keys/values are computed once in `encode`).
-`attention_dropout` is the rate on attention weights (None: `dropout`, the paper's single rate); on a
-CPU its masks, one random number per head, query and key, are most of a small model's training step.
+`attention_dropout` is the rate on attention weights (None: `dropout`, the paper's single rate). A CPU
+trains it outside `scaled_dot_product_attention`, whose dropout draws one random number per head, query
+and key: with `models.dropout.keep_mask` a step of the default model is ~1.2x faster (BENCHMARKS.md).
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from torch import nn
 
 from nmt_sparql.core.interface import Batch, IncrementalDecoder, VocabSpec
 from nmt_sparql.models.copy import CopyGate, SlotEmbedding, check_slots, slot_index
+from nmt_sparql.models.dropout import Dropout, keep_mask
 from nmt_sparql.models.registry import ModelConfigError, architecture_kwargs, register_model
 
 
@@ -55,15 +57,29 @@ class Attention(nn.Module):
     ) -> torch.Tensor:
         """x (B, T, D) attends to k/v (B, H, S, Dh); key_mask (B, S) True on real keys."""
         mask = None if key_mask is None else key_mask[:, None, None, :]
-        out = F.scaled_dot_product_attention(
-            self._split(self.q(x)),
-            k,
-            v,
-            attn_mask=mask,
-            is_causal=causal,
-            dropout_p=self.dropout if self.training else 0.0,
-        )
+        q = self._split(self.q(x))
+        if self.training and self.dropout > 0.0 and q.device.type == "cpu":
+            out = self._dropped_attention(q, k, v, mask, causal)
+        else:
+            out = F.scaled_dot_product_attention(
+                q, k, v, attn_mask=mask, is_causal=causal, dropout_p=self.dropout if self.training else 0.0
+            )
         return self.o(out.transpose(1, 2).reshape(x.size(0), x.size(1), -1))
+
+    def _dropped_attention(
+        self, q: torch.Tensor, k: torch.Tensor, v: torch.Tensor, mask: torch.Tensor | None, causal: bool
+    ) -> torch.Tensor:
+        """What `scaled_dot_product_attention` computes with `dropout_p`, with `dropout`'s cheaper CPU masks."""
+        scores = (q * (1.0 / math.sqrt(self.head_dim))) @ k.transpose(-1, -2)
+        if causal:
+            scores = scores.masked_fill(
+                torch.ones(q.size(2), k.size(2), dtype=torch.bool, device=q.device).triu(1), float("-inf")
+            )
+        if mask is not None:
+            scores = scores.masked_fill(~mask, float("-inf"))
+        weights = scores.softmax(-1)
+        kept = weights * keep_mask(weights.shape, self.dropout, weights.device)
+        return (kept @ v) * (1.0 / (1.0 - self.dropout))  # the rescale on the smaller tensor
 
     def head_scores(self, x: torch.Tensor, k: torch.Tensor, head: int) -> torch.Tensor:
         """Pre-softmax scores (B, T, S) of one head: what the copy layer renormalises over KB positions."""
@@ -77,11 +93,11 @@ class EncoderLayer(nn.Module):
     ):
         super().__init__()
         self.attn = Attention(dim, heads, attention_dropout)
-        self.ffn = nn.Sequential(nn.Linear(dim, ffn), nn.ReLU(), nn.Dropout(dropout), nn.Linear(ffn, dim))
+        self.ffn = nn.Sequential(nn.Linear(dim, ffn), nn.ReLU(), Dropout(dropout), nn.Linear(ffn, dim))
         self.n1, self.n2, self.drop, self.pre_norm = (
             nn.LayerNorm(dim),
             nn.LayerNorm(dim),
-            nn.Dropout(dropout),
+            Dropout(dropout),
             pre_norm,
         )
 
@@ -177,7 +193,7 @@ class TransformerSeq2Seq(IncrementalDecoder):
         )
         self.enc_norm = nn.LayerNorm(dim) if pre_norm else nn.Identity()
         self.dec_norm = nn.LayerNorm(dim) if pre_norm else nn.Identity()
-        self.drop = nn.Dropout(dropout)
+        self.drop = Dropout(dropout)
         self.out = nn.Linear(dim, spec.tgt_size, bias=False)
         if share_decoder_embeddings:
             self.out.weight = self.tgt_tokens.weight
