@@ -6,6 +6,7 @@ from pathlib import Path
 
 import pytest
 
+from nmt_sparql.annotation.annotator import Annotator
 from nmt_sparql.annotation.linking.index import MEASURED, TEXT, KBIndex
 from nmt_sparql.annotation.linking.linker import Candidate, Linker
 from nmt_sparql.annotation.linking.sources import entries_from_store, facts_from_store
@@ -65,6 +66,7 @@ def test_unsaid_property_between_two_entities_and_a_class_and_an_entity(kb) -> N
     linker = Linker(KBIndex.build(folder / "with.sqlite", entries, facts=facts), relations=2)
     asked = {c.token: c for c in linker.link("Is London in England?")}
     assert asked["ex:country"].score < asked["ex:London"].score  # proposed, ranked below named elements
+    assert not asked["ex:country"].said and asked["ex:London"].said and asked["ex:England"].said
     counted = {c.token for c in linker.link("How many universities are there in London?")}
     assert {"ex:University", "ex:London", "ex:city"} <= counted
 
@@ -84,6 +86,7 @@ def test_a_question_that_orders_or_measures_gets_the_measured_properties_it_leav
     oldest = [c for c in linker.link("What is the oldest university?") if c.kind == "property"]
     assert [c.token for c in oldest] == ["ex:foundingYear", "ex:students"]
     assert {(c.start, c.end) for c in oldest} == {(12, 18)}  # at "oldest"
+    assert not any(c.said for c in oldest)  # no word names them
     how_big = {c.token for c in linker.link("How big is Oxford University?")}
     assert {"ex:foundingYear", "ex:students"} <= how_big
     plain = {c.token for c in linker.link("Which university is in London?")}
@@ -264,3 +267,12 @@ def test_similar_proposes_the_index_properties_and_classes_most_like_the_words(k
     assert [c.token for c in started if c.kind == "property"] == ["ex:foundingYear"]
     with pytest.raises(ValueError, match="linked.similar must be a whole number"):
         Linker(index, embedder=WordOverlap(), similar=-1)
+
+
+def test_the_linked_input_says_which_candidates_the_question_names_and_which_are_implied(kb) -> None:
+    """ "Is London in England?": London and England are named; `country` only joins them in the KB."""
+    entries, facts, folder = kb
+    index = KBIndex.build(folder / "implied.sqlite", entries, facts=facts)
+    text = Annotator("linked", Linker(index, relations=2)).question("Is London in England?")
+    assert "«ex:London» London (entity)" in text and "«ex:England» England (entity)" in text
+    assert "«ex:country» country (property, implied)" in text

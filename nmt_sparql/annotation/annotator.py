@@ -3,8 +3,10 @@
 - `linked`: the question, then the KB linker's candidates as `<sep> «token» label (kind)` units,
   several per mention, in the linker's order (mention position, then score), so the copy layer
   chooses among them. The kind (class, property, entity, literal) is written because the copy layer
-  hides the token itself: "country" the class and "country" the property would read the same. Every split is linked from the question alone, so the model reads at training what it reads
-  at inference. On the training split only, gold elements the linker missed can be added to the tail
+  hides the token itself: "country" the class and "country" the property would read the same; a
+  candidate no words of the question name (a relation, a measure, a described property) is
+  `(kind, implied)`. Every split is linked from the question alone, so the model reads at training
+  what it reads at inference. On the training split only, gold elements the linker missed can be added to the tail
   (each with probability `add_missed_gold`, at a seeded place among the units): without them such a
   query asks for a KB token the input does not hold. The tail holds at most `max_units` units
   (`linked.max_units`), since a copy model has one slot per unit (`model.max_slots`) and refuses more:
@@ -37,6 +39,10 @@ from nmt_sparql.core.record import Example, KBElement
 Annotation = Literal["raw", "tag_within", "tag_end", "linked"]
 ANNOTATIONS: tuple[str, ...] = (*SCHEMES, "linked")
 _HAS_UNIT = re.compile(r"«[^«»]+»")
+# Written after the kind of a candidate no words of the question name ("«ont:country» country (property,
+# implied)": a relation the KB joins two named elements with), so the model can tell the elements a
+# question says from those the linker adds on the KB's evidence.
+IMPLIED = "implied"
 # Keys of the `linked:` config block that are the annotator's, not the Linker's.
 ANNOTATOR_KEYS = ("index", "add_missed_gold", "max_units")
 
@@ -59,7 +65,8 @@ def _tail(candidates: Sequence[Candidate], kinds: bool) -> list[str]:
     for c in candidates:
         if c.token not in seen:
             seen.add(c.token)
-            units.append(_unit(c.token, c.label, c.kind if kinds else None))
+            kind = (c.kind if c.said else f"{c.kind}, {IMPLIED}") if kinds else None
+            units.append(_unit(c.token, c.label, kind))
     return units
 
 

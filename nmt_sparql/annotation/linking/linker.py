@@ -116,6 +116,7 @@ class Candidate:
     start: int
     end: int
     score: float
+    said: bool = True  # False: proposed by the KB's structure or a likeness, not by words that name it
 
 
 def _quote(value: str) -> str:
@@ -227,7 +228,7 @@ class Linker:
         self._cached_hits = functools.lru_cache(maxsize=200_000)(self._hits)
         self._cached_matches = functools.lru_cache(maxsize=200_000)(self._matches)
         self.implicit = [
-            Candidate(token, kind, self.index.label(token) or token, 0, 0, _IMPLICIT_SCORE)
+            Candidate(token, kind, self.index.label(token) or token, 0, 0, _IMPLICIT_SCORE, said=False)
             for token in implicit
             if (kind := self.index.kind(token)) is not None
         ]
@@ -469,6 +470,7 @@ class Linker:
                         at.start(),
                         at.end(),
                         _RELATION_SCORE,
+                        said=False,
                     )
                     for token in self.index.attributes(best[0].token, _ATTRIBUTES)
                 ]
@@ -501,7 +503,9 @@ class Linker:
                         key=lambda r: (-r[0], r[1]))[: self.described]  # fmt: skip
         present = {c.token for c in found}
         return [
-            Candidate(token, "property", label, owners[token].start, owners[token].end, _RELATION_SCORE)
+            Candidate(
+                token, "property", label, owners[token].start, owners[token].end, _RELATION_SCORE, False
+            )
             for similarity, token, label in ranked
             if similarity >= _DESCRIBED_MIN and token not in present
         ]
@@ -538,7 +542,10 @@ class Linker:
                 tokens = [t for t, k in self._by_label[label] if k == kind and t not in present]
                 if tokens and taken[kind] < self.similar:
                     taken[kind] += 1
-                    out += [Candidate(t, kind, label, end, end, _SIMILAR_SCORE) for t in tokens[:_SAME_LABEL]]
+                    out += [
+                        Candidate(t, kind, label, end, end, _SIMILAR_SCORE, said=False)
+                        for t in tokens[:_SAME_LABEL]
+                    ]
         return out
 
     def _described_values(
@@ -586,7 +593,9 @@ class Linker:
             similarity, value = max(zip(self.embedder.similarity(phrase, labels), values))
             if similarity >= _VALUE_MIN and value not in present:
                 label = labels[values.index(value)]
-                out.append(Candidate(value, "entity", label, run[0].start(), run[-1].end(), _RELATION_SCORE))
+                out.append(
+                    Candidate(value, "entity", label, run[0].start(), run[-1].end(), _RELATION_SCORE, False)
+                )
         return out
 
     def _values_of(self, cls: str) -> tuple[list[str], list[str]]:
@@ -614,7 +623,9 @@ class Linker:
         # else is linked ("writers" names the class, "artist" the property: their relations say it).
         spans = {(c.start, c.end) for c in found if c.kind != "entity" and c.score > _RELATION_SCORE}
         out = [
-            Candidate(token, "property", self.index.label(token) or token, e.start, e.end, _RELATION_SCORE)
+            Candidate(
+                token, "property", self.index.label(token) or token, e.start, e.end, _RELATION_SCORE, False
+            )
             for e in entities
             if is_common_noun(e.label) and (e.start, e.end) not in spans
             for token in self.index.properties(e.token)[: self.relations]
@@ -627,5 +638,5 @@ class Linker:
                 tokens = lookup(a.token, b.token, self.relations)
             for token in tokens:
                 label = self.index.label(token) or token
-                out.append(Candidate(token, "property", label, at.start, at.end, _RELATION_SCORE))
+                out.append(Candidate(token, "property", label, at.start, at.end, _RELATION_SCORE, False))
         return out
