@@ -769,6 +769,36 @@ def test_a_property_the_question_says_and_the_query_leaves_out_takes_the_answer_
     assert said.tokens == count
 
 
+def test_an_empty_chain_is_tried_with_its_two_properties_the_other_way_round_after_every_hypothesis(
+    kb: Recording, index: KBIndex, prefixes: PrefixMap
+) -> None:
+    """Birth place first, director second matches nothing; the other way round is a place, as asked."""
+    date_first = _tokens("SELECT DISTINCT ?x WHERE { res:Alien ont:birthDate ?y . ?y ont:director ?x }")
+    place_first = _tokens("SELECT DISTINCT ?x WHERE { res:Alien ont:birthPlace ?y . ?y ont:director ?x }")
+    units = ["res:Alien", "ont:director", "ont:birthDate", "ont:birthPlace"]
+    repairer = Repairer(kb, prefixes, index, max_rounds=1)
+
+    repaired = repairer.repair(
+        [date_first, place_first], units, question="Where was the director of Alien born?"
+    )
+
+    assert repaired.answered_in == 1 and repaired.tokens == _tokens(
+        "SELECT DISTINCT ?x WHERE { res:Alien ont:director ?y . ?y ont:birthPlace ?x }"
+    )
+    outcomes = [(a.source, a.outcome) for a in repaired.rounds[0].attempts]
+    assert outcomes == [
+        ("hypothesis 1", EMPTY),
+        ("hypothesis 2", EMPTY),
+        ("hypothesis 1: the chain's two properties the other way round", WRONG_KIND),  # a date: passed over
+        ("hypothesis 2: the chain's two properties the other way round", ANSWERED),
+    ]
+    # the selected variable is no chain: `?x P ?y . ?y Q E` is only swapped through ?y
+    assert (
+        repairer._chain_swaps(_tokens("SELECT ?y WHERE { res:Alien ont:director ?y . ?y ont:birthPlace ?x }"))
+        == []
+    )
+
+
 def test_repair_gives_up_after_five_rounds_and_says_why(
     kb: Recording, index: KBIndex, prefixes: PrefixMap
 ) -> None:

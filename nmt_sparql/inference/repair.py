@@ -56,6 +56,10 @@ repairer looks for a query that answers:
   at the ordered pattern (another property of the units: "closest to the sun", order from the Sun).
 - an ASK that answers `false` because a pattern names an IRI where the KB's values of its property are
   literals (or a literal where they are IRIs) counts as empty: `false` says nothing of the fact.
+- a hypothesis that matches nothing and joins two properties in a chain (`A P ?y . ?y Q ?x`) is tried,
+  after every hypothesis, with the two the other way round (`A Q ?y . ?y P ?x`), kept only when that
+  answers with the kind asked for: "Where was the director of Alien born?" decoded with birth place
+  first and director second.
 - an ASK that answers `false` is checked for direction: a pattern `s p o` whose subject never has `p`
   in the KB while its object does, and whose object never is a value of `p` while its subject is, is
   turned round (`Freddie_Mercury bandMember Queen` -> `Queen bandMember Freddie_Mercury`); the turned
@@ -343,6 +347,27 @@ class Repairer:
             ):
                 new[s], new[o] = obj, subject
         return None if new == tokens else new
+
+    def _chain_swaps(self, tokens: Sequence[str]) -> list[list[str]]:
+        """`tokens` with the properties of one chain `A P ?y . ?y Q B` exchanged (`A Q ?y . ?y P B`),
+        one rewrite per chain through a variable the query does not select: "Where was the director of
+        Alien born?" decoded as `res:Alien ont:birthPlace ?y . ?y ont:director ?x`."""
+        types = token_types(tokens, self.prefixes)
+        answer_var = answer_variable(tokens, types)
+        patterns = [pt for pt in triple_patterns(tokens, types) if tokens[pt[1]] != "a"]
+        swaps = []
+        for (_, p1, o1), (s2, p2, _) in itertools.permutations(patterns, 2):
+            if (
+                types[o1] == TokenType.VARIABLE
+                and tokens[o1] == tokens[s2]
+                and tokens[o1] != answer_var
+                and types[p1] == types[p2] == TokenType.URI
+                and tokens[p1] != tokens[p2]
+            ):
+                new = list(tokens)
+                new[p1], new[p2] = tokens[p2], tokens[p1]
+                swaps.append(new)
+        return swaps
 
     def _value_kinds(self, prop: str) -> list[frozenset[str]]:
         """The kinds of a few of the KB's values of `prop` (`value_kinds`: iri, number, date, text)."""
@@ -1084,6 +1109,7 @@ class Repairer:
         rounds = [first]
         targets: list[_Target] = []
         seen: set[tuple[str, ...]] = set()
+        chains: list[tuple[int, list[str]]] = []  # empty hypotheses, whose chains may be the other way round
         fallback: tuple[list[str], Answer | None] | None = None
         answered: tuple[list[str], Answer] | None = None  # the first answer of the wrong kind
         # rewrites that answered with nothing of the class asked for, with their round
@@ -1122,6 +1148,22 @@ class Repairer:
                 answered = (tokens, answer)
             if attempt.outcome in (EMPTY, UNKNOWN_IRI, WRONG_KIND):
                 targets.append(_Target(tokens, f"hypothesis {n}", unknown, attempt.outcome == WRONG_KIND))
+            if attempt.outcome == EMPTY:
+                chains.append((n, tokens))
+        # After the model's own queries, an empty one's chain with its two properties the other way
+        # round, when that gives the kind of answer asked for (an answer of another kind proves nothing).
+        for n, tokens in chains:
+            for swapped in self._chain_swaps(tokens):
+                if tuple(swapped) in seen:
+                    continue
+                seen.add(tuple(swapped))
+                source = f"hypothesis {n}: the chain's two properties the other way round"
+                attempt, answer, _ = self._try(swapped, source, expected)
+                first.attempts.append(attempt)
+                if attempt.outcome == ANSWERED:
+                    settled = self._settled(swapped, answer, attempt, first, question, units, expected, said)
+                    if settled is not None:
+                        return Repaired(*settled, rounds, 1)
         # An answer of the wrong kind comes from a query whose patterns the KB matches: nearer the
         # question than an empty one, so it is repaired first (stable: hypothesis order otherwise).
         targets.sort(key=lambda t: not t.wrong_kind)
