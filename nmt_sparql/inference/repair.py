@@ -57,9 +57,9 @@ repairer looks for a query that answers:
 - an ASK that answers `false` because a pattern names an IRI where the KB's values of its property are
   literals (or a literal where they are IRIs) counts as empty: `false` says nothing of the fact.
 - a hypothesis that matches nothing and joins two properties in a chain (`A P ?y . ?y Q ?x`) is tried,
-  after every hypothesis, with the two the other way round (`A Q ?y . ?y P ?x`), kept only when that
-  answers with the kind asked for: "Where was the director of Alien born?" decoded with birth place
-  first and director second.
+  after every hypothesis, with the two the other way round (`A Q ?y . ?y P ?x`), read from its other
+  end (`?x Q ?y . ?y P A`), and both, each kept only when it answers with the kind asked for: "Where
+  was the director of Alien born?" decoded with birth place first and director second.
 - an ASK that answers `false` is checked for direction: a pattern `s p o` whose subject never has `p`
   in the KB while its object does, and whose object never is a value of `p` while its subject is, is
   turned round (`Freddie_Mercury bandMember Queen` -> `Queen bandMember Freddie_Mercury`); the turned
@@ -348,26 +348,37 @@ class Repairer:
                 new[s], new[o] = obj, subject
         return None if new == tokens else new
 
-    def _chain_swaps(self, tokens: Sequence[str]) -> list[list[str]]:
-        """`tokens` with the properties of one chain `A P ?y . ?y Q B` exchanged (`A Q ?y . ?y P B`),
-        one rewrite per chain through a variable the query does not select: "Where was the director of
-        Alien born?" decoded as `res:Alien ont:birthPlace ?y . ?y ont:director ?x`."""
+    def _chain_swaps(self, tokens: Sequence[str]) -> list[tuple[list[str], str]]:
+        """Readings of each chain `A P ?y . ?y Q B` (through a variable the query does not select) the
+        other way round, with what changed: its two properties exchanged (`A Q ?y . ?y P B`: "Where was
+        the director of Alien born?" decoded as `res:Alien ont:birthPlace ?y . ?y ont:director ?x`), the
+        chain read from its other end (`B Q ?y . ?y P A`: "What languages do people speak in the
+        country whose capital is Lima", `?x ont:officialLanguage ?y . ?y ont:country res:Lima`), both."""
         types = token_types(tokens, self.prefixes)
         answer_var = answer_variable(tokens, types)
         patterns = [pt for pt in triple_patterns(tokens, types) if tokens[pt[1]] != "a"]
-        swaps = []
-        for (_, p1, o1), (s2, p2, _) in itertools.permutations(patterns, 2):
+        out = []
+        for (s1, p1, o1), (s2, p2, o2) in itertools.permutations(patterns, 2):
             if (
                 types[o1] == TokenType.VARIABLE
                 and tokens[o1] == tokens[s2]
                 and tokens[o1] != answer_var
                 and types[p1] == types[p2] == TokenType.URI
-                and tokens[p1] != tokens[p2]
+                and TokenType.LITERAL not in (types[s1], types[o2])
             ):
-                new = list(tokens)
-                new[p1], new[p2] = tokens[p2], tokens[p1]
-                swaps.append(new)
-        return swaps
+                swapped, reversed_, both = list(tokens), list(tokens), list(tokens)
+                swapped[p1], swapped[p2] = tokens[p2], tokens[p1]
+                for new in (reversed_, both):
+                    new[s1], new[o1], new[s2], new[o2] = tokens[o1], tokens[s1], tokens[o2], tokens[s2]
+                both[p1], both[p2] = tokens[p2], tokens[p1]
+                if tokens[p1] != tokens[p2]:
+                    out.append((swapped, "the chain's two properties the other way round"))
+                out.append((reversed_, "the chain read from its other end"))
+                if tokens[p1] != tokens[p2]:
+                    out.append(
+                        (both, "the chain read from its other end, its properties the other way round")
+                    )
+        return out
 
     def _value_kinds(self, prop: str) -> list[frozenset[str]]:
         """The kinds of a few of the KB's values of `prop` (`value_kinds`: iri, number, date, text)."""
@@ -1153,11 +1164,11 @@ class Repairer:
         # After the model's own queries, an empty one's chain with its two properties the other way
         # round, when that gives the kind of answer asked for (an answer of another kind proves nothing).
         for n, tokens in chains:
-            for swapped in self._chain_swaps(tokens):
+            for swapped, change in self._chain_swaps(tokens):
                 if tuple(swapped) in seen:
                     continue
                 seen.add(tuple(swapped))
-                source = f"hypothesis {n}: the chain's two properties the other way round"
+                source = f"hypothesis {n}: {change}"
                 attempt, answer, _ = self._try(swapped, source, expected)
                 first.attempts.append(attempt)
                 if attempt.outcome == ANSWERED:
