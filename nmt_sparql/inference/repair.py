@@ -128,7 +128,14 @@ _FUNCTION_WORDS = frozenset({
 _KIND_OF_MASK: dict[str, Kind] = {"<kb:entity>": "entity", "<kb:property>": "property", "<kb:class>": "class"}
 
 
-_NUMBER = re.compile(r"-?\d+(\.\d+)?")  # a number the linker passes as a literal unit ("1960")
+_NUMBER = re.compile(r"-?\d+(\.\d+)?")
+# The readings of an empty chain tried after the hypotheses, (read from its other end, properties
+# exchanged) -> what the attempt's source says, in the order they are tried.
+_CHAIN_READINGS = {
+    (False, True): "the chain's two properties the other way round",
+    (True, False): "the chain read from its other end",
+    (True, True): "the chain read from its other end, its properties the other way round",
+}  # a number the linker passes as a literal unit ("1960")
 
 
 @dataclass
@@ -359,25 +366,23 @@ class Repairer:
         patterns = [pt for pt in triple_patterns(tokens, types) if tokens[pt[1]] != "a"]
         out = []
         for (s1, p1, o1), (s2, p2, o2) in itertools.permutations(patterns, 2):
-            if (
+            if not (
                 types[o1] == TokenType.VARIABLE
                 and tokens[o1] == tokens[s2]
                 and tokens[o1] != answer_var
                 and types[p1] == types[p2] == TokenType.URI
                 and TokenType.LITERAL not in (types[s1], types[o2])
             ):
-                swapped, reversed_, both = list(tokens), list(tokens), list(tokens)
-                swapped[p1], swapped[p2] = tokens[p2], tokens[p1]
-                for new in (reversed_, both):
+                continue
+            for (reverse, exchange), change in _CHAIN_READINGS.items():
+                if exchange and tokens[p1] == tokens[p2]:
+                    continue  # exchanging one property for itself changes nothing
+                new = list(tokens)
+                if exchange:
+                    new[p1], new[p2] = tokens[p2], tokens[p1]
+                if reverse:
                     new[s1], new[o1], new[s2], new[o2] = tokens[o1], tokens[s1], tokens[o2], tokens[s2]
-                both[p1], both[p2] = tokens[p2], tokens[p1]
-                if tokens[p1] != tokens[p2]:
-                    out.append((swapped, "the chain's two properties the other way round"))
-                out.append((reversed_, "the chain read from its other end"))
-                if tokens[p1] != tokens[p2]:
-                    out.append(
-                        (both, "the chain read from its other end, its properties the other way round")
-                    )
+                out.append((new, change))
         return out
 
     def _value_kinds(self, prop: str) -> list[frozenset[str]]:
@@ -1120,7 +1125,6 @@ class Repairer:
         rounds = [first]
         targets: list[_Target] = []
         seen: set[tuple[str, ...]] = set()
-        chains: list[tuple[int, list[str]]] = []  # empty hypotheses, whose chains may be the other way round
         fallback: tuple[list[str], Answer | None] | None = None
         answered: tuple[list[str], Answer] | None = None  # the first answer of the wrong kind
         # rewrites that answered with nothing of the class asked for, with their round
@@ -1159,17 +1163,16 @@ class Repairer:
                 answered = (tokens, answer)
             if attempt.outcome in (EMPTY, UNKNOWN_IRI, WRONG_KIND):
                 targets.append(_Target(tokens, f"hypothesis {n}", unknown, attempt.outcome == WRONG_KIND))
-            if attempt.outcome == EMPTY:
-                chains.append((n, tokens))
-        # After the model's own queries, an empty one's chain with its two properties the other way
-        # round, when that gives the kind of answer asked for (an answer of another kind proves nothing).
-        for n, tokens in chains:
-            for swapped, change in self._chain_swaps(tokens):
+        # After the model's own queries, each empty one's chains read the other way round (`_chain_swaps`),
+        # kept when that gives the kind of answer asked for (an answer of another kind proves nothing).
+        for target in targets:
+            if target.wrong_kind or target.unknown:  # not an empty answer
+                continue
+            for swapped, change in self._chain_swaps(target.tokens):
                 if tuple(swapped) in seen:
                     continue
                 seen.add(tuple(swapped))
-                source = f"hypothesis {n}: {change}"
-                attempt, answer, _ = self._try(swapped, source, expected)
+                attempt, answer, _ = self._try(swapped, f"{target.label}: {change}", expected)
                 first.attempts.append(attempt)
                 if attempt.outcome == ANSWERED:
                     settled = self._settled(swapped, answer, attempt, first, question, units, expected, said)
