@@ -504,7 +504,7 @@ class Linker:
         present = {c.token for c in found}
         return [
             Candidate(
-                token, "property", label, owners[token].start, owners[token].end, _RELATION_SCORE, False
+                token, "property", label, owners[token].start, owners[token].end, _RELATION_SCORE, said=False
             )
             for similarity, token, label in ranked
             if similarity >= _DESCRIBED_MIN and token not in present
@@ -594,7 +594,9 @@ class Linker:
             if similarity >= _VALUE_MIN and value not in present:
                 label = labels[values.index(value)]
                 out.append(
-                    Candidate(value, "entity", label, run[0].start(), run[-1].end(), _RELATION_SCORE, False)
+                    Candidate(
+                        value, "entity", label, run[0].start(), run[-1].end(), _RELATION_SCORE, said=False
+                    )
                 )
         return out
 
@@ -624,7 +626,13 @@ class Linker:
         spans = {(c.start, c.end) for c in found if c.kind != "entity" and c.score > _RELATION_SCORE}
         out = [
             Candidate(
-                token, "property", self.index.label(token) or token, e.start, e.end, _RELATION_SCORE, False
+                token,
+                "property",
+                self.index.label(token) or token,
+                e.start,
+                e.end,
+                _RELATION_SCORE,
+                said=False,
             )
             for e in entities
             if is_common_noun(e.label) and (e.start, e.end) not in spans
@@ -638,5 +646,5 @@ class Linker:
                 tokens = lookup(a.token, b.token, self.relations)
             for token in tokens:
                 label = self.index.label(token) or token
-                out.append(Candidate(token, "property", label, at.start, at.end, _RELATION_SCORE, False))
+                out.append(Candidate(token, "property", label, at.start, at.end, _RELATION_SCORE, said=False))
         return out
