@@ -15,6 +15,7 @@ from nmt_sparql.annotation.annotate import SEP
 from nmt_sparql.annotation.annotator import Annotator
 from nmt_sparql.annotation.linking.index import Entry, KBIndex
 from nmt_sparql.annotation.linking.sources import entries_from_store
+from nmt_sparql.annotation.linking.wordforms import with_word_forms
 from nmt_sparql.core.record import Example, KBElement
 from nmt_sparql.data.fingerprint import CODE_FILE, code_hash, record_code, recorded_code
 from nmt_sparql.data.generate import bundled_kb_path
@@ -93,11 +94,51 @@ def test_linked_units_come_in_mention_order_once_each(tiny_index: Path) -> None:
     text = annotator.question("Did  Ridley Scott direct the film Alien, as director?")
     units = _units(text)
     assert text.startswith(
-        "Did Ridley Scott direct the film Alien, as director? <sep> «res:Ridley_Scott» Ridley Scott (entity)"
+        "Did Ridley Scott direct the film Alien, as director? <sep> «res:Ridley_Scott» Ridley Scott (entity, exact)"
     )
     assert units.index("res:Ridley_Scott") < units.index("ont:Film") < units.index("res:Alien")
     assert len(units) == len(set(units))
     assert annotator.question("Did Ridley Scott direct the film Alien, as director?") == text
+
+
+def test_the_input_says_which_candidates_the_question_names_by_their_label_and_tells_same_labels_apart(
+    tmp_path: Path,
+) -> None:
+    """ "place of death" is dbp:placeOfDeath's label and only a second name of dbo:deathPlace, so only the
+    first is `exact`; dbo:birthPlace and dbp:birthPlace share a label, so each says its prefix; "born"
+    names them by a derived word, not by their label. Training reads what inference reads."""
+    path = tmp_path / INDEX_FILE
+    entries = [
+        Entry("dbo:deathPlace", "property", ("death place", "place of death"), 5.0),
+        Entry("dbp:placeOfDeath", "property", ("place of death",), 1.0),
+        Entry("dbo:birthPlace", "property", ("birth place",), 3.0),
+        Entry("dbp:birthPlace", "property", ("birth place",), 2.0),
+        Entry("dbr:Ada_Lovelace", "entity", ("Ada Lovelace",), 1.0),
+    ]
+    KBIndex.build(path, list(with_word_forms(entries))).close()
+    annotator = Annotator.open("linked", path)
+    died = annotator.question("What is the PLACE OF DEATH of Ada Lovelace?")
+    assert "«dbp:placeOfDeath» place of death (property, exact)" in died
+    assert "«dbo:deathPlace» death place (property)" in died
+    assert "«dbr:Ada_Lovelace» Ada Lovelace (entity, exact)" in died
+    born = annotator.question("Where was Ada born?")
+    assert "«dbo:birthPlace» birth place (property, dbo)" in born
+    assert "«dbp:birthPlace» birth place (property, dbp)" in born
+    assert "«dbr:Ada_Lovelace» Ada Lovelace (entity)" in born  # a part of its name
+    question = "What is the birth place of Ada Lovelace?"
+    said = annotator.question(question)
+    assert "«dbo:birthPlace» birth place (property, exact, dbo)" in said
+    query = (
+        "PREFIX dbp: <http://dbpedia.org/property/> SELECT ?x WHERE { dbr:Ada_Lovelace dbp:birthPlace ?x }"
+    )
+    elements = [
+        KBElement("dbr:Ada_Lovelace", "uri", "Ada Lovelace"),
+        KBElement("dbp:birthPlace", "uri", "birth place"),
+    ]
+    for train in (True, False):
+        example = Example("q1", question, query, "dbpedia", elements, split="train" if train else "test")
+        assert annotator.example(example, train=train).text == said
+    annotator.close()
 
 
 def _example(question: str, split: str = "train") -> Example:

@@ -274,5 +274,5 @@ def test_the_linked_input_says_which_candidates_the_question_names_and_which_are
     entries, facts, folder = kb
     index = KBIndex.build(folder / "implied.sqlite", entries, facts=facts)
     text = Annotator("linked", Linker(index, relations=2)).question("Is London in England?")
-    assert "«ex:London» London (entity)" in text and "«ex:England» England (entity)" in text
+    assert "«ex:London» London (entity, exact)" in text and "«ex:England» England (entity, exact)" in text
     assert "«ex:country» country (property, implied)" in text

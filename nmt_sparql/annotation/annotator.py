@@ -5,7 +5,9 @@
   chooses among them. The kind (class, property, entity, literal) is written because the copy layer
   hides the token itself: "country" the class and "country" the property would read the same; a
   candidate no words of the question name (a relation, a measure, a described property) is
-  `(kind, implied)`. Every split is linked from the question alone, so the model reads at training
+  `(kind, implied)`. Candidates of one kind that share a label (DBpedia's `dbo:birthPlace` and
+  `dbp:birthPlace`, Wikidata's `wdt:P19` and `p:P19`) would read the same too: each also says its
+  token's prefix, `(property, dbo)`, which the model learns to choose by. Every split is linked from the question alone, so the model reads at training
   what it reads at inference. On the training split only, gold elements the linker missed can be added to the tail
   (each with probability `add_missed_gold`, at a seeded place among the units): without them such a
   query asks for a KB token the input does not hold. The tail holds at most `max_units` units
@@ -23,6 +25,7 @@ from __future__ import annotations
 
 import random
 import re
+from collections import defaultdict
 from collections.abc import Callable, Collection, Mapping, Sequence
 from pathlib import Path
 from typing import Any, Literal
@@ -43,6 +46,10 @@ _HAS_UNIT = re.compile(r"«[^«»]+»")
 # implied)": a relation the KB joins two named elements with), so the model can tell the elements a
 # question says from those the linker adds on the KB's evidence.
 IMPLIED = "implied"
+# Written after the kind of a candidate the question names by the element's own label ("«dbp:placeOfDeath»
+# place of death (property, exact)" for "PLACE OF DEATH"), so the model can prefer it to an element the
+# index knows other words for ("«dbo:deathPlace» death place").
+EXACT = "exact"
 # Keys of the `linked:` config block that are the annotator's, not the Linker's.
 ANNOTATOR_KEYS = ("index", "add_missed_gold", "max_units")
 
@@ -57,21 +64,63 @@ def _unit(token: str, label: str | None, kind: str | None = None) -> str:
     return f"{unit} ({kind})" if kind else unit
 
 
-def _tail(candidates: Sequence[Candidate], kinds: bool) -> list[str]:
+def _words(text: str) -> str:
+    return " ".join(re.findall(r"\w+", text.casefold()))
+
+
+def _by_label(question: str, c: Candidate) -> bool:
+    """Whether the question names the candidate by its own label ("place of death"), not by another
+    word the index knows for it ("died in", a word learned from training questions)."""
+    return c.said and c.kind != "literal" and _words(c.label) == _words(question[c.start : c.end])
+
+
+def _tail(question: str, candidates: Sequence[Candidate], kinds: bool) -> list[str]:
     """One unit per distinct token, in the linker's order (a token two mentions propose comes once);
-    `kinds`: each unit says its element's kind (the `linked` scheme)."""
+    `kinds`: each unit says its element's kind (the `linked` scheme), and whether the question names
+    it by its label (`exact`) or names it not at all (`implied`)."""
+    exact = {c.token for c in candidates if _by_label(question, c)}
     seen: set[str] = set()
     units = []
     for c in candidates:
         if c.token not in seen:
             seen.add(c.token)
-            kind = (c.kind if c.said else f"{c.kind}, {IMPLIED}") if kinds else None
+            kind = None
+            if kinds:
+                kind = (
+                    f"{c.kind}, {EXACT}" if c.token in exact else c.kind if c.said else f"{c.kind}, {IMPLIED}"
+                )
             units.append(_unit(c.token, c.label, kind))
     return units
 
 
+_KIND_UNIT = re.compile(r"«([^«»]+)» (.*) \(([^()]*)\)")
+_PREFIXED = re.compile(r"([A-Za-z][\w.-]*):[^/\s]")
+
+
+def _distinguished(units: Sequence[str]) -> list[str]:
+    """The units, where candidates of one kind share a label but not a prefix (`dbo:birthPlace`,
+    `dbp:birthPlace`: "birth place"), each of those with its token's prefix after its kind: the
+    copy layer hides the token, so without it the model could not tell them apart."""
+    parsed = [_KIND_UNIT.fullmatch(unit) for unit in units]
+    prefixes: dict[tuple[str, str], set[str | None]] = defaultdict(set)
+    keys: list[tuple[str, str] | None] = []
+    for m in parsed:
+        key = (m[2].casefold(), m[3].split(",")[0]) if m else None
+        if m:
+            prefix = _PREFIXED.match(m[1])
+            prefixes[key].add(prefix[1] if prefix else None)
+        keys.append(key)
+    out = []
+    for unit, m, key in zip(units, parsed, keys, strict=True):
+        prefix = _PREFIXED.match(m[1]) if m else None
+        if m and prefix and len(prefixes[key]) > 1:
+            unit = f"«{m[1]}» {m[2]} ({m[3]}, {prefix[1]})"
+        out.append(unit)
+    return out
+
+
 def _with_tail(question: str, units: Sequence[str]) -> str:
-    return " ".join([question, *(f"{SEP} {unit}" for unit in units)])
+    return " ".join([question, *(f"{SEP} {unit}" for unit in _distinguished(units))])
 
 
 def _bounded(
@@ -210,7 +259,9 @@ class Annotator:
             candidates = self.linker.link(text)
         if self.scheme == "tag_within":
             return _in_place(text, candidates)
-        return _with_tail(text, _tail(_bounded(candidates, self.max_units), kinds=self.scheme == "linked"))
+        return _with_tail(
+            text, _tail(text, _bounded(candidates, self.max_units), kinds=self.scheme == "linked")
+        )
 
     def examples(
         self,
@@ -243,11 +294,13 @@ class Annotator:
         kept: list[Candidate] = []
         if has_units(question):  # the dataset's own annotation, used as written
             text, offered = self.question(question), set(find_units(question))
+            head, *units = text.split(f" {SEP} ")
         else:
             if candidates is None:
                 candidates = self.linker.link(question)
             kept = _bounded(candidates, self.max_units)
-            text, offered = _with_tail(question, _tail(kept, kinds=True)), {c.token for c in kept}
+            head, units, offered = question, _tail(question, kept, kinds=True), {c.token for c in kept}
+            text = _with_tail(head, units)
         if gold is None:
             gold = [r.element for r in self.resolver.resolve_detailed(example)[1]]
         missed = [e for e in gold if e.token not in offered]
@@ -255,7 +308,6 @@ class Annotator:
         if train and missed and self.add_missed_gold > 0:
             kinds = element_kinds(example)  # where the query uses it: class, property or entity
             rng = random.Random(f"{self.seed}:{example.id}")
-            head, *units = text.split(f" {SEP} ")
             for element in missed:
                 if rng.random() < self.add_missed_gold:
                     label = (self.labels(element.token) if self.labels else None) or element.label
@@ -266,7 +318,7 @@ class Annotator:
                 # Room for the added gold: the weakest candidates go, never a gold element.
                 found = offered & {e.token for e in gold}
                 stay = {c.token for c in _bounded(kept, self.max_units - len(added), keep=found)}
-                dropped = set(_tail([c for c in kept if c.token not in stay], kinds=True))
+                dropped = set(_tail(question, [c for c in kept if c.token not in stay], kinds=True))
                 units = [unit for unit in units if unit not in dropped]
             text = _with_tail(head, units)
         untagged = [e.token for e in missed if e.token not in added]
