@@ -5,10 +5,11 @@
   chooses among them. The kind (class, property, entity, literal) is written because the copy layer
   hides the token itself: "country" the class and "country" the property would read the same; a
   candidate no words of the question name (a relation, a measure, a described property) is
-  `(kind, implied)`. Candidates of one kind that share a label (DBpedia's `dbo:birthPlace` and
-  `dbp:birthPlace`, Wikidata's `wdt:P19` and `p:P19`) would read the same too: each also says its
-  token's prefix, `(property, dbo)`, which the model learns to choose by. Every split is linked from the question alone, so the model reads at training
-  what it reads at inference. On the training split only, gold elements the linker missed can be added to the tail
+  `(kind, implied)`, and one it names by the element's own label is `(kind, exact)`. Candidates of
+  one kind that share a label (DBpedia's `dbo:birthPlace` and `dbp:birthPlace`, Wikidata's `wdt:P19`
+  and `p:P19`) would read the same too: each also says its token's prefix, `(property, dbo)`, which
+  the model learns to choose by. Every split is linked from the question alone, so the model reads
+  at training what it reads at inference. On the training split only, gold elements the linker missed can be added to the tail
   (each with probability `add_missed_gold`, at a seeded place among the units): without them such a
   query asks for a KB token the input does not hold. The tail holds at most `max_units` units
   (`linked.max_units`), since a copy model has one slot per unit (`model.max_slots`) and refuses more:
@@ -85,10 +86,10 @@ def _tail(question: str, candidates: Sequence[Candidate], kinds: bool) -> list[s
         if c.token not in seen:
             seen.add(c.token)
             kind = None
-            if kinds:
-                kind = (
-                    f"{c.kind}, {EXACT}" if c.token in exact else c.kind if c.said else f"{c.kind}, {IMPLIED}"
-                )
+            if kinds and c.token in exact:
+                kind = f"{c.kind}, {EXACT}"
+            elif kinds:
+                kind = c.kind if c.said else f"{c.kind}, {IMPLIED}"
             units.append(_unit(c.token, c.label, kind))
     return units
 
@@ -101,22 +102,21 @@ def _distinguished(units: Sequence[str]) -> list[str]:
     """The units, where candidates of one kind share a label but not a prefix (`dbo:birthPlace`,
     `dbp:birthPlace`: "birth place"), each of those with its token's prefix after its kind: the
     copy layer hides the token, so without it the model could not tell them apart."""
-    parsed = [_KIND_UNIT.fullmatch(unit) for unit in units]
-    prefixes: dict[tuple[str, str], set[str | None]] = defaultdict(set)
-    keys: list[tuple[str, str] | None] = []
-    for m in parsed:
-        key = (m[2].casefold(), m[3].split(",")[0]) if m else None
-        if m:
-            prefix = _PREFIXED.match(m[1])
-            prefixes[key].add(prefix[1] if prefix else None)
-        keys.append(key)
-    out = []
-    for unit, m, key in zip(units, parsed, keys, strict=True):
+    parsed = []  # (match, prefix, (label, kind)) of each unit written as `«token» label (kind...)`
+    for unit in units:
+        m = _KIND_UNIT.fullmatch(unit)
         prefix = _PREFIXED.match(m[1]) if m else None
-        if m and prefix and len(prefixes[key]) > 1:
-            unit = f"«{m[1]}» {m[2]} ({m[3]}, {prefix[1]})"
-        out.append(unit)
-    return out
+        parsed.append(
+            (m, prefix[1] if prefix else None, (m[2].casefold(), m[3].split(",")[0]) if m else None)
+        )
+    prefixes: dict[tuple[str, str] | None, set[str | None]] = defaultdict(set)
+    for m, prefix, key in parsed:
+        if m:
+            prefixes[key].add(prefix)
+    return [
+        f"«{m[1]}» {m[2]} ({m[3]}, {prefix})" if m and prefix and len(prefixes[key]) > 1 else unit
+        for unit, (m, prefix, key) in zip(units, parsed, strict=True)
+    ]
 
 
 def _with_tail(question: str, units: Sequence[str]) -> str:
