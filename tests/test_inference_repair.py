@@ -696,6 +696,31 @@ def test_an_answer_of_another_class_is_taken_one_hop_further_to_the_class_asked_
     )
 
 
+def test_an_answer_typed_by_another_class_is_taken_one_hop_further_to_the_class_asked_for(
+    kb: Recording, index: KBIndex, prefixes: PrefixMap
+) -> None:
+    """The query types its answer itself, by a class the question does not ask for (a person for
+    "Which town ..."): typed by both, it answers nothing; one hop further reaches a town."""
+    hypothesis = _tokens("SELECT DISTINCT ?x WHERE { ?x a ont:Person . res:Alien ont:director ?x }")
+    units = ["ont:Town", "res:Alien", "ont:director", "ont:birthPlace"]
+
+    repaired = Repairer(kb, prefixes, index, max_rounds=1).repair(
+        [hypothesis], units, question="Which town is the home of the director of Alien?"
+    )
+
+    assert repaired.tokens == _tokens(
+        "SELECT DISTINCT ?x WHERE { ?h a ont:Person . res:Alien ont:director ?h . ?h ont:birthPlace ?x ."
+        " ?x a ont:Town }"
+    )
+    assert repaired.answer is not None and repaired.answer.rows == (
+        ("http://repair.test/resource/South_Shields",),
+    )
+    person = Repairer(kb, prefixes, index, max_rounds=1).repair(
+        [hypothesis], [*units, "ont:Person"], question="Which person directed Alien?"
+    )
+    assert person.tokens == hypothesis  # typed by the class asked for already
+
+
 def test_a_hypothesis_with_the_property_the_question_names_goes_first(
     kb: Recording, index: KBIndex, prefixes: PrefixMap
 ) -> None:

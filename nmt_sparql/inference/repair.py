@@ -1257,14 +1257,13 @@ class _Said:
 
 def typed_by(tokens: Sequence[str], cls: str | None, prefixes: PrefixMap) -> list[str] | None:
     """A SELECT with `?answer a cls .` put first in its body, or None: no class, an ASK, no answer
-    variable, or a query that already names the class or types its answer."""
+    variable, or a query that already names the class. An answer typed by another class is typed by
+    `cls` too ("albums by bands from London" read as `?x a ont:Band ...`): what the KB holds of both
+    classes stays, else the query answers with nothing of the class asked for."""
     if cls is None or not tokens or tokens[0] != "select" or cls in tokens or "{" not in tokens:
         return None
-    types = token_types(tokens, prefixes)
-    var = answer_variable(tokens, types)
-    if var is None or any(
-        tokens[s] == var and tokens[p] == "a" for s, p, _ in triple_patterns(tokens, types)
-    ):
+    var = answer_variable(tokens, token_types(tokens, prefixes))
+    if var is None:
         return None
     at = tokens.index("{") + 1
     return [*tokens[:at], var, "a", cls, ".", *tokens[at:]]
