@@ -28,7 +28,7 @@ from nmt_sparql.inference.repair import (
 )
 from nmt_sparql.metrics.evaluate import PredictionRecord, evaluate_predictions
 from nmt_sparql.reports.report import write_report
-from nmt_sparql.sparql.patterns import falls_apart, filters_nothing, reads_unbound
+from nmt_sparql.sparql.patterns import falls_apart, filters_nothing, idle_filters, reads_unbound
 from nmt_sparql.sparql.prefixes import PrefixMap, register_prefix_map
 from nmt_sparql.sparql.tokens import detokenize, token_types, tokenize
 
@@ -694,6 +694,28 @@ def test_an_answer_of_another_class_is_taken_one_hop_further_to_the_class_asked_
     assert repaired.tokens == _tokens(
         "SELECT DISTINCT ?x WHERE { res:Alien ont:director ?h . ?h ont:birthPlace ?x . ?x a ont:Town }"
     )
+
+
+def test_a_filter_on_nothing_the_query_binds_is_removed_when_the_question_compares_nothing(
+    kb: Recording, index: KBIndex, prefixes: PrefixMap
+) -> None:
+    """ "How many films are there?" decoded with `filter ( ?v )`: that filter empties the answer and
+    the question asks for no condition; "after 1980" asks for one, so the filter stays to be blamed."""
+    lone = _tokens("SELECT (COUNT(DISTINCT ?x) AS ?c) WHERE { ?x a ont:Film . FILTER(?v) }")
+    unbound = _tokens("SELECT (COUNT(DISTINCT ?x) AS ?c) WHERE { ?x a ont:Film . FILTER(?v > 1980) }")
+    bound = _tokens(
+        "SELECT (COUNT(DISTINCT ?x) AS ?c) WHERE { ?x a ont:Film . ?x ont:releaseYear ?v . FILTER(?v > 1980) }"
+    )
+    films = _tokens("SELECT (COUNT(DISTINCT ?x) AS ?c) WHERE { ?x a ont:Film }")
+    assert idle_filters(bound, token_types(bound, prefixes)) == []
+    repairer = Repairer(kb, prefixes, index, max_rounds=1)
+
+    for hypothesis in (lone, unbound):
+        repaired = repairer.repair([hypothesis], question="How many films are there?")
+        assert repaired.tokens == films and repaired.answered_in == 1
+        assert repaired.answer is not None and repaired.answer.rows == (("2",),)
+    asked = repairer.repair([unbound], question="How many films came out after 1980?")
+    assert asked.tokens == unbound and asked.answered_in is None
 
 
 def test_an_answer_typed_by_another_class_is_taken_one_hop_further_to_the_class_asked_for(

@@ -34,6 +34,8 @@ from rapidfuzz.distance import OSA
 
 from nmt_sparql.core.marks import UNIT_PATTERN
 from nmt_sparql.inference.expected_answer import one_edit_from
+from nmt_sparql.sparql.patterns import idle_filters
+from nmt_sparql.sparql.tokens import TokenType
 
 Sense = Literal["high", "low", "early", "late"]
 Form = Literal["superlative", "comparative"]
@@ -272,6 +274,23 @@ def unasked_comparison_made_equal(tokens: Sequence[str], question: str) -> tuple
     new = list(tokens)
     new[i] = "="
     return new, f"comparison {tokens[i]} made = (the question compares with nothing)"
+
+
+def unasked_filter_removed(
+    tokens: Sequence[str], types: Sequence[TokenType], question: str
+) -> tuple[list[str], str] | None:
+    """`tokens` without its idle FILTERs (`patterns.idle_filters`: "How many planets are there?" decoded
+    with `filter ( ?v )`), when `question` has no graded, ranking or comparing word: the question asks
+    for no condition, and the filter holds none; None when there is none to remove."""
+    words = set(_words(question))
+    if asks_for_a_ranking(question) or (_COMPARING | _PREPOSITIONS.keys()) & words:
+        return None
+    idle = {i for start, end in idle_filters(tokens, types) for i in range(start, end)}
+    if not idle:
+        return None
+    kept = [t for i, t in enumerate(tokens) if i not in idle]
+    kept = [t for t, after in zip(kept, [*kept[1:], ""]) if not (t == "." and after in (".", "}"))]
+    return kept, "a FILTER on nothing the query binds removed (the question compares nothing)"
 
 
 def _ordered_variable(tokens: Sequence[str], at: int) -> str | None:

@@ -98,6 +98,7 @@ from nmt_sparql.inference.asked_order import (
     ranked_noun,
     turned_to_question,
     unasked_comparison_made_equal,
+    unasked_filter_removed,
     unasked_ranking_removed,
     unordered_limit_removed,
 )
@@ -1142,6 +1143,9 @@ class Repairer:
                 ):
                     if change is not None:
                         tokens, source = change[0], f"{source}: {change[1]}"
+                unfiltered = unasked_filter_removed(tokens, token_types(tokens, self.prefixes), question)
+                if unfiltered is not None:
+                    tokens, source = unfiltered[0], f"{source}: {unfiltered[1]}"
             if tuple(tokens) in seen:
                 continue
             seen.add(tuple(tokens))

@@ -106,3 +106,29 @@ def filters_nothing(tokens: Sequence[str], types: Sequence[TokenType]) -> bool:
         and types[k + 2] in (TokenType.VARIABLE, TokenType.LITERAL, TokenType.URI)
         for k, token in enumerate(tokens)
     )
+
+
+def idle_filters(tokens: Sequence[str], types: Sequence[TokenType]) -> list[tuple[int, int]]:
+    """(start, end) token spans of the FILTERs that test one term alone (`filter ( ?v )`) or read a
+    variable the WHERE clause binds nowhere else: conditions on nothing the query holds, which empty its
+    answer or keep all of it, whatever the question asked."""
+    if "{" not in tokens or "}" not in tokens:
+        return []
+    spans = []
+    for k, token in enumerate(tokens):
+        if token == "filter" and tokens[k + 1 : k + 2] == ["("]:
+            depth, end = 0, k + 1
+            for end in range(k + 1, len(tokens)):
+                depth += {"(": 1, ")": -1}.get(tokens[end], 0)
+                if depth == 0:
+                    break
+            spans.append((k, end + 1))
+    body = range(tokens.index("{"), len(tokens) - tokens[::-1].index("}"))
+    inside = {i for start, end in spans for i in range(start, end)}
+    bound = {tokens[i] for i in body if i not in inside and types[i] == TokenType.VARIABLE}
+    return [
+        (start, end)
+        for start, end in spans
+        if end - start == 4
+        or any(types[i] == TokenType.VARIABLE and tokens[i] not in bound for i in range(start, end))
+    ]
