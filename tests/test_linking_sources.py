@@ -14,6 +14,8 @@ from pathlib import Path
 
 import pytest
 
+from nmt_sparql.annotation.annotator import Annotator
+from nmt_sparql.annotation.linking.build import build_index
 from nmt_sparql.annotation.linking.index import Entry, KBIndex
 from nmt_sparql.annotation.linking.linker import Linker
 from nmt_sparql.annotation.linking.sources import (
@@ -182,6 +184,27 @@ def test_cooccurring_words_become_forms_of_properties() -> None:
     [entry] = entries_from_cooccurrence(examples, stopwords={"who", "is", "to"}, min_count=3, min_share=0.5)
     assert entry.token == "dbo:spouse" and entry.forms == ("married",)  # 4 of the 5 "married" questions
     assert list(entries_from_cooccurrence(examples, stopwords={"who", "is", "to"}, min_count=5)) == []
+
+
+def test_an_index_built_from_training_examples_proposes_their_frequent_elements(tmp_path: Path) -> None:
+    """The index stores what most training queries use (Wikidata's instance of), so every linker that
+    opens it, at training and at inference, proposes it for questions that never say it."""
+    query = "SELECT ?x WHERE { ?x wdt:P31 wd:Q%d . ?x wdt:P%d wd:Q1 }"
+    examples = [Example(str(i), "Who is it?", query % (10 + i, 100 + i), "wikidata") for i in range(10)]
+    pm = prefix_map("wikidata")
+    index = build_index(tmp_path / "i.sqlite", pm, examples=examples, word_forms=False)
+    assert index.implicit == ("wdt:P31",)
+    assert "wdt:P31" in [c.token for c in Linker(index).link("Which humans are there?")]
+    assert Linker(index, implicit=[]).link("Which humans are there?") == []
+    index.close()
+    annotator = Annotator.open("linked", tmp_path / "i.sqlite", {"add_missed_gold": 0.0})
+    try:
+        unit = "«wdt:P31» P31 (property, implied)"  # no label file: the local name
+        assert annotator.question("Which humans are there?").endswith(f"<sep> {unit}")
+        assert unit in annotator.example(examples[0], train=True).text
+        assert "wdt:P31" not in Annotator("tag_within", annotator.linker).question("Who is it?")  # no words
+    finally:
+        annotator.close()
 
 
 def test_frequent_elements_are_proposed_for_every_question(tmp_path: Path) -> None:

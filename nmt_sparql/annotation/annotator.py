@@ -153,6 +153,8 @@ def _in_place(question: str, candidates: Sequence[Candidate]) -> str:
     """
     best: dict[tuple[int, int], Candidate] = {}
     for c in candidates:
+        if c.start == c.end:
+            continue  # an implicit element (`Linker.implicit`) stands for no words to replace
         if (c.start, c.end) not in best or c.score > best[(c.start, c.end)].score:
             best[(c.start, c.end)] = c
     taken: list[Candidate] = []

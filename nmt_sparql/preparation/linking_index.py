@@ -26,6 +26,7 @@ from nmt_sparql.annotation.linking.sources import (
     answer_slots,
     entries_from_examples,
     entries_from_label_files,
+    frequent_elements,
 )
 from nmt_sparql.core.record import Example
 from nmt_sparql.sparql.prefixes import prefix_map
@@ -73,7 +74,9 @@ def dataset_index(cfg: DictConfig, train: list[Example], resolver: LabelResolver
         entries_from_examples(train, resolver),
     )
     facts = kb_facts(endpoint, prefixes) if endpoint.startswith("embedded:") else []
-    index = KBIndex.build(path, entries, facts=facts, slots=answer_slots(train))
+    index = KBIndex.build(
+        path, entries, facts=facts, slots=answer_slots(train), implicit=frequent_elements(train)
+    )
     log.info("KB index of %d elements built in %.1f s: %s", len(index), time.perf_counter() - started, path)
     index.close()
     return path

@@ -18,6 +18,7 @@ from nmt_sparql.annotation.linking.sources import (
     entries_from_lexicon,
     entries_from_store,
     facts_from_store,
+    frequent_elements,
 )
 from nmt_sparql.core.record import Example
 from nmt_sparql.data.generate import bundled_kb_path, load_store
@@ -67,7 +68,9 @@ def build_index(
 ) -> KBIndex:
     """Index the elements of `kb`, of the label files, and of the training `examples` (with the question
     spans they align with each element, and the words that co-occur with properties and classes), then
-    the user `lexicon`'s phrases; written atomically to `out`. `elements`: examples whose queries' KB
+    the user `lexicon`'s phrases; written atomically to `out`. The properties and classes most training
+    queries use (`frequent_elements`: Wikidata's `wdt:P31`) are stored for the linker to propose for
+    every question. `elements`: examples whose queries' KB
     elements are indexed by their own labels only, none of their question words (a dataset's every
     split: the elements a KB holds, for a KB that is not at hand)."""
     entries: list[Entry] = []
@@ -88,4 +91,11 @@ def build_index(
         raise ValueError("nothing to index: give a kb, label files or training examples")
     facts = kb_facts(kb, prefixes) if kb else []
     log.info("indexing %d entries and %d facts into %s", len(entries), len(facts), out)
-    return KBIndex.build(out, entries, word_forms=word_forms, facts=facts, slots=answer_slots(examples))
+    return KBIndex.build(
+        out,
+        entries,
+        word_forms=word_forms,
+        facts=facts,
+        slots=answer_slots(examples),
+        implicit=frequent_elements(examples),
+    )

@@ -20,10 +20,11 @@ server (OpenSearch, a KB's own text index) only needs the same methods.
 from __future__ import annotations
 
 import functools
+import json
 import re
 import sqlite3
 import unicodedata
-from collections.abc import Collection, Iterable, Mapping
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal, get_args
@@ -44,10 +45,11 @@ KINDS: tuple[Kind, ...] = get_args(Kind)
 #    so `properties` knows every property an entity has.
 # 7: an entity labelled by a common noun ("physicist", "horror film") also matches its plural, so data
 #    prepared with an earlier index is linked again.
-FORMAT_VERSION = "7"
+FORMAT_VERSION = "8"
 # 1: written before `facts`, opened as an index without facts; 2: without measured properties;
-# 3: without qualifier-free labels; 4: as 5; 5: without text-valued properties; 6: without entity plurals.
-_READABLE_FORMATS = ("1", "2", "3", "4", "5", "6", FORMAT_VERSION)
+# 3: without qualifier-free labels; 4: as 5; 5: without text-valued properties; 6: without entity plurals;
+# 7: without implicit elements.
+_READABLE_FORMATS = ("1", "2", "3", "4", "5", "6", "7", FORMAT_VERSION)
 _WORD = re.compile(r"\w+")
 # A label's trailing qualifier, "The Godfather (film)": people say the name without it.
 QUALIFIER = re.compile(r"\s*\([^()]*\)\s*$")
@@ -144,7 +146,11 @@ CREATE INDEX facts_members ON facts (p, o, s);
 
 
 def _write(
-    path: Path, entries: Iterable[Entry], facts: Iterable[Fact] = (), slots: Mapping[Slot, int] | None = None
+    path: Path,
+    entries: Iterable[Entry],
+    facts: Iterable[Fact] = (),
+    slots: Mapping[Slot, int] | None = None,
+    implicit: Sequence[str] = (),
 ) -> None:
     db = sqlite3.connect(path)
     try:
@@ -197,7 +203,12 @@ def _write(
         db.executemany("INSERT INTO slots VALUES (?, ?, ?, ?)", [(*k, n) for k, n in (slots or {}).items()])
         db.executescript(_INDEXES)
         db.executemany(
-            "INSERT INTO meta VALUES (?, ?)", [("format", FORMAT_VERSION), ("elements", str(len(ids)))]
+            "INSERT INTO meta VALUES (?, ?)",
+            [
+                ("format", FORMAT_VERSION),
+                ("elements", str(len(ids))),
+                ("implicit", json.dumps(list(implicit))),
+            ],
         )
         db.commit()
         db.execute("VACUUM")
@@ -217,6 +228,9 @@ class KBIndex:
         tables = {row[0] for row in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
         self._has_facts, self._has_slots = "facts" in tables, "slots" in tables
         self._answer_classes: dict[str, frozenset[str]] = {}
+        found = db.execute("SELECT value FROM meta WHERE key = 'implicit'").fetchone()
+        # Elements most training queries use whatever the words (an index built before it: none).
+        self.implicit: tuple[str, ...] = tuple(json.loads(found[0])) if found else ()
         self._max_words = int(
             db.execute(
                 "SELECT coalesce(max(length(norm) - length(replace(norm, ' ', '')) + 1), 0) FROM labels"
@@ -231,9 +245,12 @@ class KBIndex:
         word_forms: bool = True,
         facts: Iterable[Fact] = (),
         slots: Mapping[Slot, int] | None = None,
+        implicit: Sequence[str] = (),
     ) -> KBIndex:
         """Index `entries` (and the KB's `facts`, for `relations`; training's answer `slots`, for
-        `answer_classes`) into `path`, written to a temporary file and renamed over it in one step.
+        `answer_classes`; the `implicit` elements a linker proposes for every question, from
+        `sources.frequent_elements`) into `path`, written to a temporary file and renamed over it in
+        one step.
 
         An element met several times (from several sources) keeps its first kind and preferred label,
         gains every label, and takes the highest popularity. With `word_forms`, properties and classes
@@ -249,7 +266,7 @@ class KBIndex:
 
         def write(tmp: Path) -> None:
             tmp.unlink()  # SQLite creates its own file; atomic_write only reserved the name
-            _write(tmp, entries, facts, slots)
+            _write(tmp, entries, facts, slots, implicit)
 
         atomic_write(path, write)
         return cls.open(path)

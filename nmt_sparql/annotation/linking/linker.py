@@ -189,14 +189,14 @@ class Linker:
         per_mention: int = 3,
         max_words: int = _MAX_WORDS,
         fuzzy: bool = True,
-        implicit: Sequence[str] = (),
+        implicit: Sequence[str] | None = None,
         relations: int = 2,
         embedder: str | Embedder | None = None,
         described: int = 1,
         similar: int = 0,
     ):
         """`implicit`: elements proposed for every question, with an empty span at 0 (the elements most
-        queries use whatever the words, sources.frequent_elements). `relations`: for each pair of
+        queries use whatever the words, sources.frequent_elements; None: those the index stores). `relations`: for each pair of
         linked entities, and each linked class and entity, the properties (at most this many) the KB
         joins them with, so a relation the question leaves unsaid is a candidate ("Is Everest in
         Nepal?": country; "universities in London": city); an index without facts proposes none.
@@ -229,7 +229,7 @@ class Linker:
         self._cached_matches = functools.lru_cache(maxsize=200_000)(self._matches)
         self.implicit = [
             Candidate(token, kind, self.index.label(token) or token, 0, 0, _IMPLICIT_SCORE, said=False)
-            for token in implicit
+            for token in (index.implicit if implicit is None else implicit)
             if (kind := self.index.kind(token)) is not None
         ]
 
