@@ -28,6 +28,7 @@ import random
 import re
 from collections import defaultdict
 from collections.abc import Callable, Collection, Mapping, Sequence
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, Literal
 
@@ -60,9 +61,22 @@ def has_units(question: str) -> bool:
     return _HAS_UNIT.search(question) is not None
 
 
-def _unit(token: str, label: str | None, kind: str | None = None) -> str:
-    unit = f"{mark(token)} {plain_text(normalize_space(label or ''))}".rstrip()
-    return f"{unit} ({kind})" if kind else unit
+@dataclass(frozen=True)
+class TailUnit:
+    """One unit of the tail: a KB element's token, its label as written, and what the input says of it
+    (`marks`: its kind, then `exact` or `implied` or its prefix; none where the scheme writes no kind)."""
+
+    token: str
+    label: str
+    marks: tuple[str, ...] = ()
+
+    def __str__(self) -> str:
+        unit = f"{mark(self.token)} {self.label}".rstrip()
+        return f"{unit} ({', '.join(self.marks)})" if self.marks else unit
+
+
+def _unit(token: str, label: str | None, *marks: str) -> TailUnit:
+    return TailUnit(token, plain_text(normalize_space(label or "")), marks)
 
 
 def _words(text: str) -> str:
@@ -75,7 +89,7 @@ def _by_label(question: str, c: Candidate) -> bool:
     return c.said and c.kind != "literal" and _words(c.label) == _words(question[c.start : c.end])
 
 
-def _tail(question: str, candidates: Sequence[Candidate], kinds: bool) -> list[str]:
+def _tail(question: str, candidates: Sequence[Candidate], kinds: bool) -> list[TailUnit]:
     """One unit per distinct token, in the linker's order (a token two mentions propose comes once);
     `kinds`: each unit says its element's kind (the `linked` scheme), and whether the question names
     it by its label (`exact`) or names it not at all (`implied`)."""
@@ -85,41 +99,44 @@ def _tail(question: str, candidates: Sequence[Candidate], kinds: bool) -> list[s
     for c in candidates:
         if c.token not in seen:
             seen.add(c.token)
-            kind = None
+            marks: tuple[str, ...] = ()
             if kinds and c.token in exact:
-                kind = f"{c.kind}, {EXACT}"
+                marks = (c.kind, EXACT)
             elif kinds:
-                kind = c.kind if c.said else f"{c.kind}, {IMPLIED}"
-            units.append(_unit(c.token, c.label, kind))
+                marks = (c.kind,) if c.said else (c.kind, IMPLIED)
+            units.append(_unit(c.token, c.label, *marks))
     return units
 
 
-_KIND_UNIT = re.compile(r"«([^«»]+)» (.*) \(([^()]*)\)")
 _PREFIXED = re.compile(r"([A-Za-z][\w.-]*):[^/\s]")
 
 
-def _distinguished(units: Sequence[str]) -> list[str]:
-    """The units, where candidates of one kind share a label but not a prefix (`dbo:birthPlace`,
-    `dbp:birthPlace`: "birth place"), each of those with its token's prefix after its kind: the
-    copy layer hides the token, so without it the model could not tell them apart."""
-    parsed = []  # (match, prefix, (label, kind)) of each unit written as `«token» label (kind...)`
-    for unit in units:
-        m = _KIND_UNIT.fullmatch(unit)
-        prefix = _PREFIXED.match(m[1]) if m else None
-        parsed.append(
-            (m, prefix[1] if prefix else None, (m[2].casefold(), m[3].split(",")[0]) if m else None)
-        )
-    prefixes: dict[tuple[str, str] | None, set[str | None]] = defaultdict(set)
-    for m, prefix, key in parsed:
-        if m:
-            prefixes[key].add(prefix)
-    return [
-        f"«{m[1]}» {m[2]} ({m[3]}, {prefix})" if m and prefix and len(prefixes[key]) > 1 else unit
-        for unit, (m, prefix, key) in zip(units, parsed, strict=True)
-    ]
+def _prefix(token: str) -> str | None:
+    found = _PREFIXED.match(token)
+    return found[1] if found else None
 
 
-def _with_tail(question: str, units: Sequence[str]) -> str:
+def _distinguished(units: Sequence[TailUnit | str]) -> list[str]:
+    """The units as written, where candidates of one kind share a label but not a prefix
+    (`dbo:birthPlace`, `dbp:birthPlace`: "birth place"), each of those with its token's prefix after
+    its marks: the copy layer hides the token, so without it the model could not tell them apart. A
+    unit given as text (a dataset's own annotation) is written as it is."""
+    kinded = [u for u in units if isinstance(u, TailUnit) and u.marks and u.label]
+    prefixes: dict[tuple[str, str], set[str | None]] = defaultdict(set)
+    for unit in kinded:
+        prefixes[(unit.label.casefold(), unit.marks[0])].add(_prefix(unit.token))
+
+    def written(unit: TailUnit | str) -> str:
+        if isinstance(unit, TailUnit) and unit.marks and unit.label:
+            prefix = _prefix(unit.token)
+            if prefix and len(prefixes[(unit.label.casefold(), unit.marks[0])]) > 1:
+                return str(replace(unit, marks=(*unit.marks, prefix)))
+        return str(unit)
+
+    return [written(unit) for unit in units]
+
+
+def _with_tail(question: str, units: Sequence[TailUnit | str]) -> str:
     return " ".join([question, *(f"{SEP} {unit}" for unit in _distinguished(units))])
 
 
@@ -294,14 +311,16 @@ class Annotator:
             return annotate(example, self.scheme, self.seed, self.resolver)  # type: ignore[arg-type]
         question = normalize_space(example.question)
         kept: list[Candidate] = []
+        units: list[TailUnit | str]
         if has_units(question):  # the dataset's own annotation, used as written
             text, offered = self.question(question), set(find_units(question))
-            head, *units = text.split(f" {SEP} ")
+            head, *written = text.split(f" {SEP} ")
+            units = list(written)
         else:
             if candidates is None:
                 candidates = self.linker.link(question)
             kept = _bounded(candidates, self.max_units)
-            head, units, offered = question, _tail(question, kept, kinds=True), {c.token for c in kept}
+            head, units, offered = question, list(_tail(question, kept, kinds=True)), {c.token for c in kept}
             text = _with_tail(head, units)
         if gold is None:
             gold = [r.element for r in self.resolver.resolve_detailed(example)[1]]
