@@ -402,6 +402,46 @@ def test_a_typed_variables_value_is_rewritten_to_a_measured_property_of_its_clas
     assert repaired.answer is not None and repaired.answer.rows == (("http://repair.test/resource/Alien",),)
 
 
+ELEMENTS_TTL = """@prefix res: <http://repair.test/resource/> .
+@prefix ont: <http://repair.test/ontology/> .
+res:Hydrogen a ont:ChemicalElement ; ont:atomicNumber 1 ; ont:discoveryYear 1766 .
+res:Francium a ont:ChemicalElement ; ont:atomicNumber 87 ; ont:discoveryYear 1939 .
+res:Uranium a ont:ChemicalElement ; ont:atomicNumber 92 ; ont:discoveryYear 1789 .
+"""
+
+
+def test_a_superlative_of_size_ordered_by_a_year_is_rewritten_to_a_measure(
+    prefixes: PrefixMap, tmp_path: Path
+) -> None:
+    """ "the heaviest chemical element" ordered by discovery year: four-digit years look like any number,
+    but the index names the property by a time word and the question asks for a size."""
+    (tmp_path / "kb.ttl").write_text(ELEMENTS_TTL, encoding="utf-8")
+    entries = [
+        Entry("ont:ChemicalElement", "class", ("chemical element",)),
+        Entry("ont:atomicNumber", "property", ("atomic number",)),
+        Entry("ont:discoveryYear", "property", ("discovery year",)),
+    ]
+    by_year = _tokens(
+        "SELECT DISTINCT ?x WHERE { ?x a ont:ChemicalElement . ?x ont:discoveryYear ?v } ORDER BY DESC(?v) LIMIT 1"
+    )
+    units = ["ont:ChemicalElement", "ont:discoveryYear", "ont:atomicNumber"]
+    with (
+        EmbeddedStore([tmp_path / "kb.ttl"], prefixes=prefixes, timeout_s=10) as store,
+        KBIndex.build(tmp_path / "index.sqlite", entries) as index,
+    ):
+        repairer = Repairer(Recording(store), prefixes, index, max_rounds=2)
+        heaviest = repairer.repair([by_year], units, "What is the heaviest chemical element?")
+        assert "ont:atomicNumber" in heaviest.tokens and "ont:discoveryYear" not in heaviest.tokens
+        assert heaviest.answer is not None and heaviest.answer.rows == (
+            ("http://repair.test/resource/Uranium",),
+        )
+        for question in (
+            "Which chemical element was discovered last?",
+            "the element with the highest discovery year",
+        ):
+            assert repairer.repair([by_year], units, question).tokens == by_year
+
+
 def test_a_query_whose_patterns_fall_apart_gives_way_to_one_joined_to_its_answer(
     kb: Recording, index: KBIndex, prefixes: PrefixMap
 ) -> None:

@@ -41,7 +41,7 @@ _TYPO_TOLERANT = (
     "does", "have", "were", "could", "would", "should", "many", "much", "number", "count", "where", "when",
     "which", "what", "whose", "whom", "whether",
 )  # fmt: skip
-_TIME_NOUNS = frozenset({"year", "years", "date", "day", "month", "decade", "century"})
+TIME_NOUNS = frozenset({"year", "years", "date", "day", "month", "decade", "century"})
 # "How many km long", "how many years old": a unit, then the dimension it measures: a value, not a count.
 _DIMENSIONS = frozenset((
     "long", "tall", "high", "deep", "wide", "big", "large", "heavy", "old", "far", "away", "hot", "cold",
@@ -127,13 +127,13 @@ def expected_answer(question: str) -> Expected:
         return COUNT  # "Count the albums by ...", "number of countries the Danube flows through"
     if first == "how":
         return NOT_YES_NO if second in AUXILIARIES or not second else MEASURE
-    if first == "when" or (first in ("what", "which") and second in _TIME_NOUNS):
+    if first == "when" or (first in ("what", "which") and second in TIME_NOUNS):
         return DATE
     if (
         first in ("in", "on", "during")
         and second in ("what", "which")
         and words[2:3]
-        and words[2] in _TIME_NOUNS
+        and words[2] in TIME_NOUNS
     ):
         return DATE
     if first in ("who", "whom"):

@@ -102,7 +102,15 @@ from nmt_sparql.inference.asked_order import (
     unasked_ranking_removed,
     unordered_limit_removed,
 )
-from nmt_sparql.inference.expected_answer import ANY, Expected, asked_noun, expected_answer, fits, value_kinds
+from nmt_sparql.inference.expected_answer import (
+    ANY,
+    TIME_NOUNS,
+    Expected,
+    asked_noun,
+    expected_answer,
+    fits,
+    value_kinds,
+)
 from nmt_sparql.sparql.patterns import (
     answer_variable,
     falls_apart,
@@ -425,14 +433,15 @@ class Repairer:
         if not question or asked(question, "superlative") is None:
             return False
         patterns = triple_patterns(tokens, token_types(tokens, self.prefixes))
-        return self._ordered_by_no_measure(tokens, patterns) is not None
+        return self._ordered_by_no_measure(tokens, patterns, question) is not None
 
     def _ordered_by_no_measure(
-        self, tokens: Sequence[str], patterns: list[tuple[int, int, int]]
+        self, tokens: Sequence[str], patterns: list[tuple[int, int, int]], question: str = ""
     ) -> int | None:
         """The pattern whose values an ORDER BY sorts, when they are no numbers or dates (the KB's values
-        of its property are not; or the variable is only ever a subject, an IRI): the pattern to
-        rewrite towards a measured property of the question's units."""
+        of its property are not; or the variable is only ever a subject, an IRI), or when they are times
+        and `question` asks for a size (`_timed_for_a_size`): the pattern to rewrite towards a measured
+        property of the question's units."""
         variable = ordered_variable(tokens)
         if variable is None:
             return None
@@ -440,10 +449,22 @@ class Repairer:
         if not as_object:
             as_subject = [k for k, (s, _, _) in enumerate(patterns) if tokens[s] == variable]
             return as_subject[-1] if as_subject else None
-        kinds = self._value_kinds(tokens[patterns[as_object[-1]][1]])
-        if not kinds or any(k & {"number", "date"} for k in kinds):
-            return None
-        return as_object[-1]
+        prop = tokens[patterns[as_object[-1]][1]]
+        kinds = self._value_kinds(prop)
+        if kinds and not any(k & {"number", "date"} for k in kinds):
+            return as_object[-1]
+        return as_object[-1] if kinds and self._timed_for_a_size(prop, question) else None
+
+    def _timed_for_a_size(self, prop: str, question: str) -> bool:
+        """Whether a superlative of size or amount ("the heaviest element", "closest to the sun") is
+        ordered by a property the index names by a time word ("discovery year"), while the question says
+        none: a size is no date, and a year's values look like any four-digit number."""
+        graded = asked(question, "superlative") if question and self.index is not None else None
+        if graded is None or graded.sense not in ("high", "low") or self.index is None:
+            return False
+        said = set(re.findall(r"\w+", question.lower()))
+        named = set(re.findall(r"\w+", (self.index.label(prop) or "").lower()))
+        return bool(named & TIME_NOUNS) and not said & TIME_NOUNS
 
     def _holds(self, pattern: list[str]) -> bool:
         answer = self._query(detokenize(["ask", "where", "{", *pattern, "}"], self.prefixes))
@@ -524,14 +545,14 @@ class Repairer:
             if tokens[s] == variable and tokens[p] == "a" and types[o] == TokenType.URI
         ]
 
-    def _blame(self, target: _Target) -> tuple[int, list[tuple[int, int, int]]] | str:
+    def _blame(self, target: _Target, question: str = "") -> tuple[int, list[tuple[int, int, int]]] | str:
         """The position of the offending triple pattern among the query's patterns, or why none is found."""
         types = token_types(target.tokens, self.prefixes)
         patterns = triple_patterns(target.tokens, types)
         if not patterns:
             return "no plain triple pattern to repair"
         if target.wrong_kind:
-            ordered = self._ordered_by_no_measure(target.tokens, patterns)
+            ordered = self._ordered_by_no_measure(target.tokens, patterns, question)
             if ordered is not None:  # "closest to the sun" ordered by `?x ont:orbits ?v`
                 return ordered, patterns
             answer_var = answer_variable(target.tokens, types)
@@ -591,7 +612,7 @@ class Repairer:
             elif (
                 follow_up is None
                 and attempt.outcome == WRONG_KIND
-                and self._ordered_by_no_measure(tokens, new_patterns) is not None
+                and self._ordered_by_no_measure(tokens, new_patterns, question) is not None
             ):  # its ordered pattern is the next to rewrite
                 follow_up = _Target(tokens, f"{target.label}: {change}", unknown, wrong_kind=True)
         rnd.notes.append(
@@ -1188,7 +1209,7 @@ class Repairer:
         passed: list[str] = []  # targets with nothing to rewrite: they do not use up a round
         while len(rounds) < self.max_rounds and targets:
             target = targets.pop(0)
-            blamed = self._blame(target)
+            blamed = self._blame(target, question)
             if isinstance(blamed, str):
                 passed.append(f"{target.label}: {blamed}")
                 continue
