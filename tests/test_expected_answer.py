@@ -103,6 +103,10 @@ def test_a_place_is_an_iri_and_a_date_is_not() -> None:
         ("What's the total number of moons of Mars?", ["moons", "of", "mars"]),
         ("what's the capital of France", []),
         ("Did Tolkien write novels?", []),
+        ("I'd like a list of the cities in Massachusetts", ["cities", "in", "massachusetts"]),
+        ("I want to see albums by Queen", ["albums", "by", "queen"]),
+        ("Search for rivers in Asia", ["rivers", "in", "asia"]),
+        ("a list of the novels of Tolkien", ["novels", "of", "tolkien"]),
     ],
 )
 def test_the_words_naming_what_a_question_asks_for(question: str, noun: list[str]) -> None:

@@ -31,7 +31,8 @@ AUXILIARIES = frozenset({
 _LEAD_IN = re.compile(
     r"^(?:(?:and|so|ok|okay|hey|hi|please|now)\b[\s,]*"
     r"|(?:(?:can|could|would|will) you (?:please )?(?:(?:tell|show|give|list|name|find)(?: me| us)?\b|(?=count\b))"
-    r"|do you know|i (?:want|would like|wish) to know|i wonder|tell me|show me)\b[\s,]*)+",
+    r"|do you know|i (?:want|would like|wish) to know|i wonder|tell me|show me"
+    r"|i(?:['’]d| would) like(?: to (?:know|see))?|i want to see)\b[\s,]*)+",
     re.IGNORECASE,
 )
 _WORD = re.compile(r"[^\W_]+(?:['’][^\W_]+)?")
@@ -149,7 +150,7 @@ def expected_answer(question: str) -> Expected:
 # naming what is asked for follow.
 _ASKING = re.compile(
     r"^(?:(?:(?:in|on|at|from|for|to|by|with|into|through|during) )?(?:which|what)(?: (?:kind|kinds|type|types|sort) of)?"
-    r"|how many|(?:list|name|give me|show me|find|count)(?: me)?(?: all)?(?: of)?(?: the)?"
+    r"|how many|(?:(?:a |the )?list|name|give me|show me|find|count|search for)(?: me)?(?: all)?(?: of)?(?: the)?"
     rf"|{_NUMBER_OF}(?: the)?)$"
 )
 
