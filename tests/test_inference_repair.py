@@ -410,6 +410,34 @@ res:Uranium a ont:ChemicalElement ; ont:atomicNumber 92 ; ont:discoveryYear 1789
 """
 
 
+def test_a_query_answering_with_an_entity_it_names_gives_way(
+    kb: Recording, index: KBIndex, prefixes: PrefixMap
+) -> None:
+    """ "Which films did Alien's director make?" decoded as `res:Alien ont:director ?y . ?x ont:director
+    ?y . ?x a ont:Film` answers Alien too: fine. Decoded so that it answers Alien alone, its answer is
+    the question's own entity, not what it asks for; the next hypothesis goes."""
+    films = _tokens(
+        "SELECT DISTINCT ?x WHERE { res:Alien ont:director ?y . ?x ont:director ?y . ?x a ont:Film }"
+    )
+    own = _tokens(
+        "SELECT DISTINCT ?x WHERE { res:Alien ont:director ?y . ?x ont:director ?y . ?x ont:releaseYear 1979 }"
+    )
+    born = _tokens("SELECT DISTINCT ?x WHERE { res:Alien ont:director ?y . ?y ont:birthPlace ?x }")
+    repairer = Repairer(kb, prefixes, index, max_rounds=1)
+    alien = Answer(kind="select", variables=("x",), rows=(("http://repair.test/resource/Alien",),))
+    both = Answer(
+        kind="select", variables=("x",), rows=(*alien.rows, ("http://repair.test/resource/Blade_Runner",))
+    )
+    assert repairer.answers_itself(films, alien) and not repairer.answers_itself(films, both)
+    town = Answer(kind="select", variables=("x",), rows=(("http://repair.test/resource/South_Shields",),))
+    assert not repairer.answers_itself(born, town)
+
+    repaired = repairer.repair([own, born], question="Which film of Alien's director came out in 1979?")
+    assert repaired.tokens == born
+    [tried] = [a for a in repaired.rounds[0].attempts if a.sparql == detokenize(own, prefixes)]
+    assert tried.outcome == WRONG_KIND and tried.detail == "its answers are entities the query itself names"
+
+
 def test_a_superlative_of_size_ordered_by_a_year_is_rewritten_to_a_measure(
     prefixes: PrefixMap, tmp_path: Path
 ) -> None:

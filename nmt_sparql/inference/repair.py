@@ -302,6 +302,9 @@ class Repairer:
         if filters_nothing(tokens, types):
             detail = "a FILTER tests one term alone and compares nothing"
             return Attempt(source, sparql, WRONG_KIND, detail), answer, unknown
+        if self.answers_itself(tokens, answer):
+            detail = "its answers are entities the query itself names"
+            return Attempt(source, sparql, WRONG_KIND, detail), answer, unknown
         if not fits(expected, tokens, answer):
             return (
                 Attempt(source, sparql, WRONG_KIND, f"the question asks for {expected.name}"),
@@ -312,6 +315,16 @@ class Repairer:
             detail = f"no answer is of a class that answers '{expected.asks}' questions in training"
             return Attempt(source, sparql, WRONG_KIND, detail), answer, unknown
         return Attempt(source, sparql, ANSWERED, note), answer, unknown
+
+    def answers_itself(self, tokens: Sequence[str], answer: Answer) -> bool:
+        """Whether every answer of a SELECT is an IRI the query names (`?y ont:founder res:Phil_Knight .
+        ?y ont:founder ?x` answers Phil Knight): a question does not ask for what it says."""
+        if answer.kind == "ask":
+            return False
+        values = [v for row in answer.values() for v in row if v is not None]
+        return bool(values) and all(
+            value_kinds(v) == {"iri"} and token_of(v, self.prefixes) in tokens for v in values
+        )
 
     def of_answering_classes(self, answer: Answer, expected: Expected) -> bool:
         """Whether an answer to a "who" question holds an entity of a class such questions' answers
