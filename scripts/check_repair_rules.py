@@ -1,7 +1,8 @@
 """The gold side of repair's question rules: on gold queries they must change nothing.
 
 Repair (nmt_sparql/inference/repair.py) reads the question: the kind of answer it asks for
-(inference/expected_answer.py; for "who", the classes training's answers have; every pattern joined
+(inference/expected_answer.py; for "who", the classes training's answers have; no answer that is only
+entities the query names; every pattern joined
 to the answer variable and every variable an ORDER BY or FILTER reads bound, sparql/patterns.py), the direction of its superlative or comparative and whether it asks
 for a ranking or a comparison at all (inference/asked_order.py), the class its opening words name, a property it says
 that the query leaves out (one hop further, among the linker's candidates), an entity it names that the
@@ -28,6 +29,7 @@ from nmt_sparql.annotation.units import units as units_of
 from nmt_sparql.inference.asked_order import (
     turned_to_question,
     unasked_comparison_made_equal,
+    unasked_filter_removed,
     unasked_ranking_removed,
     unordered_limit_removed,
 )
@@ -74,6 +76,7 @@ def main() -> None:
     changed: dict[str, list[str]] = {
         "expected kind": [],
         "joined to the answer": [],
+        "answers itself": [],
         "order or comparison": [],
         "ranking": [],
         "class": [],
@@ -97,6 +100,9 @@ def main() -> None:
         checked["joined to the answer"] += 1
         if falls_apart(tokens, token_types(tokens, pm)) or reads_unbound(tokens, token_types(tokens, pm)):
             changed["joined to the answer"].append(where)
+        checked["answers itself"] += 1
+        if repairer.answers_itself(tokens, answer):
+            changed["answers itself"].append(where)
         if "order" in tokens or "filter" in tokens:
             checked["order or comparison"] += 1
             if turned_to_question(
@@ -108,9 +114,12 @@ def main() -> None:
             if repairer.ruled_out(tokens, token_types(tokens, pm)):
                 changed["ruled out"].append(where)
         checked["ranking"] += 1
-        if any(
-            rule(tokens, question) is not None
-            for rule in (unasked_ranking_removed, unordered_limit_removed, unasked_comparison_made_equal)
+        if (
+            any(
+                rule(tokens, question) is not None
+                for rule in (unasked_ranking_removed, unordered_limit_removed, unasked_comparison_made_equal)
+            )
+            or unasked_filter_removed(tokens, token_types(tokens, pm), question) is not None
         ):
             changed["ranking"].append(where)
         units = [t for t in tokens if ":" in t and not t.startswith(("?", '"'))]  # the gold query's elements

@@ -180,6 +180,21 @@ def asked(question: str, form: Form) -> Asked | None:
     return found[0]
 
 
+def ranks_by_size(question: str) -> bool:
+    """Whether the question's superlative is an adjective of size or amount ("the heaviest", "closest to
+    the sun"), not of time ("most recently", "oldest") nor a bare "most"/"least"."""
+    found = asked(question, "superlative")
+    graded = _graded(found.word.split()[-1]) if found is not None else None
+    return graded is not None and graded[1] in (_HIGH | _LOW) - {
+        "most",
+        "least",
+        "many",
+        "much",
+        "few",
+        "less",
+    }
+
+
 def ascending(sense: Sense, word: str, dates: bool) -> bool | None:
     """Whether `sense` orders its values from the lowest: a date order for time words when the values
     are dates, an age for old/young otherwise; None when the word says nothing about such values."""

@@ -96,6 +96,7 @@ from nmt_sparql.inference.asked_order import (
     asks_for_the_top,
     ordered_variable,
     ranked_noun,
+    ranks_by_size,
     turned_to_question,
     unasked_comparison_made_equal,
     unasked_filter_removed,
@@ -317,13 +318,25 @@ class Repairer:
         return Attempt(source, sparql, ANSWERED, note), answer, unknown
 
     def answers_itself(self, tokens: Sequence[str], answer: Answer) -> bool:
-        """Whether every answer of a SELECT is an IRI the query names (`?y ont:founder res:Phil_Knight .
-        ?y ont:founder ?x` answers Phil Knight): a question does not ask for what it says."""
+        """Whether a SELECT answers with the entity it names, by a pattern that repeats the one naming it
+        with the answer in the entity's place (`?y ont:founder res:Phil_Knight . ?y ont:founder ?x`
+        answers Phil Knight): a question does not ask for what it says. (An answer that is a named entity
+        by another path can be right: the things whose capital is in Croatia include Croatia.)"""
         if answer.kind == "ask":
             return False
+        types = token_types(tokens, self.prefixes)
+        var = answer_variable(tokens, types)
+        triples = [tuple(tokens[i] for i in t) for t in triple_patterns(tokens, types)]
+        echoed: set[str] = set()  # entities in the place the answer takes in a copy of their pattern
+        for s, p, o in triples:
+            for s2, p2, o2 in triples:
+                if p == p2 and s == s2 and o2 == var != o:
+                    echoed.add(o)
+                if p == p2 and o == o2 and s2 == var != s:
+                    echoed.add(s)
         values = [v for row in answer.values() for v in row if v is not None]
-        return bool(values) and all(
-            value_kinds(v) == {"iri"} and token_of(v, self.prefixes) in tokens for v in values
+        return bool(values and echoed) and all(
+            value_kinds(v) == {"iri"} and token_of(v, self.prefixes) in echoed for v in values
         )
 
     def of_answering_classes(self, answer: Answer, expected: Expected) -> bool:
@@ -472,8 +485,7 @@ class Repairer:
         """Whether a superlative of size or amount ("the heaviest element", "closest to the sun") is
         ordered by a property the index names by a time word ("discovery year"), while the question says
         none: a size is no date, and a year's values look like any four-digit number."""
-        graded = asked(question, "superlative") if question and self.index is not None else None
-        if graded is None or graded.sense not in ("high", "low") or self.index is None:
+        if not question or self.index is None or not ranks_by_size(question):
             return False
         said = set(re.findall(r"\w+", question.lower()))
         named = set(re.findall(r"\w+", (self.index.label(prop) or "").lower()))
