@@ -101,7 +101,7 @@ def main() -> None:
         if falls_apart(tokens, token_types(tokens, pm)) or reads_unbound(tokens, token_types(tokens, pm)):
             changed["joined to the answer"].append(where)
         checked["answers itself"] += 1
-        if repairer.answers_itself(tokens, answer):
+        if repairer.answers_itself(tokens, token_types(tokens, pm), answer):
             changed["answers itself"].append(where)
         if "order" in tokens or "filter" in tokens:
             checked["order or comparison"] += 1

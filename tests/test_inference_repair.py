@@ -428,9 +428,10 @@ def test_a_query_answering_with_an_entity_it_names_gives_way(
     both = Answer(
         kind="select", variables=("x",), rows=(*alien.rows, ("http://repair.test/resource/Blade_Runner",))
     )
-    assert repairer.answers_itself(films, alien) and not repairer.answers_itself(films, both)
+    assert repairer.answers_itself(films, token_types(films, prefixes), alien)
+    assert not repairer.answers_itself(films, token_types(films, prefixes), both)
     town = Answer(kind="select", variables=("x",), rows=(("http://repair.test/resource/South_Shields",),))
-    assert not repairer.answers_itself(born, town)
+    assert not repairer.answers_itself(born, token_types(born, prefixes), town)
 
     repaired = repairer.repair([own, born], question="Which film of Alien's director came out in 1979?")
     assert repaired.tokens == born

@@ -85,3 +85,16 @@ def test_missing_and_corrupt_files_name_the_file(tmp_path: Path) -> None:
     sqlite3.connect(other).execute("CREATE TABLE t (x)").connection.close()
     with pytest.raises(IndexFileError, match="other.sqlite"):
         KBIndex.open(other)
+
+
+def test_implicit_elements_that_are_no_list_of_tokens_name_the_file(tmp_path: Path) -> None:
+    path = tmp_path / "index.sqlite"
+    KBIndex.build(path, ENTRIES, implicit=["wdt:P31"]).close()
+    assert KBIndex.open(path).implicit == ("wdt:P31",)
+    with sqlite3.connect(path) as db:
+        db.execute("UPDATE meta SET value = '{\"P31\"' WHERE key = 'implicit'")
+    with pytest.raises(IndexFileError, match=r"index\.sqlite: meta 'implicit'"):
+        KBIndex.open(path)
+    with sqlite3.connect(path) as db:
+        db.execute("DELETE FROM meta WHERE key = 'implicit'")  # an index written before implicit elements
+    assert KBIndex.open(path).implicit == ()

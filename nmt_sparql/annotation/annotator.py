@@ -121,16 +121,23 @@ def _distinguished(units: Sequence[TailUnit | str]) -> list[str]:
     (`dbo:birthPlace`, `dbp:birthPlace`: "birth place"), each of those with its token's prefix after
     its marks: the copy layer hides the token, so without it the model could not tell them apart. A
     unit given as text (a dataset's own annotation) is written as it is."""
-    kinded = [u for u in units if isinstance(u, TailUnit) and u.marks and u.label]
+
+    def key(unit: TailUnit) -> tuple[str, str] | None:  # (label, kind) of a unit that says its kind
+        return (unit.label.casefold(), unit.marks[0]) if unit.marks and unit.label else None
+
     prefixes: dict[tuple[str, str], set[str | None]] = defaultdict(set)
-    for unit in kinded:
-        prefixes[(unit.label.casefold(), unit.marks[0])].add(_prefix(unit.token))
+    for unit in units:
+        if isinstance(unit, TailUnit) and (k := key(unit)) is not None:
+            prefixes[k].add(_prefix(unit.token))
 
     def written(unit: TailUnit | str) -> str:
-        if isinstance(unit, TailUnit) and unit.marks and unit.label:
-            prefix = _prefix(unit.token)
-            if prefix and len(prefixes[(unit.label.casefold(), unit.marks[0])]) > 1:
-                return str(replace(unit, marks=(*unit.marks, prefix)))
+        if (
+            isinstance(unit, TailUnit)
+            and (k := key(unit))
+            and len(prefixes[k]) > 1
+            and (p := _prefix(unit.token))
+        ):
+            return str(replace(unit, marks=(*unit.marks, p)))
         return str(unit)
 
     return [written(unit) for unit in units]

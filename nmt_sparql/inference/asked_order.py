@@ -48,6 +48,8 @@ _LOW = frozenset({
     "small", "little", "low", "short", "light", "close", "near", "shallow", "narrow", "few", "poor",
     "cold", "slow", "cheap", "tiny", "weak", "less",
 })  # fmt: skip
+# Adjectives of size or amount, not "most"/"least" alone nor words of number.
+_SIZES = (_HIGH | _LOW) - {"most", "least", "many", "much", "few", "less"}
 _EARLY = frozenset({"old", "early"})
 _LATE = frozenset({"young", "new", "late", "recent"})
 # Ordinals that rank by time when the values are dates ("the first album", "came out last").
@@ -185,14 +187,7 @@ def ranks_by_size(question: str) -> bool:
     the sun"), not of time ("most recently", "oldest") nor a bare "most"/"least"."""
     found = asked(question, "superlative")
     graded = _graded(found.word.split()[-1]) if found is not None else None
-    return graded is not None and graded[1] in (_HIGH | _LOW) - {
-        "most",
-        "least",
-        "many",
-        "much",
-        "few",
-        "less",
-    }
+    return graded is not None and graded[1] in _SIZES
 
 
 def ascending(sense: Sense, word: str, dates: bool) -> bool | None:
@@ -297,6 +292,8 @@ def unasked_filter_removed(
     """`tokens` without its idle FILTERs (`patterns.idle_filters`: "How many planets are there?" decoded
     with `filter ( ?v )`), when `question` has no graded, ranking or comparing word: the question asks
     for no condition, and the filter holds none; None when there is none to remove."""
+    if "filter" not in tokens:
+        return None
     words = set(_words(question))
     if asks_for_a_ranking(question) or (_COMPARING | _PREPOSITIONS.keys()) & words:
         return None

@@ -303,7 +303,7 @@ class Repairer:
         if filters_nothing(tokens, types):
             detail = "a FILTER tests one term alone and compares nothing"
             return Attempt(source, sparql, WRONG_KIND, detail), answer, unknown
-        if self.answers_itself(tokens, answer):
+        if self.answers_itself(tokens, types, answer):
             detail = "its answers are entities the query itself names"
             return Attempt(source, sparql, WRONG_KIND, detail), answer, unknown
         if not fits(expected, tokens, answer):
@@ -317,14 +317,13 @@ class Repairer:
             return Attempt(source, sparql, WRONG_KIND, detail), answer, unknown
         return Attempt(source, sparql, ANSWERED, note), answer, unknown
 
-    def answers_itself(self, tokens: Sequence[str], answer: Answer) -> bool:
+    def answers_itself(self, tokens: Sequence[str], types: Sequence[TokenType], answer: Answer) -> bool:
         """Whether a SELECT answers with the entity it names, by a pattern that repeats the one naming it
         with the answer in the entity's place (`?y ont:founder res:Phil_Knight . ?y ont:founder ?x`
         answers Phil Knight): a question does not ask for what it says. (An answer that is a named entity
         by another path can be right: the things whose capital is in Croatia include Croatia.)"""
         if answer.kind == "ask":
             return False
-        types = token_types(tokens, self.prefixes)
         var = answer_variable(tokens, types)
         triples = [tuple(tokens[i] for i in t) for t in triple_patterns(tokens, types)]
         echoed: set[str] = set()  # entities in the place the answer takes in a copy of their pattern
@@ -1189,7 +1188,11 @@ class Repairer:
                 ):
                     if change is not None:
                         tokens, source = change[0], f"{source}: {change[1]}"
-                unfiltered = unasked_filter_removed(tokens, token_types(tokens, self.prefixes), question)
+                unfiltered = (
+                    unasked_filter_removed(tokens, token_types(tokens, self.prefixes), question)
+                    if "filter" in tokens
+                    else None
+                )
                 if unfiltered is not None:
                     tokens, source = unfiltered[0], f"{source}: {unfiltered[1]}"
             if tuple(tokens) in seen:

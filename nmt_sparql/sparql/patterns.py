@@ -96,24 +96,8 @@ def reads_unbound(tokens: Sequence[str], types: Sequence[TokenType]) -> bool:
     return bool(read - bound)
 
 
-def filters_nothing(tokens: Sequence[str], types: Sequence[TokenType]) -> bool:
-    """Whether a FILTER tests one term alone (`filter ( ?v )`): legal SPARQL, the term's truth value, but
-    no question means it; "mountains higher than 8000 metres" decoded so has lost its comparison."""
-    return any(
-        token == "filter"
-        and tokens[k + 1 : k + 2] == ["("]
-        and tokens[k + 3 : k + 4] == [")"]
-        and types[k + 2] in (TokenType.VARIABLE, TokenType.LITERAL, TokenType.URI)
-        for k, token in enumerate(tokens)
-    )
-
-
-def idle_filters(tokens: Sequence[str], types: Sequence[TokenType]) -> list[tuple[int, int]]:
-    """(start, end) token spans of the FILTERs that test one term alone (`filter ( ?v )`) or read a
-    variable the WHERE clause binds nowhere else: conditions on nothing the query holds, which empty its
-    answer or keep all of it, whatever the question asked."""
-    if "{" not in tokens or "}" not in tokens:
-        return []
+def _filter_spans(tokens: Sequence[str]) -> list[tuple[int, int]]:
+    """(start, end) token spans of each `filter ( ... )`, its closing parenthesis included."""
     spans = []
     for k, token in enumerate(tokens):
         if token == "filter" and tokens[k + 1 : k + 2] == ["("]:
@@ -123,12 +107,34 @@ def idle_filters(tokens: Sequence[str], types: Sequence[TokenType]) -> list[tupl
                 if depth == 0:
                     break
             spans.append((k, end + 1))
+    return spans
+
+
+def _alone(tokens: Sequence[str], types: Sequence[TokenType], span: tuple[int, int]) -> bool:
+    """Whether a FILTER span tests one term alone (`filter ( ?v )`)."""
+    start, end = span
+    return end - start == 4 and tokens[end - 1] == ")" and types[start + 2] in _TERMS
+
+
+def filters_nothing(tokens: Sequence[str], types: Sequence[TokenType]) -> bool:
+    """Whether a FILTER tests one term alone (`filter ( ?v )`): legal SPARQL, the term's truth value, but
+    no question means it; "mountains higher than 8000 metres" decoded so has lost its comparison."""
+    return any(_alone(tokens, types, span) for span in _filter_spans(tokens))
+
+
+def idle_filters(tokens: Sequence[str], types: Sequence[TokenType]) -> list[tuple[int, int]]:
+    """(start, end) token spans of the FILTERs that test one term alone (`filters_nothing`) or read a
+    variable the WHERE clause binds nowhere else: conditions on nothing the query holds, which empty its
+    answer or keep all of it, whatever the question asked."""
+    if "{" not in tokens or "}" not in tokens:
+        return []
+    spans = _filter_spans(tokens)
     body = range(tokens.index("{"), len(tokens) - tokens[::-1].index("}"))
     inside = {i for start, end in spans for i in range(start, end)}
     bound = {tokens[i] for i in body if i not in inside and types[i] == TokenType.VARIABLE}
     return [
         (start, end)
         for start, end in spans
-        if end - start == 4
+        if _alone(tokens, types, (start, end))
         or any(types[i] == TokenType.VARIABLE and tokens[i] not in bound for i in range(start, end))
     ]

@@ -216,6 +216,23 @@ def _write(
         db.close()
 
 
+def _implicit(db: sqlite3.Connection, path: Path) -> tuple[str, ...]:
+    """The index's implicit elements (meta `implicit`, a JSON list of tokens); a value that is not one
+    raises `IndexFileError` naming the file."""
+    found = db.execute("SELECT value FROM meta WHERE key = 'implicit'").fetchone()
+    if found is None:
+        return ()
+    try:
+        tokens = json.loads(found[0])
+    except json.JSONDecodeError:
+        tokens = None
+    if not isinstance(tokens, list) or not all(isinstance(t, str) for t in tokens):
+        raise IndexFileError(
+            f"{path}: meta 'implicit' must be a JSON list of KB tokens, got {found[0][:80]!r}"
+        )
+    return tuple(tokens)
+
+
 class KBIndex:
     """Lookup of KB elements by label in an SQLite file written by `build` (read-only once opened)."""
 
@@ -228,9 +245,8 @@ class KBIndex:
         tables = {row[0] for row in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
         self._has_facts, self._has_slots = "facts" in tables, "slots" in tables
         self._answer_classes: dict[str, frozenset[str]] = {}
-        found = db.execute("SELECT value FROM meta WHERE key = 'implicit'").fetchone()
         # Elements most training queries use whatever the words (an index built before it: none).
-        self.implicit: tuple[str, ...] = tuple(json.loads(found[0])) if found else ()
+        self.implicit = _implicit(db, path)
         self._max_words = int(
             db.execute(
                 "SELECT coalesce(max(length(norm) - length(replace(norm, ' ', '')) + 1), 0) FROM labels"
@@ -292,6 +308,9 @@ class KBIndex:
         except sqlite3.DatabaseError as err:
             db.close()
             raise IndexFileError(f"{path}: corrupt KB index (SQLite says: {err})") from None
+        except IndexFileError:
+            db.close()
+            raise
 
     def __len__(self) -> int:
         return self._size
