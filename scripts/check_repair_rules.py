@@ -4,7 +4,8 @@ Repair (nmt_sparql/inference/repair.py) reads the question: the kind of answer i
 (inference/expected_answer.py; for "who", the classes training's answers have; no answer that is only
 entities the query names; every pattern joined
 to the answer variable and every variable an ORDER BY or FILTER reads bound, sparql/patterns.py), the direction of its superlative or comparative and whether it asks
-for a ranking or a comparison at all (inference/asked_order.py), the class its opening words name, a property it says
+for a ranking or a comparison at all (inference/asked_order.py), a number it compares with that a pattern
+takes as its value, a count of a measure's values, a value no other part of the query reads, the class its opening words name, a property it says
 that the query leaves out (one hop further, among the linker's candidates), an entity it names that the
 query leaves out (the answers restricted to it), a comparison it asks for that the query leaves out
 (a filter added), and whether an ASK's "no"
@@ -35,7 +36,7 @@ from nmt_sparql.inference.asked_order import (
 )
 from nmt_sparql.inference.expected_answer import fits
 from nmt_sparql.inference.kb import open_kb
-from nmt_sparql.inference.repair import Repairer, expected_of, typed_by
+from nmt_sparql.inference.repair import Repairer, _Said, expected_of, typed_by
 from nmt_sparql.sparql.patterns import falls_apart, reads_unbound
 from nmt_sparql.sparql.prefixes import prefix_map
 from nmt_sparql.sparql.tokens import detokenize, token_types, tokenize
@@ -79,6 +80,9 @@ def main() -> None:
         "answers itself": [],
         "order or comparison": [],
         "ranking": [],
+        "value compared": [],
+        "measure counted": [],
+        "value left unread": [],
         "class": [],
         "said but left out": [],
         "named but left out": [],
@@ -122,6 +126,18 @@ def main() -> None:
             or unasked_filter_removed(tokens, token_types(tokens, pm), question) is not None
         ):
             changed["ranking"].append(where)
+        checked["value compared"] += 1
+        if repairer.value_compared(tokens, question) is not None:
+            changed["value compared"].append(where)
+        checked["value left unread"] += 1
+        gold_units = [t for t in tokens if ":" in t and not t.startswith(("?", '"'))]
+        said = _Said(question, index) if index is not None else None
+        if repairer.asked_class(question, gold_units) is None and repairer.dangling_value_asked(tokens, said):
+            changed["value left unread"].append(where)
+        if expected.count:
+            checked["measure counted"] += 1
+            if repairer.measure_not_counted(tokens) is not None:
+                changed["measure counted"].append(where)
         units = [t for t in tokens if ":" in t and not t.startswith(("?", '"'))]  # the gold query's elements
         cls = repairer.asked_class(question, units)
         if cls is not None:

@@ -75,6 +75,17 @@ def test_every_generated_query_has_a_non_empty_answer(store: ox.Store, examples:
     assert len(asks) == 12 and 4 <= sum(asks) <= 8  # both true and false ASKs, balanced
 
 
+def test_no_two_hop_question_answers_only_the_entity_it_names(store: ox.Store) -> None:
+    """ "List the things whose spouse has Jay-Z as its spouse" answers Jay-Z: no question a person asks.
+    Symmetric properties (spouse, capital/country of a city-state) make such chains; none is kept."""
+    examples = generate(store, BUNDLED_KB, n_per_template=300, seed=42)
+    for e in examples:
+        if e.template_id in ("two_hop", "two_hop_subject"):
+            named = {el.token for el in e.kb_elements if el.token.startswith("res:")}
+            answers = {row["x"].value.rsplit("/", 1)[-1] for row in _answer(store, e.query)}
+            assert answers - {n.split(":", 1)[1] for n in named}, e.question
+
+
 def test_examples_are_canonical_labelled_and_marked(examples: list[Example]) -> None:
     for e in examples:
         assert e.kb == BUNDLED_KB and e.answers is None

@@ -353,6 +353,18 @@ def test_a_comparison_the_query_leaves_out_is_added_as_a_filter(
         repairer.comparison_left_out(directed, "What did Ridley Scott direct after Alien?", units[:3]) is None
     )
     assert repairer.comparison_left_out(directed, "What did Ridley Scott direct in 1980?", units) is None
+    # compared with an entity the question names after its comparing word: that entity's value
+    named = ["res:Ridley_Scott", "ont:director", "ont:releaseYear", "res:Alien"]
+    later = repairer.comparison_left_out(
+        directed, "Which films did Ridley Scott direct later than Alien?", named
+    )
+    assert later is not None and later[0] == _tokens(
+        "SELECT DISTINCT ?x WHERE { ?x ont:director res:Ridley_Scott . ?x ont:releaseYear ?v ."
+        " res:Alien ont:releaseYear ?_than . FILTER(?v > ?_than) }"
+    )
+    assert later[1].rows == (("http://repair.test/resource/Blade_Runner",),)
+    after = repairer.comparison_left_out(directed, "What did Ridley Scott direct after Alien?", named)
+    assert after is not None and after[1].rows == later[1].rows
 
 
 def test_a_superlative_no_unit_measures_is_ranked_by_the_one_measure_of_its_class(
@@ -432,6 +444,10 @@ def test_a_query_answering_with_an_entity_it_names_gives_way(
     assert not repairer.answers_itself(films, token_types(films, prefixes), both)
     town = Answer(kind="select", variables=("x",), rows=(("http://repair.test/resource/South_Shields",),))
     assert not repairer.answers_itself(born, token_types(born, prefixes), town)
+    # a property there and back ("Alien's director's films" as the director's director's ...) echoes too
+    back = _tokens("SELECT DISTINCT ?x WHERE { res:Alien ont:director ?y . ?y ont:director ?x }")
+    assert repairer.answers_itself(back, token_types(back, prefixes), alien)
+    assert not repairer.answers_itself(back, token_types(back, prefixes), both)
 
     repaired = repairer.repair([own, born], question="Which film of Alien's director came out in 1979?")
     assert repaired.tokens == born
@@ -480,6 +496,10 @@ def test_a_query_whose_patterns_fall_apart_gives_way_to_one_joined_to_its_answer
     chain = _tokens("SELECT DISTINCT ?x WHERE { ?y ont:director ?z . res:Alien ont:director ?z . ?y a ?x }")
     assert falls_apart(apart, token_types(apart, prefixes))
     assert not falls_apart(chain, token_types(chain, prefixes))  # joined through ?y, then ?z
+    than = _tokens(
+        "SELECT DISTINCT ?x WHERE { ?x ont:releaseYear ?v . res:Alien ont:releaseYear ?w . FILTER(?v > ?w) }"
+    )
+    assert not falls_apart(than, token_types(than, prefixes))  # a comparison joins what it compares
     ask = _tokens("ASK WHERE { res:Alien ont:director ?y . res:Blade_Runner ont:director ?z }")
     assert not falls_apart(ask, token_types(ask, prefixes))
     repairer = Repairer(kb, prefixes, index, max_rounds=1)
@@ -975,3 +995,121 @@ def test_the_report_shows_the_empty_answer_rate_and_the_rounds(tmp_path: Path) -
     report = write_report(tmp_path, metrics, None, "t")["markdown"].read_text(encoding="utf-8")
     assert "| empty answers (%) | 33.3 |" in report
     assert "| round 1 | 1 |" in report and "| round 3 | 1 |" in report and "| gave up | 1 |" in report
+
+
+def test_a_number_the_question_compares_with_that_a_pattern_takes_as_its_value_becomes_a_filter(
+    kb: Recording, index: KBIndex, prefixes: PrefixMap
+) -> None:
+    """ "Was Alien released before 1980?" decoded as `res:Alien ont:releaseYear 1980` asks whether it came
+    out in 1980: false, for the wrong reason. The question's word compares: the value is compared."""
+    exact = _tokens("ASK WHERE { res:Alien ont:releaseYear 1980 }")
+    repairer = Repairer(kb, prefixes, index, max_rounds=1)
+
+    repaired = repairer.repair(
+        [exact], ["res:Alien", "ont:releaseYear", "1980"], "Was Alien released before 1980?"
+    )
+
+    assert repaired.tokens == _tokens("ASK WHERE { res:Alien ont:releaseYear ?v . FILTER(?v < 1980) }")
+    assert repaired.answer is not None and repaired.answer.boolean is True
+    assert repairer.value_compared(exact, "Was Alien released after 1980?") == (
+        _tokens("ASK WHERE { res:Alien ont:releaseYear ?v . FILTER(?v > 1980) }"),
+        "the value 1980 made a comparison ('after')",
+    )
+    # no comparing word, a number the question does not say, or a query that compares already
+    assert repairer.value_compared(exact, "Was Alien released in 1980?") is None
+    assert repairer.value_compared(exact, "Was Alien released before 1990?") is None
+    compared = _tokens("ASK WHERE { res:Alien ont:releaseYear ?v . FILTER(?v < 1980) }")
+    assert repairer.value_compared(compared, "Was Alien released before 1980?") is None
+
+
+def test_a_count_of_a_measures_values_asks_for_the_values(
+    kb: Recording, index: KBIndex, prefixes: PrefixMap
+) -> None:
+    """ "How many people live in Iceland?" decoded as a count of the population's values counts 1: the
+    number itself is what "how many" asks for. A count of entities stays a count."""
+    counted = _tokens("SELECT (COUNT(DISTINCT ?x) AS ?count) WHERE { res:Alien ont:releaseYear ?x }")
+    films = _tokens("SELECT (COUNT(DISTINCT ?x) AS ?count) WHERE { ?x ont:director res:Ridley_Scott }")
+    repairer = Repairer(kb, prefixes, index, max_rounds=1)
+
+    assert repairer.measure_not_counted(counted) == (
+        _tokens("SELECT DISTINCT ?x WHERE { res:Alien ont:releaseYear ?x }"),
+        "a count of a measure's values asks for the values",
+    )
+    assert repairer.measure_not_counted(films) is None
+    repaired = repairer.repair([counted], question="In what year did Alien come out?")
+    assert repaired.tokens == counted  # a question that asks for no count: the count is only rejected
+    asked = repairer.repair([counted], question="How many years after year 0 did Alien come out?")
+    assert asked.answer is not None and asked.answer.rows == (("1979",),)
+
+
+BANDS_TTL = """@prefix res: <http://repair.test/resource/> .
+@prefix ont: <http://repair.test/ontology/> .
+res:Queen a ont:Band ; ont:hometown res:London .
+res:Freddie a ont:Person ; ont:birthPlace res:London .
+res:A_Night_at_the_Opera a ont:Album ; ont:artist res:Queen .
+res:Mr_Bad_Guy a ont:Album ; ont:artist res:Freddie .
+"""
+
+
+def test_an_answer_taken_one_hop_further_passes_through_the_class_the_question_names(
+    prefixes: PrefixMap, tmp_path: Path
+) -> None:
+    """ "albums by bands from London" decoded as `?x ont:birthPlace res:London`: one hop further by
+    artist reaches the albums of people born there. The question names what is between (bands): that
+    hop is typed by it, so it is empty, and the property that binds the answer is rewritten instead."""
+    (tmp_path / "kb.ttl").write_text(BANDS_TTL, encoding="utf-8")
+    entries = [
+        Entry("res:London", "entity", ("London",)),
+        Entry("ont:Band", "class", ("band",)),
+        Entry("ont:Album", "class", ("album",)),
+        Entry("ont:Person", "class", ("person",)),
+        Entry("ont:hometown", "property", ("hometown",)),
+        Entry("ont:birthPlace", "property", ("birth place",)),
+        Entry("ont:artist", "property", ("artist",)),
+    ]
+    born = _tokens("SELECT DISTINCT ?x WHERE { ?x ont:birthPlace res:London }")
+    units = ["ont:Album", "ont:Band", "res:London", "ont:artist", "ont:birthPlace", "ont:hometown"]
+    with (
+        EmbeddedStore([tmp_path / "kb.ttl"], prefixes=prefixes, timeout_s=10) as store,
+        KBIndex.build(tmp_path / "index.sqlite", entries) as index,
+    ):
+        repairer = Repairer(Recording(store), prefixes, index)
+        repaired = repairer.repair([born], units, "albums by bands from London")
+        assert repaired.answer is not None and repaired.answer.rows == (
+            ("http://repair.test/resource/A_Night_at_the_Opera",),
+        )
+        assert "ont:hometown" in repaired.tokens and "ont:Band" in repaired.tokens
+        # a question that names no class between: the first hop that answers stands
+        anyone = repairer.repair([born], units, "albums by artists from London")
+        assert anyone.answer is not None and anyone.answer.rows == (
+            ("http://repair.test/resource/Mr_Bad_Guy",),
+        )
+
+
+def test_a_value_nothing_else_reads_is_what_the_question_asks_for(
+    kb: Recording, index: KBIndex, prefixes: PrefixMap
+) -> None:
+    """ "Where was Alien's director born?" decoded as the director with some birth place: the birth
+    place, which the question says and nothing else in the query reads, is the answer."""
+    director = _tokens("SELECT DISTINCT ?x WHERE { res:Alien ont:director ?x . ?x ont:birthPlace ?v }")
+    repairer = Repairer(kb, prefixes, index, max_rounds=1)
+
+    repaired = repairer.repair(
+        [director], ["res:Alien", "ont:director", "ont:birthPlace"], "Where was Alien's director born?"
+    )
+
+    assert repaired.tokens == _tokens(
+        "SELECT DISTINCT ?v WHERE { res:Alien ont:director ?x . ?x ont:birthPlace ?v }"
+    )
+    assert repaired.answer is not None and repaired.answer.rows == (
+        ("http://repair.test/resource/South_Shields",),
+    )
+    # a value something reads (an order, a filter, another pattern), or a question that asks for a class
+    ordered = _tokens("SELECT DISTINCT ?x WHERE { ?x ont:releaseYear ?v } ORDER BY ?v LIMIT 1")
+    read = _tokens("SELECT DISTINCT ?x WHERE { ?x ont:director ?y . ?y ont:birthPlace ?v . ?v a ont:Town }")
+    said = _Said("Where was the director of this film born?", index)
+    assert repairer.dangling_value_asked(ordered, said) is None
+    assert repairer.dangling_value_asked(read, said) is None
+    films = _tokens("SELECT DISTINCT ?x WHERE { ?x ont:director res:Ridley_Scott . ?x ont:releaseYear ?v }")
+    kept = repairer.repair([films], ["ont:Film", "res:Ridley_Scott"], "Which films did Ridley Scott direct?")
+    assert kept.tokens[:3] == ["select", "distinct", "?x"]

@@ -485,7 +485,8 @@ TEMPLATES: dict[str, Callable[[KBGraph, random.Random], Iterator[_Draft]]] = {
 
 
 def _answered(store: ox.Store, query: str, draft: _Draft) -> bool:
-    """True when the query has an answer; two-hop chains that only lead back to the start do not count."""
+    """True when the query has an answer; two-hop chains that only lead back to the entity they name
+    (the start, or the end) do not count."""
     result = store.query(query)
     if isinstance(result, ox.QueryBoolean):
         return True
@@ -496,6 +497,8 @@ def _answered(store: ox.Store, query: str, draft: _Draft) -> bool:
         return int(rows[0]["count"].value) > 0
     if draft.template_id == "two_hop":
         return any(r["x"] != ox.NamedNode(draft.slots["s"]) for r in rows)
+    if draft.template_id == "two_hop_subject":  # "the things whose spouse has Jay-Z as its spouse"
+        return any(r["x"] != ox.NamedNode(draft.slots["o"]) for r in rows)
     return True
 
 

@@ -320,7 +320,8 @@ class Repairer:
     def answers_itself(self, tokens: Sequence[str], types: Sequence[TokenType], answer: Answer) -> bool:
         """Whether a SELECT answers with the entity it names, by a pattern that repeats the one naming it
         with the answer in the entity's place (`?y ont:founder res:Phil_Knight . ?y ont:founder ?x`
-        answers Phil Knight): a question does not ask for what it says. (An answer that is a named entity
+        answers Phil Knight) or follows its property there and back (`res:Anna_Magdalena_Bach
+        ont:spouse ?y . ?y ont:spouse ?x`): a question does not ask for what it says. (An answer that is a named entity
         by another path can be right: the things whose capital is in Croatia include Croatia.)"""
         if answer.kind == "ask":
             return False
@@ -333,6 +334,10 @@ class Repairer:
                     echoed.add(o)
                 if p == p2 and o == o2 and s2 == var != s:
                     echoed.add(s)
+                if p == p2 and o == s2 and o2 == var != s:  # the property there and back: a spouse's spouse
+                    echoed.add(s)
+                if p == p2 and s == o2 and s2 == var != o:
+                    echoed.add(o)
         values = [v for row in answer.values() for v in row if v is not None]
         return bool(values and echoed) and all(
             value_kinds(v) == {"iri"} and token_of(v, self.prefixes) in echoed for v in values
@@ -791,14 +796,18 @@ class Repairer:
         answers with the kind asked for and changes the answer (every planet orbits the Sun: "the
         planet closest to the Sun" needs no such pattern). An entity named inside the name of an
         element the query uses is part of that name, not left out; so is a place named by an adjective
-        that is the name of an element the query uses ("German" of "novels written in German")."""
+        that is the name of an element the query uses, or in it ("German" of "novels written in German",
+        "Swiss" of "countries that pay with Swiss francs")."""
         used = [f" {normalize(said.index.label(t) or '')} " for t in tokens if ":" in t]
         left = [
             u
             for u in self._named(said, units)
             if u not in tokens
             and not any(f" {normalize(said.index.label(u) or u)} " in name for name in used)
-            and (said.names_in_full(u) or not all(f" {w} " in used for w in said.place_words(u)))
+            and (
+                said.names_in_full(u)
+                or not all(any(f" {w} " in name for name in used) for w in said.place_words(u))
+            )
         ]
         parts = self._answer_body(tokens)
         if not left or parts is None or tokens[0] != "select":
@@ -958,7 +967,16 @@ class Repairer:
             return typed, typed_answer
         if checked.outcome != EMPTY:
             return tokens, answer
-        further = self._one_hop_further(tokens, cls, units, attempt.source, rnd, expected)
+        # the thing between is of another class the question names ("albums by London bands": a band)
+        between = [
+            u
+            for u in units
+            if u not in (cls, *tokens)
+            and self._kind(u) == "class"
+            and said is not None
+            and said.names_in_full(u)
+        ]
+        further = self._one_hop_further(tokens, cls, units, attempt.source, rnd, expected, between[:1])
         if further is not None:
             return further
         attempt.outcome, attempt.detail = WRONG_KIND, "none of its answers is of the class asked for"
@@ -1037,13 +1055,16 @@ class Repairer:
         """A SELECT that leaves out the comparison its question asks for ("films by Kubrick from before
         1960": the number linked, no filter) filtered by a measured property of the units, else the one
         measure of the class it asks for, in the direction the question's word says (`year ( ?v )` for
-        dates); the first that answers and changes the answer."""
+        dates); the first that answers and changes the answer. Without a number, the entity the
+        comparison is made with ("planets farther from the sun than Earth": `res:Earth
+        ont:orderFromSun ?_than . filter ( ?v > ?_than )`)."""
         wanted = asked(question, "comparative") if question else None
         numbers = [u for u in units if _NUMBER.fullmatch(u) and u not in tokens]
+        than = self._compared_with(question, units, wanted.word) if wanted and len(numbers) != 1 else None
         parts = self._answer_body(tokens)
         if (
             wanted is None
-            or len(numbers) != 1
+            or (len(numbers) != 1 and than is None)
             or parts is None
             or tokens[:1] != ["select"]
             or {"filter", "order", "count", "group"} & set(tokens)
@@ -1057,14 +1078,120 @@ class Repairer:
             if low is None:
                 continue
             years = dates and not any("number" in k for k in self._value_kinds(prop))
-            compared = ["year", "(", value, ")"] if years else [value]
-            test = ["filter", "(", *compared, "<" if low else ">", numbers[0], ")"]
-            new = [*tokens[:close], ".", var, prop, value, ".", *test, *tokens[close:]]
+            compared = ["year", "(", value, ")"] if years and than is None else [value]
+            other = [] if than is None else [".", than, prop, "?_than"]
+            test = [
+                "filter",
+                "(",
+                *compared,
+                "<" if low else ">",
+                numbers[0] if than is None else "?_than",
+                ")",
+            ]
+            new = [*tokens[:close], ".", var, prop, value, *other, ".", *test, *tokens[close:]]
             attempt, filtered, _ = self._try(new, f"{source}: compared by {prop} ({wanted.word})", expected)
             rnd.attempts.append(attempt)
             if attempt.outcome == ANSWERED and filtered is not None and filtered.rows != answer.rows:
                 return new, filtered
         return None
+
+    def _compared_with(self, question: str, units: Sequence[str], word: str) -> str | None:
+        """The entity among the units that the question compares with: named right after "than" or the
+        comparing word ("farther from the sun than Earth", "directed after Alien"); None without one."""
+        if self.index is None:
+            return None
+        text = f" {normalize(question)} "
+        for unit in units:
+            label = normalize(self.index.label(unit) or "") if self._kind(unit) == "entity" else ""
+            if label and any(
+                f" {w} {label} " in text or f" {w} the {label} " in text for w in ("than", normalize(word))
+            ):
+                return unit
+        return None
+
+    def value_compared(self, tokens: Sequence[str], question: str) -> tuple[list[str], str] | None:
+        """`tokens` with a number the question compares with ("Was Boléro first performed before 1930?")
+        that a pattern takes as its value (`res:Bolero ont:premiereYear 1930`) made a comparison of the
+        value (`res:Bolero ont:premiereYear ?v . filter ( ?v < 1930 )`), in the direction the question's
+        word says (`year ( ?v )` for dates); None when the query compares already or nothing fits."""
+        wanted = asked(question, "comparative")
+        if wanted is None or "filter" in tokens or "}" not in tokens:
+            return None
+        said = set(re.findall(r"\d+(?:\.\d+)?", question.replace(",", "")))
+        types = token_types(list(tokens), self.prefixes)
+        for _, p, o in triple_patterns(tokens, types):
+            number, prop = tokens[o], tokens[p]
+            if types[p] != TokenType.URI or not _NUMBER.fullmatch(number) or number not in said:
+                continue
+            dates = self.values_are_dates(prop)
+            low = ascending(wanted.sense, wanted.word, dates)
+            if low is None:
+                continue
+            value = next(v for v in ("?v", "?_value") if v not in tokens)
+            years = dates and not any("number" in k for k in self._value_kinds(prop))
+            compared = ["year", "(", value, ")"] if years else [value]
+            new = [*tokens[:o], value, *tokens[o + 1 :]]
+            close = len(new) - 1 - new[::-1].index("}")
+            new[close:close] = [".", "filter", "(", *compared, "<" if low else ">", number, ")"]
+            return new, f"the value {number} made a comparison ('{wanted.word}')"
+        return None
+
+    def measure_not_counted(self, tokens: Sequence[str]) -> tuple[list[str], str] | None:
+        """`tokens` asking for the values it counts, when it counts the values of a measure ("How many
+        people live in Iceland?" decoded as `count ( distinct ?x )` over `res:Iceland ont:population
+        ?x`): a count of numbers is 1, never what "how many" asks; the number is the answer. (Repair
+        asks it of questions that ask how many; other questions reject a count as the wrong kind.)"""
+        if tokens[:4] != ["select", "(", "count", "("] or "as" not in tokens or "}" not in tokens:
+            return None
+        close = tokens.index(")", 4)
+        counted = [t for t in tokens[4:close] if t.startswith(("?", "$"))]
+        if len(counted) != 1 or "group" in tokens:
+            return None
+        types = token_types(list(tokens), self.prefixes)
+        var = counted[0]
+        binding = [(s, p, o) for s, p, o in triple_patterns(tokens, types) if var in (tokens[s], tokens[o])]
+        if not binding or any(tokens[o] != var or types[p] != TokenType.URI for s, p, o in binding):
+            return None
+        props = {tokens[p] for _, p, _ in binding}
+        if not all((kinds := self._value_kinds(p)) and all("number" in k for k in kinds) for p in props):
+            return None
+        where = tokens.index("where")
+        return [
+            "select",
+            "distinct",
+            var,
+            *tokens[where:],
+        ], "a count of a measure's values asks for the values"
+
+    def dangling_value_asked(self, tokens: Sequence[str], said: _Said | None) -> tuple[list[str], str] | None:
+        """`tokens` answering with the value of a pattern `?x P ?v` whose `?v` nothing else reads, in a
+        SELECT of `?x` with no order, filter or count, when the question says P by a name of its own
+        ("Where are the companies Steve Wozniak co-founded headquartered?" decoded as `?x ont:founder
+        res:Steve_Wozniak . ?x ont:headquarters ?v`): such a pattern only says that the answers have
+        some value, which no question asks; the value it names is what it asks for. (Repair asks it of
+        questions that open with no class: "Which companies ..." asks for the companies.)"""
+        if tokens[:1] != ["select"] or {"order", "filter", "count", "group", "limit"} & set(tokens):
+            return None
+        types = token_types(list(tokens), self.prefixes)
+        var = answer_variable(tokens, types)
+        if var is None or "where" not in tokens:
+            return None
+        where = tokens.index("where")
+        if [t for t in tokens[1:where] if t != "distinct"] != [var]:
+            return None
+        counts = Counter(tokens)
+        dangling = [
+            tokens[o]
+            for s, p, o in triple_patterns(tokens, types)
+            if tokens[s] == var and types[p] == TokenType.URI and tokens[o] != var
+            and types[o] == TokenType.VARIABLE and counts[tokens[o]] == 1
+            and said is not None and said.words(tokens[p], specific=True)
+        ]  # fmt: skip
+        if len(dangling) != 1:
+            return None
+        distinct = ["distinct"] if "distinct" in tokens[1:where] else []
+        asked_for = ["select", *distinct, dangling[0], *tokens[where:]]
+        return asked_for, f"the value {dangling[0]} nothing else reads is the answer"
 
     def _answer_body(self, tokens: Sequence[str]) -> tuple[str, int, list[str]] | None:
         """(answer variable, position of the closing brace, the patterns between the braces) of a
@@ -1128,12 +1255,13 @@ class Repairer:
         source: str,
         rnd: Round,
         expected: Expected,
+        between: Sequence[str] = (),
     ) -> tuple[list[str], Answer] | None:
         """The query's answer taken one hop further, to the class the question asks for (`cls`; None:
         any): `?x` becomes an inner variable and `?inner P ?x [. ?x a cls]` (or `?x P ?inner`) is
         added, for each property of the question's units the query does not use ("Einstein's
         universities are in which city?": his alma maters, then their city). The first that answers
-        wins."""
+        wins. `between`: a class the inner variable must have too (`?inner a ont:Band`)."""
         types = token_types(tokens, self.prefixes)
         var = answer_variable(tokens, types)
         if var is None or "}" not in tokens or "{" not in tokens:
@@ -1141,6 +1269,7 @@ class Repairer:
         open_at, close_at = tokens.index("{"), len(tokens) - 1 - tokens[::-1].index("}")
         inner = next(v for v in ("?h", "?h1", "?h2", "?h3") if v not in tokens)
         body = [inner if t == var else t for t in tokens[open_at + 1 : close_at]]
+        body += [t for c in between for t in (".", inner, "a", c)]
         props = [u for u in units if u not in tokens and self._kind(u) == "property"][: self.per_element]
         for prop in props:
             for pattern, way in (([inner, prop, var], "from"), ([var, prop, inner], "to")):
@@ -1177,6 +1306,7 @@ class Repairer:
         kept: list[tuple[list[str], Answer, int]] = []
         expected = expected_of(question)
         said = _Said(question, self.index) if question and self.index is not None else None
+        asks_class = self.asked_class(question, units) if question else None
         for n, hyp in self._named_first(hypotheses, said, units):
             tokens, source = list(hyp), f"hypothesis {n}"
             if question:
@@ -1188,6 +1318,12 @@ class Repairer:
                 ):
                     if change is not None:
                         tokens, source = change[0], f"{source}: {change[1]}"
+                compared = self.value_compared(tokens, question)
+                if compared is not None:
+                    tokens, source = compared[0], f"{source}: {compared[1]}"
+                uncounted = self.measure_not_counted(tokens) if expected.count else None
+                if uncounted is not None:
+                    tokens, source = uncounted[0], f"{source}: {uncounted[1]}"
                 unfiltered = (
                     unasked_filter_removed(tokens, token_types(tokens, self.prefixes), question)
                     if "filter" in tokens
@@ -1195,6 +1331,9 @@ class Repairer:
                 )
                 if unfiltered is not None:
                     tokens, source = unfiltered[0], f"{source}: {unfiltered[1]}"
+                dangling = self.dangling_value_asked(tokens, said) if asks_class is None else None
+                if dangling is not None:
+                    tokens, source = dangling[0], f"{source}: {dangling[1]}"
             if tuple(tokens) in seen:
                 continue
             seen.add(tuple(tokens))

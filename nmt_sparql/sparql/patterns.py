@@ -53,8 +53,9 @@ def answer_variable(tokens: Sequence[str], types: Sequence[TokenType]) -> str | 
 def falls_apart(tokens: Sequence[str], types: Sequence[TokenType]) -> bool:
     """Whether a SELECT holds a triple pattern that no chain of shared variables joins to its answer
     variable (`?x a ont:City . res:Germany ont:capital ?y`): the answer is then a cross product with
-    a condition on something else, which no question asks for. False for ASK and for a query
-    without patterns or answer variable."""
+    a condition on something else, which no question asks for. A FILTER that compares two variables
+    joins them (`?x ont:orderFromSun ?v . res:Earth ont:orderFromSun ?e . filter ( ?v > ?e )`). False
+    for ASK and for a query without patterns or answer variable."""
     answer = answer_variable(tokens, types)
     patterns = [
         {tokens[i] for i in triple if types[i] == TokenType.VARIABLE}
@@ -62,6 +63,11 @@ def falls_apart(tokens: Sequence[str], types: Sequence[TokenType]) -> bool:
     ]
     if answer is None or not patterns:
         return False
+    compared = [
+        {tokens[i] for i in range(start, end) if types[i] == TokenType.VARIABLE}
+        for start, end in _filter_spans(tokens)
+    ]
+    patterns += [variables for variables in compared if len(variables) > 1]
     joined, rest = {answer}, patterns
     while True:
         linked = [p for p in rest if p & joined]

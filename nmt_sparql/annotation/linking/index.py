@@ -62,6 +62,9 @@ _TWO_EDITS_CHARS = 8
 _FUZZY_WORDS = 8
 # Labels fetched per tier before re-ranking: the most popular ones, as labels are stored by popularity.
 _FETCH_PER_K = 20
+# Acronyms (`initialled`): up to this many letters, the initials of a label's words but these.
+_MAX_ACRONYM = 5
+_ACRONYM_SKIPS = frozenset({"of", "the", "and", "for", "at", "in", "on", "de", "du", "la"})
 # A triple between two IRIs as model tokens (subject, property, object); ("x", "a", "C") for a membership.
 Fact = tuple[str, str, str]
 # What answers the training questions opening with a word: (word, property, "object" | "subject").
@@ -566,6 +569,32 @@ class KBIndex:
             return []
         rows = self._labelled(norm, kinds, k * _FETCH_PER_K, forms=False)
         return self._rank([(EXACT, *row) for row in rows], norm.split(), k)
+
+    def initialled(self, acronym: str, k: int = 4) -> list[Hit]:
+        """The entities one of whose labels (not a derived form) has the acronym's letters as the
+        initials of its words, function words aside ("UK": United Kingdom; "MIT": Massachusetts
+        Institute of Technology): the most popular, and those at least half as popular ("US": the
+        United States, not the Ugandan shilling), at most `k`."""
+        letters = normalize(acronym).replace(" ", "")
+        if not 2 <= len(letters) <= _MAX_ACRONYM or not letters.isalpha():
+            return []
+        match = " AND ".join(f'"{c}"*' for c in letters)
+        labels: dict[int, str] = {}
+        for element, text, norm, derived in self._fts(match, ["entity"], k * _FETCH_PER_K * 10):
+            if not derived and "".join(w[0] for w in norm.split() if w not in _ACRONYM_SKIPS) == letters:
+                labels.setdefault(element, text)
+        if not labels:
+            return []
+        marks = ",".join("?" * len(labels))
+        rows = self._db.execute(
+            f"SELECT id, token, kind, label, popularity FROM elements WHERE id IN ({marks})", list(labels)
+        ).fetchall()
+        rows.sort(key=lambda r: (-r[4], r[1]))
+        return [
+            Hit(token, kind, label, labels[element], EXACT, EXACT, 1.0)
+            for element, token, kind, label, popularity in rows[:k]
+            if popularity >= rows[0][4] / 2
+        ]
 
     def _labelled(
         self, norm: str, kinds: Collection[Kind], limit: int, forms: bool

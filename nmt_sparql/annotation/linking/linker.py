@@ -49,6 +49,7 @@ _STOPWORDS = (
 STOPWORDS = frozenset(_STOPWORDS.split())
 _WORD = re.compile(r"\w+")
 _PLAIN = re.compile(r"[^\W_]+")  # a word the index's tokenizer reads as one word, as Python does
+_ACRONYM = re.compile(r"[A-Z]{2,5}")
 _MAX_WORDS = 8  # "The Lion, the Witch and the Wardrobe"
 _QUOTED = re.compile(r'"([^"]+)"|“([^”]+)”|\'([^\']+)\'(?!\w)')
 _DATE = re.compile(r"\b(\d{4})-(\d{2})-(\d{2})\b")
@@ -93,6 +94,8 @@ _SIMILAR_MIN = 0.2
 _SIMILAR_SCORE = 0.2
 # A place a place adjective names ("German": Germany): below a label the question says, above a part of one.
 _PLACE_SCORE = 0.85
+# Words of a property label that say it holds a time; a question that asks when proposes such properties.
+_TIME_NOUNS = frozenset({"year", "date", "day", "month", "decade", "century", "time"})
 
 
 def _without(entities: Sequence[Candidate], question: str) -> str:
@@ -155,6 +158,23 @@ def literal_candidates(question: str) -> list[Candidate]:
                 found.append(Candidate(_quote(value), "literal", value, m.start(1), m.end(1), 0.9))
                 taken.append(m.span(1))
     return found
+
+
+def _dated(label: str) -> bool:
+    """Whether a property's label says it holds a time ("formation year", "birth date")."""
+    return bool(_TIME_NOUNS & set(normalize(label).split()))
+
+
+def _date_word(words: Sequence[re.Match[str]], texts: Sequence[str]) -> re.Match[str] | None:
+    """The word that asks for a time, for a question that asks when ("When did Nirvana form?", "what
+    year did nirvana get together", "In which year ..."): "when" first, or a time noun after a
+    leading "what"/"which" (after "in"/"on"/"during")."""
+    k = 1 if texts[:1] and texts[0] in ("in", "on", "during") else 0
+    if texts[k : k + 1] == ["when"]:
+        return words[k]
+    if texts[k : k + 1] in (["what"], ["which"]) and texts[k + 1 : k + 2] and texts[k + 1] in _TIME_NOUNS:
+        return words[k + 1]
+    return None
 
 
 def _capitalised(word: str) -> bool:
@@ -381,6 +401,14 @@ class Linker:
                 claimed[i:j] = [True] * n
         found += self._place_candidates(found, words, stop)
         for k, w in enumerate(words):
+            # A word in capitals that names nothing may be an acronym ("universities in the UK"); not in
+            # a question written all in capitals, whose every word would be one.
+            if claimed[k] or in_literal[k] or not _ACRONYM.fullmatch(w.group()) or question.isupper():
+                continue
+            hits = self.index.initialled(w.group(), _SAME_LABEL)
+            found += [Candidate(h.token, h.kind, h.label, w.start(), w.end(), _PLACE_SCORE) for h in hits]
+            claimed[k] = bool(hits)
+        for k, w in enumerate(words):
             # A capitalised word inside the question that names no element: a string value ("symbol is Xe").
             if (
                 k > 0
@@ -424,16 +452,16 @@ class Linker:
             ):
                 continue  # a class or property word, or a word of a longer name ("Roman Polanski")
             before = words[k - 1] if k > 0 and not stop[k - 1] else None
-            for name in names:
-                hits, start = [], w.start()
-                if before is not None:
-                    hits, start = (
-                        self.index.exact(f"{before.group()} {name}", ["entity"], _SAME_LABEL),
-                        before.start(),
-                    )
-                if not hits:
-                    hits, start = self.index.exact(name, ["entity"], _SAME_LABEL), w.start()
-                out += [Candidate(h.token, h.kind, h.label, start, w.end(), _PLACE_SCORE) for h in hits]
+            # With the word before it, the word names one place ("South American": South America, not
+            # also the United States); alone, it names each place it may mean.
+            hits = [
+                h
+                for name in (names if before is not None else ())
+                for h in self.index.exact(f"{before.group()} {name}", ["entity"], _SAME_LABEL)
+            ]
+            start = before.start() if hits else w.start()
+            hits = hits or [h for name in names for h in self.index.exact(name, ["entity"], _SAME_LABEL)]
+            out += [Candidate(h.token, h.kind, h.label, start, w.end(), _PLACE_SCORE) for h in hits]
         return out
 
     def _attribute_candidates(self, found: list[Candidate], words: list[re.Match[str]]) -> list[Candidate]:
@@ -457,6 +485,11 @@ class Linker:
             ),
             None,
         )
+        # A question that asks when, and says no property of time, asks for one of the entity's.
+        timed = at is None and not any(
+            c.kind == "property" and c.score > _RELATION_SCORE and _dated(c.label) for c in found
+        )
+        at = at or (_date_word(words, texts) if timed else None)
         if at is None:
             return []
         for kind in ("class", "entity"):
@@ -472,8 +505,9 @@ class Linker:
                         _RELATION_SCORE,
                         said=False,
                     )
-                    for token in self.index.attributes(best[0].token, _ATTRIBUTES)
-                ]
+                    for token in self.index.attributes(best[0].token, _ATTRIBUTES * (1 + timed))
+                    if not timed or _dated(self.index.label(token) or token)
+                ][:_ATTRIBUTES]
         return []
 
     def _described_candidates(

@@ -165,12 +165,14 @@ def head_plurals(label: str) -> list[str]:
 
 def with_word_forms(entries: Iterable[Entry]) -> Iterator[Entry]:
     """Entries whose properties and classes also carry the phrases of their labels as `forms`; an
-    entity whose preferred label is a common noun (an occupation, a genre) carries the plurals of its
-    labels ("list the physicists", "operas that premiered after 1900"), a named entity nothing (its
+    entity whose preferred label is a common noun (an occupation, a genre), or ends in one after a
+    name ("Swiss franc"), carries the plurals of its labels ("list the physicists", "operas that
+    premiered after 1900", "countries that pay with Swiss francs"), a named entity nothing (its
     lower-case aliases, learned from lower-case questions, are still names)."""
     for entry in entries:
         forms = dict.fromkeys(entry.forms)
-        kind_of_thing = entry.kind == "entity" and bool(entry.labels) and is_common_noun(entry.labels[0])
+        preferred = entry.labels[0].split() if entry.labels else []
+        kind_of_thing = entry.kind == "entity" and bool(preferred) and is_common_noun(preferred[-1])
         for label in entry.labels:
             if entry.kind != "entity":
                 forms.update(dict.fromkeys(phrases(label, entry.kind)))
