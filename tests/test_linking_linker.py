@@ -158,6 +158,30 @@ def test_only_common_noun_entities_take_plurals() -> None:
     ]
     forms = {e.token: set(e.forms) for e in with_word_forms(entries)}
     assert forms == {"ex:Physicist": {"physicists"}, "ex:Paris": set(), "ex:Horror_film": {"horror films"}}
+    named_kind = [
+        Entry("ex:Swiss_franc", "entity", ("Swiss franc",)),
+        Entry("ex:Pink_Floyd", "entity", ("Pink Floyd",)),
+    ]
+    assert {e.token: set(e.forms) for e in with_word_forms(named_kind)} == {
+        "ex:Swiss_franc": {"Swiss francs"},  # a name and a common noun: a kind of thing
+        "ex:Pink_Floyd": set(),
+    }
+
+
+def test_a_plural_of_a_named_kind_of_thing_is_no_place(linker: Linker) -> None:
+    """ "Swiss francs" is the currency whole: "Swiss" inside it names no Switzerland."""
+    found = _tokens(linker.link("Which countries pay with Swiss francs?"))
+    assert "res:Swiss_franc" in found and "res:Switzerland" not in found
+
+
+def test_an_acronym_names_the_entity_whose_words_it_abbreviates(linker: Linker) -> None:
+    """ "UK", "MIT", "US": the initials of a label's words, function words aside; the most popular of
+    the entities that fit (not the Ugandan shilling for "US"); never in a question written in capitals."""
+    assert "res:United_Kingdom" in _tokens(linker.link("What is the newest university in the UK?"))
+    assert "res:Massachusetts_Institute_of_Technology" in _tokens(linker.link("MIT alumni"))
+    us = {c.token for c in linker.link("Which rivers flow through the US?") if c.kind == "entity"}
+    assert us == {"res:United_States"}
+    assert "res:United_Kingdom" not in _tokens(linker.link("WHERE IS THE UK"))
 
 
 def test_an_empty_index_links_nothing(tmp_path: Path) -> None:
@@ -221,6 +245,10 @@ def test_place_adjectives_name_the_place_beside_what_the_word_names(linker: Link
         if c.token == "res:South_America"
     )
     assert (south.start, south.end) == (9, 23)  # "South American"
+    # with the word before it, the adjective names that one place, not also "American": United States
+    assert "res:United_States" not in {
+        c.token for c in linker.link("How many South American countries are there?") if c.said
+    }
     french = next(c for c in linker.link("french painters") if c.token == "res:France")
     assert (french.start, french.end) == (0, 6)
     assert "res:Rome" not in _tokens(linker.link("Whose director is Roman Polanski?"))  # a word of a name

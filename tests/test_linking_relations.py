@@ -93,6 +93,18 @@ def test_a_question_that_orders_or_measures_gets_the_measured_properties_it_leav
     assert not {"ex:foundingYear", "ex:students"} & plain
 
 
+def test_a_question_that_asks_when_gets_the_entitys_properties_of_time(kb) -> None:
+    """ "In what year did Oxford University open?" names no property: the entity's measured properties
+    whose label says a time are proposed, at the time word; "founded" names one, so nothing is added."""
+    entries, facts, folder = kb
+    linker = Linker(KBIndex.build(folder / "timed.sqlite", entries, facts=facts))
+    opened = [c for c in linker.link("In what year did Oxford University open?") if c.kind == "property"]
+    assert [(c.token, c.start, c.end, c.said) for c in opened] == [("ex:foundingYear", 8, 12, False)]
+    assert not [c for c in linker.link("Where is Oxford University?") if c.kind == "property" and not c.said]
+    founded = [c for c in linker.link("When was Oxford University's founding year?") if c.kind == "property"]
+    assert [c.token for c in founded] == ["ex:foundingYear"] and founded[0].said
+
+
 def test_a_class_and_an_entity_no_fact_joins_get_the_properties_of_the_paths_that_do(
     kb, tmp_path: Path
 ) -> None:
