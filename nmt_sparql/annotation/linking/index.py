@@ -13,8 +13,9 @@ popularity), held in SQLite so that millions of labels fit on one machine:
 
 Ranking: exact label > every query word in the label > every query word a prefix of a label word >
 the same after typo correction; within a tier, labels the query covers better first, then popularity.
-`KBIndex` is the whole interface the linker uses (`lookup`, `label`, `kind`); a backend for a search
-server (OpenSearch, a KB's own text index) only needs the same methods.
+`KBIndex` is the whole interface the linker uses: names (`lookup`, `exact`, `initialled`, `label`,
+`kind`) and, when the index holds them, facts (`relations`, `attributes` ...); a backend for a search
+server (OpenSearch, a KB's own text index) needs the same methods.
 """
 
 from __future__ import annotations
@@ -585,11 +586,7 @@ class KBIndex:
                 labels.setdefault(element, text)
         if not labels:
             return []
-        marks = ",".join("?" * len(labels))
-        rows = self._db.execute(
-            f"SELECT id, token, kind, label, popularity FROM elements WHERE id IN ({marks})", list(labels)
-        ).fetchall()
-        rows.sort(key=lambda r: (-r[4], r[1]))
+        rows = sorted(self._element_rows(list(labels)), key=lambda r: (-r[4], r[1]))
         return [
             Hit(token, kind, label, labels[element], EXACT, EXACT, 1.0)
             for element, token, kind, label, popularity in rows[:k]
@@ -609,6 +606,13 @@ class KBIndex:
             (norm, *kinds, limit),
         ).fetchall()
 
+    def _element_rows(self, ids: list[int]) -> list[tuple[int, str, str, str, float]]:
+        """(id, token, kind, label, popularity) of the elements with these ids."""
+        marks = ",".join("?" * len(ids))
+        return self._db.execute(
+            f"SELECT id, token, kind, label, popularity FROM elements WHERE id IN ({marks})", ids
+        ).fetchall()
+
     def _rank(self, found: list[tuple[float, int, str, str, int]], words: list[str], k: int) -> list[Hit]:
         """One hit per element, its best label deciding (GRASP); then score, popularity, token."""
         best: dict[int, tuple[float, float, float, bool, str]] = {}  # element -> (score, tier, coverage, ...)
@@ -623,10 +627,7 @@ class KBIndex:
                 best[element] = (score, tier, coverage, bool(derived), text)
         if not best:
             return []
-        marks = ",".join("?" * len(best))
-        rows = self._db.execute(
-            f"SELECT id, token, kind, label, popularity FROM elements WHERE id IN ({marks})", list(best)
-        ).fetchall()
+        rows = self._element_rows(list(best))
         # Ties: the label the phrase covers more of, then popularity (label files give none).
         ranked = sorted(rows, key=lambda r: (-best[r[0]][0], -best[r[0]][2], -r[4], r[1]))[:k]
         hits = []
