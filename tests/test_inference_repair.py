@@ -279,6 +279,16 @@ def test_an_empty_pattern_reaches_its_entity_through_one_element_between(
     assert repaired.tokens == _tokens(
         "SELECT DISTINCT ?x WHERE { ?x a ont:Film . ?x ont:director ?_m . ?_m ont:birthPlace res:South_Shields }"
     )
+    # a property with no element between (a year) is replaced by the one that reaches the entity
+    measured = _tokens("SELECT DISTINCT ?x WHERE { ?x a ont:Film . ?x ont:releaseYear res:South_Shields }")
+    repaired = Repairer(kb, prefixes, index, max_rounds=2).repair(
+        [measured],
+        ["ont:Film", "ont:releaseYear", "res:South_Shields"],
+        "Which films come from South Shields?",
+    )
+    assert repaired.tokens == _tokens(
+        "SELECT DISTINCT ?x WHERE { ?x a ont:Film . ?x ont:director ?_m . ?_m ont:birthPlace res:South_Shields }"
+    )
 
 
 def test_a_place_adjective_that_names_an_element_the_query_uses_is_not_left_out(

@@ -856,7 +856,10 @@ class Repairer:
     def _through(self, tokens: list[str], pattern: tuple[int, int, int]) -> list[tuple[list[str], str]]:
         """A pattern `?x P E` with an entity for object, read through one element between (`?x P ?_m .
         ?_m Q E`: "rivers that flow through Europe" are those that flow through a country of Europe),
-        by the properties Q that join the most answers of the query's other patterns that way."""
+        by the properties Q that join the most answers of the query's other patterns that way; when
+        none does, `?x` is the answer and other patterns bind it, by the two properties that do (`?x
+        ont:length res:Europe` for "the longest river in Europe": `?x ont:flowsThrough ?_m . ?_m
+        ont:continent res:Europe`)."""
         types = token_types(tokens, self.prefixes)
         s, p, o = pattern
         if (
@@ -874,10 +877,18 @@ class Repairer:
         found = self._joining(
             others[:-1], tokens[s], [tokens[s], tokens[p], "?_m", ".", "?_m", "?_q", tokens[o]], ("?_q",)
         )
+        if not found and others and tokens[s] == answer_variable(tokens, types):
+            found = self._joining(
+                others[:-1],
+                tokens[s],
+                [tokens[s], "?_p", "?_m", ".", "?_m", "?_q", tokens[o]],
+                ("?_p", "?_q"),
+            )
         return [
             (
-                [*tokens[:o], "?_m", ".", "?_m", joined[5], *tokens[o:]],
-                f"{tokens[o]} reached through ?_m {joined[5]}",
+                [*tokens[:p], joined[1], "?_m", ".", "?_m", joined[5], *tokens[o:]],
+                f"{tokens[o]} reached through ?_m {joined[5]}"
+                + ("" if joined[1] == tokens[p] else f" ({tokens[p]} -> {joined[1]})"),
             )
             for joined in found
         ]
