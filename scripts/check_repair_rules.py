@@ -129,17 +129,16 @@ def main() -> None:
         checked["value compared"] += 1
         if repairer.value_compared(tokens, question) is not None:
             changed["value compared"].append(where)
-        checked["value left unread"] += 1
-        gold_units = [t for t in tokens if ":" in t and not t.startswith(("?", '"'))]
-        said = _Said(question, index) if index is not None else None
-        if repairer.asked_class(question, gold_units) is None and repairer.dangling_value_asked(tokens, said):
-            changed["value left unread"].append(where)
         if expected.count:
             checked["measure counted"] += 1
             if repairer.measure_not_counted(tokens) is not None:
                 changed["measure counted"].append(where)
         units = [t for t in tokens if ":" in t and not t.startswith(("?", '"'))]  # the gold query's elements
         cls = repairer.asked_class(question, units)
+        checked["value left unread"] += 1
+        said = _Said(question, index) if index is not None else None
+        if cls is None and repairer.dangling_value_asked(tokens, said) is not None:
+            changed["value left unread"].append(where)
         if cls is not None:
             checked["class"] += 1
             typed = typed_by(tokens, cls, pm)

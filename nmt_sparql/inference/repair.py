@@ -1088,8 +1088,7 @@ class Repairer:
             low = ascending(wanted.sense, wanted.word, dates)
             if low is None:
                 continue
-            years = dates and not any("number" in k for k in self._value_kinds(prop))
-            compared = ["year", "(", value, ")"] if years and than is None else [value]
+            compared = self._as_compared(prop, value, dates) if than is None else [value]
             other = [] if than is None else [".", than, prop, "?_than"]
             test = [
                 "filter",
@@ -1105,6 +1104,12 @@ class Repairer:
             if attempt.outcome == ANSWERED and filtered is not None and filtered.rows != answer.rows:
                 return new, filtered
         return None
+
+    def _as_compared(self, prop: str, value: str, dates: bool) -> list[str]:
+        """How a FILTER reads a value of `prop` to compare it with a number: `year ( ?v )` for dates that
+        are no plain numbers (a year is compared with "1960"), the value itself otherwise."""
+        years = dates and not any("number" in k for k in self._value_kinds(prop))
+        return ["year", "(", value, ")"] if years else [value]
 
     def _compared_with(self, question: str, units: Sequence[str], word: str) -> str | None:
         """The entity among the units that the question compares with: named right after "than" or the
@@ -1139,8 +1144,7 @@ class Repairer:
             if low is None:
                 continue
             value = next(v for v in ("?v", "?_value") if v not in tokens)
-            years = dates and not any("number" in k for k in self._value_kinds(prop))
-            compared = ["year", "(", value, ")"] if years else [value]
+            compared = self._as_compared(prop, value, dates)
             new = [*tokens[:o], value, *tokens[o + 1 :]]
             close = len(new) - 1 - new[::-1].index("}")
             new[close:close] = [".", "filter", "(", *compared, "<" if low else ">", number, ")"]
@@ -1166,13 +1170,8 @@ class Repairer:
         props = {tokens[p] for _, p, _ in binding}
         if not all((kinds := self._value_kinds(p)) and all("number" in k for k in kinds) for p in props):
             return None
-        where = tokens.index("where")
-        return [
-            "select",
-            "distinct",
-            var,
-            *tokens[where:],
-        ], "a count of a measure's values asks for the values"
+        values = ["select", "distinct", var, *tokens[tokens.index("where") :]]
+        return values, "a count of a measure's values asks for the values"
 
     def dangling_value_asked(self, tokens: Sequence[str], said: _Said | None) -> tuple[list[str], str] | None:
         """`tokens` answering with the value of a pattern `?x P ?v` whose `?v` nothing else reads, in a

@@ -495,18 +495,14 @@ class Linker:
         for kind in ("class", "entity"):
             best = sorted((c for c in found if c.kind == kind), key=lambda c: (-c.score, c.start))
             if best:
-                return [
-                    Candidate(
-                        token,
-                        "property",
-                        self.index.label(token) or token,
-                        at.start(),
-                        at.end(),
-                        _RELATION_SCORE,
-                        said=False,
-                    )
+                labelled = [
+                    (token, self.index.label(token) or token)
                     for token in self.index.attributes(best[0].token, _ATTRIBUTES * (1 + timed))
-                    if not timed or _dated(self.index.label(token) or token)
+                ]
+                return [
+                    Candidate(token, "property", label, at.start(), at.end(), _RELATION_SCORE, said=False)
+                    for token, label in labelled
+                    if not timed or _dated(label)
                 ][:_ATTRIBUTES]
         return []
 
