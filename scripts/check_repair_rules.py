@@ -5,10 +5,10 @@ Repair (nmt_sparql/inference/repair.py) reads the question: the kind of answer i
 entities the query names; every pattern joined
 to the answer variable and every variable an ORDER BY or FILTER reads bound, sparql/patterns.py), the direction of its superlative or comparative and whether it asks
 for a ranking or a comparison at all (inference/asked_order.py), a number it compares with that a pattern
-takes as its value, a count of a measure's values, a value no other part of the query reads, the class its opening words name, a property it says
+takes as its value, a value compared with an entity rather than its value, a count of a measure's values, a value no other part of the query reads, the class its opening words name, a property it says
 that the query leaves out (one hop further, among the linker's candidates), an entity it names that the
-query leaves out (the answers restricted to it), a comparison it asks for that the query leaves out
-(a filter added), and whether an ASK's "no"
+query leaves out, by its label or a name within it (the answers restricted to it), a comparison it asks
+for that the query leaves out (a filter added, to a SELECT, a COUNT or an ASK that reads the value), and whether an ASK's "no"
 comes from a pattern the KB's values of its property rule out. A rule that would
 reject or rewrite a *gold* query is a rule that breaks right answers. This script runs each rule on
 every gold query of a prepared dataset (and any JSONL files of {question, query}) against its KB and
@@ -81,6 +81,7 @@ def main() -> None:
         "order or comparison": [],
         "ranking": [],
         "value compared": [],
+        "entity compared": [],
         "measure counted": [],
         "value left unread": [],
         "class": [],
@@ -129,6 +130,9 @@ def main() -> None:
         checked["value compared"] += 1
         if repairer.value_compared(tokens, question) is not None:
             changed["value compared"].append(where)
+        checked["entity compared"] += 1
+        if repairer.entity_compared(tokens) is not None:
+            changed["entity compared"].append(where)
         if expected.count:
             checked["measure counted"] += 1
             if repairer.measure_not_counted(tokens) is not None:
@@ -154,7 +158,10 @@ def main() -> None:
             if repairer.named_left_out(tokens, question, linked) is not None:
                 changed["named but left out"].append(where)
             checked["comparison left out"] += 1
-            if repairer.comparison_left_out(tokens, question, linked) is not None:
+            if (
+                repairer.comparison_left_out(tokens, question, linked) is not None
+                or repairer.ask_compared(tokens, question, linked) is not None
+            ):
                 changed["comparison left out"].append(where)
     for rule, found in changed.items():
         print(f"{rule:22s} gold queries checked {checked[rule]:6d}   changed {len(found)}")

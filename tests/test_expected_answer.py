@@ -15,6 +15,7 @@ from nmt_sparql.inference.expected_answer import (
     NOT_YES_NO,
     THING,
     YES_NO,
+    Expected,
     asked_noun,
     expected_answer,
     fits,
@@ -46,6 +47,10 @@ from nmt_sparql.inference.expected_answer import (
         ("Which country has the largest number of inhabitants?", NOT_YES_NO),
         ("How mny films did John Williams score?", COUNT),
         ("How tall is Mount Everest?", MEASURE),
+        (
+            "Mount Logan is part of which mountain range?",
+            Expected("not a yes/no answer or a count", count=False),
+        ),
         ("How did Mozart die?", NOT_YES_NO),
         ("When was Nvidia founded?", DATE),
         ("In which year did the Titanic sink?", DATE),

@@ -1123,3 +1123,89 @@ def test_a_value_nothing_else_reads_is_what_the_question_asks_for(
     films = _tokens("SELECT DISTINCT ?x WHERE { ?x ont:director res:Ridley_Scott . ?x ont:releaseYear ?v }")
     kept = repairer.repair([films], ["ont:Film", "res:Ridley_Scott"], "Which films did Ridley Scott direct?")
     assert kept.tokens[:3] == ["select", "distinct", "?x"]
+
+
+def test_an_entity_named_by_a_name_within_its_label_or_its_misspelling_restricts_the_answer(
+    kb: Recording, index: KBIndex, prefixes: PrefixMap, tmp_path: Path
+) -> None:
+    """ "What did Scot release?" names Ridley Scott by his surname, misspelt: a query that leaves him out
+    is restricted to him, as for his whole name; a word that names a class names no entity in part."""
+    released = _tokens("SELECT DISTINCT ?x WHERE { ?x ont:releaseYear ?v }")
+    units = ["res:Ridley_Scott", "ont:releaseYear"]
+    repairer = Repairer(kb, prefixes, index, max_rounds=1)
+
+    for question in ("What did Scott release?", "what did scot release"):
+        restricted = repairer.named_left_out(released, question, units)
+        assert restricted is not None, question
+        assert restricted[0] == _tokens(
+            "SELECT DISTINCT ?x WHERE { ?x ont:releaseYear ?v . ?x ont:director res:Ridley_Scott }"
+        )
+    assert _Said("What did Scot release?", index).part_words("res:Ridley_Scott") == {"scot"}
+    assert _Said("What did Ridley Scott release?", index).part_words("res:South_Shields") == frozenset()
+    with KBIndex.build(
+        tmp_path / "index.sqlite",
+        [Entry("res:Film_Studio", "entity", ("Film Studio",)), Entry("ont:Film", "class", ("film",))],
+    ) as studios:
+        assert _Said("Which films were made?", studios).part_words("res:Film_Studio") == frozenset()
+        assert _Said("Who owns the studio?", studios).part_words("res:Film_Studio") == {"studio"}
+
+
+def test_a_value_compared_with_an_entity_is_compared_with_the_entitys_value(
+    kb: Recording, index: KBIndex, prefixes: PrefixMap
+) -> None:
+    """ "What came out after Alien?" decoded as `filter ( ?v > res:Alien )`: an IRI is no number, so the
+    filter compares the release year with Alien's."""
+    later = _tokens("SELECT DISTINCT ?x WHERE { ?x ont:releaseYear ?v . FILTER(?v > res:Alien) }")
+    repairer = Repairer(kb, prefixes, index, max_rounds=1)
+
+    repaired = repairer.repair([later], ["ont:releaseYear", "res:Alien"], "What came out after Alien?")
+
+    assert repaired.tokens == _tokens(
+        "SELECT DISTINCT ?x WHERE { ?x ont:releaseYear ?v . res:Alien ont:releaseYear ?_than . FILTER(?v > ?_than) }"
+    )
+    assert {row[0].rsplit("/", 1)[1] for row in repaired.answer.rows} == {"Blade_Runner", "Pathe_Newsreel"}
+    # a comparison of two variables, or with a number, is left as it is
+    numbers = _tokens("SELECT DISTINCT ?x WHERE { ?x ont:releaseYear ?v . FILTER(?v > 1980) }")
+    assert repairer.entity_compared(numbers) is None
+
+
+def test_an_ask_that_reads_a_value_and_tests_nothing_compares_it_as_the_question_does(
+    kb: Recording, index: KBIndex, prefixes: PrefixMap
+) -> None:
+    """ "Was Blade Runner released after Alien?" decoded as `ask { res:Blade_Runner ont:releaseYear ?v }`
+    is true of any film with a release year: the value is compared with Alien's, or with the number."""
+    year = _tokens("ASK WHERE { res:Blade_Runner ont:releaseYear ?v }")
+    repairer = Repairer(kb, prefixes, index, max_rounds=1)
+    units = ["res:Blade_Runner", "ont:releaseYear", "res:Alien"]
+
+    after = repairer.repair([year], units, "Was Blade Runner released after Alien?")
+    before = repairer.repair([year], units, "Was Blade Runner released before Alien?")
+
+    assert after.tokens == _tokens(
+        "ASK WHERE { res:Blade_Runner ont:releaseYear ?v . res:Alien ont:releaseYear ?_than . FILTER(?v > ?_than) }"
+    )
+    assert after.answer.boolean is True and before.answer.boolean is False
+    number = repairer.ask_compared(year, "Was Blade Runner out before 1980?", [*units[:2], "1980"])
+    assert number is not None and number[0] == _tokens(
+        "ASK WHERE { res:Blade_Runner ont:releaseYear ?v . FILTER(?v < 1980) }"
+    )
+    # a question that compares nothing, or a query that tests its value already
+    assert repairer.ask_compared(year, "Was Blade Runner released?", units) is None
+    tested = _tokens("ASK WHERE { res:Blade_Runner ont:releaseYear ?v . FILTER(?v < 1980) }")
+    assert repairer.ask_compared(tested, "Was Blade Runner out before 1980?", [*units[:2], "1980"]) is None
+
+
+def test_a_count_that_leaves_out_the_comparison_asked_for_is_filtered(
+    kb: Recording, index: KBIndex, prefixes: PrefixMap
+) -> None:
+    counted = _tokens("SELECT (COUNT(DISTINCT ?x) AS ?count) WHERE { ?x ont:director res:Ridley_Scott }")
+    units = ["res:Ridley_Scott", "ont:director", "ont:releaseYear", "1980"]
+    repairer = Repairer(kb, prefixes, index, max_rounds=1)
+
+    repaired = repairer.repair([counted], units, "How many films did Ridley Scott direct after 1980?")
+
+    assert repaired.tokens == _tokens(
+        "SELECT (COUNT(DISTINCT ?x) AS ?count) WHERE { ?x ont:director res:Ridley_Scott ."
+        " ?x ont:releaseYear ?v . FILTER(?v > 1980) }"
+    )
+    assert repaired.answer.rows[0][0] in (1, "1")

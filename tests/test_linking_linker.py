@@ -90,6 +90,11 @@ def test_typos_and_case(linker: Linker) -> None:
     assert "res:France" in _tokens(linker.link("what is the population of frnace"))
     # Dictionary words are not "corrected" into labels: "contains" is not "mountains".
     assert "ont:Mountain" not in _tokens(linker.link("List every city whose label contains Pari"))
+    # A name missing its last letter begins the label's word: a typo, not a string ("Edinburg").
+    edinburg = _tokens(linker.link("Who was born in Edinburg?"))
+    assert "res:Edinburgh" in edinburg and '"Edinburg"' not in edinburg
+    # A short word or an English one beginning a longer name is not: "Ring" is no Ringo Starr.
+    assert "res:Ringo_Starr" not in _tokens(linker.link("Who wrote The Ring?"))
 
 
 def test_literals_as_query_tokens() -> None:

@@ -82,7 +82,7 @@ from typing import Any
 
 from tqdm.auto import tqdm
 
-from nmt_sparql.annotation.linking.index import QUALIFIER, KBIndex, Kind, normalize
+from nmt_sparql.annotation.linking.index import QUALIFIER, KBIndex, Kind, misspelt, normalize
 from nmt_sparql.annotation.linking.linker import STOPWORDS
 from nmt_sparql.annotation.linking.sources import token_of
 from nmt_sparql.annotation.linking.wordforms import head_plurals, inflections, is_common_noun, place_names
@@ -757,15 +757,24 @@ class Repairer:
         return ordered
 
     def _named(self, said: _Said, units: Sequence[str]) -> list[str]:
-        """The entities among `units` the question names by their whole label, unambiguously (no other
-        unit has that label, qualifiers aside: not "The Godfather", both a novel and a film)."""
+        """The entities among `units` the question names unambiguously: by their whole label when no
+        other unit has that label, qualifiers aside (not "The Godfather", both a novel and a film); by
+        a name within it (`_Said.part_words`: "Verdi") that no other entity's label holds ("Cambridge"
+        is a city and a university's name)."""
         labels = {u: said.index.label(u) or u for u in dict.fromkeys(units)}
         bare = Counter(normalize(QUALIFIER.sub("", label)) for label in labels.values())
-        return [
+        entities = [u for u in labels if self._kind(u) == "entity"]
+        whole = [u for u in entities if said.names_whole(u) and bare[normalize(labels[u])] == 1]
+        words = {u: set(normalize(labels[u]).split()) for u in entities}
+        part = [
             u
-            for u, label in labels.items()
-            if self._kind(u) == "entity" and said.names_whole(u) and bare[normalize(label)] == 1
+            for u in entities
+            if u not in whole
+            and not said.names_whole(u)
+            and (found := said.part_words(u))
+            and not any(found & (words[v] | said.part_words(v)) for v in entities if v != u)
         ]
+        return [u for u in entities if u in whole or u in part]
 
     def named_left_out(
         self, tokens: list[str], question: str, units: Sequence[str]
@@ -806,7 +815,10 @@ class Repairer:
             and not any(f" {normalize(said.index.label(u) or u)} " in name for name in used)
             and (
                 said.names_in_full(u)
-                or not all(any(f" {w} " in name for name in used) for w in said.place_words(u))
+                or not all(
+                    any(f" {w} " in name for name in used)
+                    for w in (*said.place_words(u), *said.part_words(u))
+                )
             )
         ]
         parts = self._answer_body(tokens)
@@ -1023,11 +1035,7 @@ class Repairer:
             return None
         var, close, body = parts
         rank = "?v" if "?v" not in tokens else "?_rank"
-        # the measures the query already binds to a variable of the answer are ranked as they are
-        bound: dict[str, str] = {}
-        for s, p, o in triple_patterns(tokens, token_types(tokens, self.prefixes)):
-            if tokens[s] == var and tokens[o].startswith("?"):
-                bound.setdefault(tokens[p], tokens[o])
+        bound = self._bound_values(tokens, var)
         for _, prop in self._measures(tokens, var, body, rank, units, question)[: self.per_element]:
             up = ascending(wanted.sense, wanted.word, self.values_are_dates(prop))
             if up is None:
@@ -1078,16 +1086,18 @@ class Repairer:
             or (len(numbers) != 1 and than is None)
             or parts is None
             or tokens[:1] != ["select"]
-            or {"filter", "order", "count", "group"} & set(tokens)
+            or {"filter", "order", "group"} & set(tokens)
         ):
             return None
         var, close, body = parts
-        value = "?v" if "?v" not in tokens else "?_value"
-        for _, prop in self._measures(tokens, var, body, value, units, question)[: self.per_element]:
+        fresh = "?v" if "?v" not in tokens else "?_value"
+        bound = self._bound_values(tokens, var)
+        for _, prop in self._measures(tokens, var, body, fresh, units, question)[: self.per_element]:
             dates = self.values_are_dates(prop)
             low = ascending(wanted.sense, wanted.word, dates)
             if low is None:
                 continue
+            value = bound.get(prop, fresh)
             compared = self._as_compared(prop, value, dates) if than is None else [value]
             other = [] if than is None else [".", than, prop, "?_than"]
             test = [
@@ -1098,7 +1108,8 @@ class Repairer:
                 numbers[0] if than is None else "?_than",
                 ")",
             ]
-            new = [*tokens[:close], ".", var, prop, value, *other, ".", *test, *tokens[close:]]
+            read = [] if prop in bound else [".", var, prop, value]
+            new = [*tokens[:close], *read, *other, ".", *test, *tokens[close:]]
             attempt, filtered, _ = self._try(new, f"{source}: compared by {prop} ({wanted.word})", expected)
             rnd.attempts.append(attempt)
             if attempt.outcome == ANSWERED and filtered is not None and filtered.rows != answer.rows:
@@ -1149,6 +1160,81 @@ class Repairer:
             close = len(new) - 1 - new[::-1].index("}")
             new[close:close] = [".", "filter", "(", *compared, "<" if low else ">", number, ")"]
             return new, f"the value {number} made a comparison ('{wanted.word}')"
+        return None
+
+    def entity_compared(self, tokens: Sequence[str]) -> tuple[list[str], str] | None:
+        """`tokens` with a FILTER that compares a value with an entity (`?x ont:length ?v . filter ( ?v
+        > res:Danube )`, "rivers longer than the Danube") comparing it with the entity's value of the
+        same property instead (`res:Danube ont:length ?_than . filter ( ?v > ?_than )`): an IRI is no
+        number, so the comparison as written fails on every row; None when there is none."""
+        if "filter" not in tokens or "?_than" in tokens:
+            return None
+        types = token_types(list(tokens), self.prefixes)
+        props = {
+            tokens[o]: tokens[p] for _, p, o in triple_patterns(tokens, types) if types[p] == TokenType.URI
+        }
+        for at in (i for i, t in enumerate(tokens) if t == "filter"):
+            if tokens[at + 1 : at + 2] != ["("] or tokens[at + 3 : at + 4] not in (
+                [">"],
+                ["<"],
+                [">="],
+                ["<="],
+            ):
+                continue
+            for value, entity in ((at + 2, at + 4), (at + 4, at + 2)):
+                if (
+                    entity < len(tokens)
+                    and tokens[value] in props
+                    and types[entity] == TokenType.URI
+                    and self._kind(tokens[entity]) == "entity"
+                ):
+                    prop = props[tokens[value]]
+                    new = [*tokens[:entity], "?_than", *tokens[entity + 1 :]]
+                    dot = [] if tokens[at - 1] in (".", "{") else ["."]
+                    new[at:at] = [*dot, tokens[entity], prop, "?_than", "."]
+                    return new, f"compared with {tokens[entity]}'s {prop}, not the entity itself"
+        return None
+
+    def ask_compared(
+        self, tokens: Sequence[str], question: str, units: Sequence[str]
+    ) -> tuple[list[str], str] | None:
+        """An ASK that reads a value nothing tests (`ask where { res:Thames ont:length ?v }`) while the
+        question compares ("Is the Thames longer than the Tiber?", "... higher than 4000 metres") with
+        that value compared: with the entity's value of the same property, or the one number the
+        question says, in the direction its word says; None when nothing fits."""
+        wanted = asked(question, "comparative")
+        if wanted is None or tokens[:1] != ["ask"] or "filter" in tokens or "}" not in tokens:
+            return None
+        numbers = [u for u in units if _NUMBER.fullmatch(u) and u not in tokens]
+        than = self._compared_with(question, units, wanted.word) if len(numbers) != 1 else None
+        if len(numbers) != 1 and than is None:
+            return None
+        types = token_types(list(tokens), self.prefixes)
+        count = Counter(tokens)
+        for _, p, o in triple_patterns(tokens, types):
+            value, prop = tokens[o], tokens[p]
+            kinds = self._value_kinds(prop) if types[p] == TokenType.URI else []
+            if types[o] != TokenType.VARIABLE or count[value] != 1 or not kinds:
+                continue
+            if not all(k & {"number", "date"} for k in kinds) or than in tokens:
+                continue
+            dates = self.values_are_dates(prop)
+            low = ascending(wanted.sense, wanted.word, dates)
+            if low is None:
+                continue
+            other = [] if than is None else [than, prop, "?_than", "."]
+            compared = self._as_compared(prop, value, dates) if than is None else [value]
+            close = len(tokens) - 1 - tokens[::-1].index("}")
+            test = [
+                "filter",
+                "(",
+                *compared,
+                "<" if low else ">",
+                numbers[0] if than is None else "?_than",
+                ")",
+            ]
+            new = [*tokens[:close], ".", *other, *test, *tokens[close:]]
+            return new, f"its value {value} compared ('{wanted.word}')"
         return None
 
     def measure_not_counted(self, tokens: Sequence[str]) -> tuple[list[str], str] | None:
@@ -1211,6 +1297,15 @@ class Repairer:
             return None
         close = len(tokens) - 1 - tokens[::-1].index("}")
         return var, close, list(tokens[tokens.index("{") + 1 : close])
+
+    def _bound_values(self, tokens: Sequence[str], var: str) -> dict[str, str]:
+        """property -> the variable a pattern `var property ?value` binds: a ranking or comparison by a
+        measure the query already reads uses its variable rather than reading the values twice."""
+        bound: dict[str, str] = {}
+        for s, p, o in triple_patterns(tokens, token_types(tokens, self.prefixes)):
+            if tokens[s] == var and tokens[o].startswith("?"):
+                bound.setdefault(tokens[p], tokens[o])
+        return bound
 
     def _measures(
         self, tokens: list[str], var: str, body: list[str], value: str, units: Sequence[str], question: str
@@ -1328,9 +1423,14 @@ class Repairer:
                 ):
                     if change is not None:
                         tokens, source = change[0], f"{source}: {change[1]}"
-                compared = self.value_compared(tokens, question)
-                if compared is not None:
-                    tokens, source = compared[0], f"{source}: {compared[1]}"
+                for compare in (
+                    lambda t: self.value_compared(t, question),
+                    self.entity_compared,
+                    lambda t: self.ask_compared(t, question, units),
+                ):
+                    compared = compare(tokens)
+                    if compared is not None:
+                        tokens, source = compared[0], f"{source}: {compared[1]}"
                 uncounted = self.measure_not_counted(tokens) if expected.count else None
                 if uncounted is not None:
                     tokens, source = uncounted[0], f"{source}: {uncounted[1]}"
@@ -1436,6 +1536,18 @@ class _Said:
         raw = self.index.label(token) or ""
         forms = [raw, *(head_plurals(raw) if is_common_noun(raw) else ())]
         return any(f" {normalize(f)} " in self.text for f in forms if f)
+
+    def part_words(self, token: str) -> frozenset[str]:
+        """The question's words that are a name within the element's label or a misspelling of one
+        ("verdi" for Giuseppe Verdi, "pucini" for Giacomo Puccini, "himalayan" for the Himalayas): a
+        word the label capitalises that names no class or property ("University" of the University of
+        Cambridge names a class)."""
+        raw = QUALIFIER.sub("", self.index.label(token) or "")
+        names = {normalize(w) for w in raw.split() if w[:1].isupper()} - STOPWORDS
+        names = {n for n in names if n and not self.index.exact(n, ("class", "property"))}
+        return frozenset(
+            w for w in self.text.split() if w not in STOPWORDS and any(misspelt(w, n) for n in names)
+        )
 
     def place_words(self, token: str) -> list[str]:
         """The question's words that are place adjectives of the element's label ("american")."""

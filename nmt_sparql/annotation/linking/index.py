@@ -114,6 +114,17 @@ def _name_words(words: list[str]) -> int:
     return max(1, sum(len(w) > 1 for w in words))
 
 
+def _edits_allowed(word: str) -> int:
+    """How many edits a misspelling of `word` may be off: none below four characters."""
+    return 0 if len(word) < _MIN_FUZZY_CHARS else 2 if len(word) >= _TWO_EDITS_CHARS else 1
+
+
+def misspelt(word: str, correct: str) -> bool:
+    """Whether `word` is `correct` or a misspelling of it the index would correct ("pucini": puccini)."""
+    limit = _edits_allowed(word)
+    return word == correct or (limit > 0 and OSA.distance(word, correct, score_cutoff=limit) <= limit)
+
+
 def normalize(text: str) -> str:
     """Case-folded words without accents, joined by one space: the form labels and queries are compared in."""
     decomposed = unicodedata.normalize("NFKD", text.casefold())
@@ -504,7 +515,7 @@ class KBIndex:
             "SELECT word, n FROM words WHERE word >= ? AND word < ? AND length(word) BETWEEN ? AND ? LIMIT 5000",
             (word[0], chr(ord(word[0]) + 1), len(word) - 1, len(word) + 1),
         ).fetchall()
-        limit = 2 if len(word) >= _TWO_EDITS_CHARS else 1
+        limit = _edits_allowed(word)
         close = {(OSA.distance(word, w, score_cutoff=limit), -n, w) for w, n in rows}
         return [w for d, _, w in sorted(c for c in close if c[0] <= limit)][:_FUZZY_WORDS]
 

@@ -24,9 +24,11 @@ from nmt_sparql.annotation.linking.index import (
     FUZZY,
     KEYWORDS,
     KINDS,
+    PREFIX,
     QUALIFIER,
     Hit,
     KBIndex,
+    misspelt,
     normalize,
 )
 from nmt_sparql.annotation.linking.wordforms import (
@@ -69,6 +71,8 @@ _TEXT_VALUE = (
 )
 # A keyword match must cover at least this share of the label's words ("Mozart" of "Wolfgang Amadeus Mozart").
 _MIN_COVERAGE = 0.33
+# A span's last word of at most this many letters is never read as a misspelt beginning of a label word.
+_MIN_PREFIX_TYPO = 4
 # At most this many elements of one label per mention.
 _SAME_LABEL = 4
 _IMPLICIT_SCORE = 0.05
@@ -271,7 +275,8 @@ class Linker:
             kind: [
                 h
                 for h in self.index.lookup(phrase, [kind], k=self.per_mention * _SAME_LABEL * 2)
-                if self._accept(h, edge_stopword, named or _head_of(h, words)) and not _in_qualifier(h, words)
+                if self._accept(h, edge_stopword, named or _head_of(h, words), words)
+                and not _in_qualifier(h, words)
             ]
             for kind in KINDS
         }
@@ -313,13 +318,25 @@ class Linker:
                     return False
         return bool(self.index.lookup(" ".join(words), k=1))
 
-    def _accept(self, hit: Hit, edge_stopword: bool, named: bool) -> bool:
+    def _accept(self, hit: Hit, edge_stopword: bool, named: bool, words: Sequence[str]) -> bool:
+        """Whether a hit for the span `words` is a candidate: a whole label; a label holding the span's
+        words (keywords); for a span that looks like a name, a correction, or a label whose word the
+        span's last word, no English word and not short, begins and misspells ("Edinburg": Edinburgh;
+        not "Edin", nor "Ring" for Ringo, nor "thre" for three)."""
         if hit.tier >= EXACT:
             return True
         if edge_stopword or not (named or hit.coverage >= 1 - 1e-9):
             return False
         if hit.tier == KEYWORDS:
             return hit.coverage >= _MIN_COVERAGE - 1e-9
+        if hit.tier == PREFIX:
+            last = normalize(words[-1]) if words else ""
+            cut = (
+                len(last) > _MIN_PREFIX_TYPO
+                and not is_dictionary_word(last)
+                and any(w.startswith(last) and misspelt(last, w) for w in normalize(hit.matched).split())
+            )
+            return self.fuzzy and named and cut and hit.coverage >= _MIN_COVERAGE - 1e-9
         return self.fuzzy and named and hit.tier == FUZZY and hit.coverage >= _MIN_COVERAGE - 1e-9
 
     def link(self, question: str) -> list[Candidate]:
