@@ -2,17 +2,19 @@
 
 Repair (nmt_sparql/inference/repair.py) reads the question: the kind of answer it asks for
 (inference/expected_answer.py; for "who", the classes training's answers have; no answer that is only
-entities the query names; every pattern joined
-to the answer variable and every variable an ORDER BY or FILTER reads bound, sparql/patterns.py), the direction of its superlative or comparative and whether it asks
-for a ranking or a comparison at all (inference/asked_order.py), a number it compares with that a pattern
-takes as its value, a value compared with an entity rather than its value, a count of a measure's values, a value no other part of the query reads, the class its opening words name, a property it says
-that the query leaves out (one hop further, among the linker's candidates), an entity it names that the
-query leaves out, by its label or a name within it (the answers restricted to it), a comparison it asks
-for that the query leaves out (a filter added, to a SELECT, a COUNT or an ASK that reads the value), and whether an ASK's "no"
-comes from a pattern the KB's values of its property rule out. A rule that would
-reject or rewrite a *gold* query is a rule that breaks right answers. This script runs each rule on
-every gold query of a prepared dataset (and any JSONL files of {question, query}) against its KB and
-counts the gold queries each rule would change: all counts should be 0.
+entities the query names; every pattern joined to the answer variable and every variable an ORDER BY or
+FILTER reads bound, sparql/patterns.py), the direction of its superlative or comparative and whether it
+asks for a ranking or a comparison at all (inference/asked_order.py), a number it compares with that a
+pattern takes as its value, a value compared with an entity rather than its value, a count of a
+measure's values, a value no other part of the query reads, the class its opening words name, a
+property it says that the query leaves out (one hop further, among the linker's candidates), an entity
+it names that the query leaves out, by its label or a name within it (the answers restricted to it), a
+class it names that the query leaves out (a variable between typed by it), a comparison it asks for that
+the query leaves out (a filter added, to a SELECT, a COUNT or an ASK that reads the value), and whether
+an ASK's "no" comes from a pattern the KB's values of its property rule out. A rule that would reject
+or rewrite a *gold* query is a rule that breaks right answers. This script runs each rule on every gold
+query of a prepared dataset (and any JSONL files of {question, query}) against its KB and counts the
+gold queries each rule would change: all counts should be 0.
 
     python scripts/check_repair_rules.py --data data/bundled/linked --kb embedded:bundled \\
         --extra benchmarks/natural_questions.jsonl
@@ -155,7 +157,10 @@ def main() -> None:
             if repairer.said_hop(tokens, question, linked) is not None:
                 changed["said but left out"].append(where)
             checked["named but left out"] += 1
-            if repairer.named_left_out(tokens, question, linked) is not None:
+            if (
+                repairer.named_left_out(tokens, question, linked) is not None
+                or repairer.class_left_out(tokens, question, linked) is not None
+            ):
                 changed["named but left out"].append(where)
             checked["comparison left out"] += 1
             if (

@@ -39,7 +39,7 @@ res:Alien a ont:Film ; ont:director res:Ridley_Scott ; ont:releaseYear 1979 .
 res:Blade_Runner a ont:Film ; ont:director res:Ridley_Scott ; ont:releaseYear 1982 .
 res:Hovis_Advert a ont:Advert ; ont:director res:Ridley_Scott .
 res:South_Shields a ont:Town .
-res:Pathe_Newsreel a ont:Newsreel ; ont:releaseYear 1990 .
+res:Pathe_Newsreel a ont:Newsreel ; ont:releaseYear 1990 ; ont:director res:Pathe_Studio .
 """
 ENTRIES = [
     Entry("res:Ridley_Scott", "entity", ("Ridley Scott",)),
@@ -1167,6 +1167,9 @@ def test_a_value_compared_with_an_entity_is_compared_with_the_entitys_value(
     # a comparison of two variables, or with a number, is left as it is
     numbers = _tokens("SELECT DISTINCT ?x WHERE { ?x ont:releaseYear ?v . FILTER(?v > 1980) }")
     assert repairer.entity_compared(numbers) is None
+    # a value that is no number or date compares with nothing: the property is wrong, not the filter
+    places = _tokens("SELECT DISTINCT ?x WHERE { ?x ont:birthPlace ?v . FILTER(?v > res:Alien) }")
+    assert repairer.entity_compared(places) is None
 
 
 def test_an_ask_that_reads_a_value_and_tests_nothing_compares_it_as_the_question_does(
@@ -1209,3 +1212,23 @@ def test_a_count_that_leaves_out_the_comparison_asked_for_is_filtered(
         " ?x ont:releaseYear ?v . FILTER(?v > 1980) }"
     )
     assert repaired.answer.rows[0][0] in (1, "1")
+
+
+def test_a_class_the_question_names_and_the_query_leaves_out_types_a_variable_between(
+    kb: Recording, index: KBIndex, prefixes: PrefixMap
+) -> None:
+    """ "What was directed by a person?" decoded as anything with a director: the director, which the
+    query leaves untyped, is typed by the class the question names."""
+    directed = _tokens("SELECT DISTINCT ?x WHERE { ?x ont:director ?v }")
+    repairer = Repairer(kb, prefixes, index, max_rounds=1)
+    units = ["ont:director", "ont:Person"]
+
+    typed = repairer.class_left_out(directed, "What was directed by a person?", units)
+
+    assert typed is not None and typed[0] == _tokens(
+        "SELECT DISTINCT ?x WHERE { ?x ont:director ?v . ?v a ont:Person }"
+    )
+    assert {row[0].rsplit("/", 1)[1] for row in typed[1].rows} == {"Alien", "Blade_Runner", "Hovis_Advert"}
+    # the class asked for is the answer's, not the one between; a class the question does not name
+    assert repairer.class_left_out(directed, "Which persons directed something?", units) is None
+    assert repairer.class_left_out(directed, "What was directed by someone?", units) is None

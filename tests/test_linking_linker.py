@@ -260,7 +260,7 @@ def test_place_adjectives_name_the_place_beside_what_the_word_names(linker: Link
     assert "res:Russia" not in _tokens(linker.link("Which country uses the Russian ruble?"))
 
 
-def test_place_names_follow_english_suffixes() -> None:
+def test_place_names_follow_english_suffixes(linker: Linker) -> None:
     assert {"russia", "germany", "italy", "china", "mexico", "sweden", "poland", "iraq", "pakistan"} <= {
         name
         for word in (
@@ -278,3 +278,7 @@ def test_place_names_follow_english_suffixes() -> None:
     }
     assert place_names("French") == ("france",) and place_names("Americans")[0] == "united states"
     assert place_names("jazz") == () and place_names("Swedes") == ("sweden",)
+    # the plural names of mountain ranges: "Himalayan" peaks are in the Himalayas
+    assert "himalayas" in place_names("Himalayan") and "andes" in place_names("Andean")
+    assert place_names("Alpine") == ("alps",)
+    assert "res:Alps" in _tokens(linker.link("Alpine peaks higher than 4000 metres"))

@@ -847,6 +847,69 @@ class Repairer:
                     return new, narrowed
         return None
 
+    def class_left_out(
+        self, tokens: list[str], question: str, units: Sequence[str]
+    ) -> tuple[list[str], Answer] | None:
+        """The query with a variable between typed by a class the question names and it leaves out
+        (`_typed_between`), when that answers; else None."""
+        if self.index is None or not question:
+            return None
+        rnd, said = Round(1, "class left out"), _Said(question, self.index)
+        answer = self._query(detokenize(tokens, self.prefixes))
+        return self._typed_between(tokens, answer, said, units, question, "query", rnd, expected_of(question))
+
+    def _typed_between(
+        self,
+        tokens: list[str],
+        answer: Answer,
+        said: _Said | None,
+        units: Sequence[str],
+        question: str,
+        source: str,
+        rnd: Round,
+        expected: Expected,
+    ) -> tuple[list[str], Answer] | None:
+        """A query that leaves out a class the question names in full and does not ask for, with a
+        variable other than the answer that a property leads to and nothing types ("How many elements
+        are named after scientists?" decoded as `?x ont:namedAfter ?v`): that variable typed by the
+        class (`?v a ont:Scientist`), the first that answers and changes the answer; else None. A class
+        whose label is in the name of an element the query uses is named by it ("whose job is
+        politician": the occupation `res:Politician`, not the class)."""
+        if said is None or tokens[:1] != ["select"]:
+            return None
+        asked_for = self.asked_class(question, units)
+        used = [f" {normalize(said.index.label(t) or '')} " for t in tokens if ":" in t]
+        classes = [
+            u
+            for u in dict.fromkeys(units)
+            if u not in tokens
+            and u != asked_for
+            and self._kind(u) == "class"
+            and said.names_in_full(u)
+            and not any(f" {normalize(said.index.label(u) or u)} " in name for name in used)
+        ]
+        types = token_types(tokens, self.prefixes)
+        var = answer_variable(tokens, types)
+        if not classes or var is None or "}" not in tokens:
+            return None
+        patterns = triple_patterns(tokens, types)
+        typed = {tokens[s] for s, p, _ in patterns if tokens[p] == "a"}
+        between = [
+            tokens[o]
+            for _, p, o in patterns
+            if tokens[p] != "a" and types[o] == TokenType.VARIABLE and tokens[o] not in (var, *typed)
+        ]
+        close = len(tokens) - 1 - tokens[::-1].index("}")
+        for cls, variable in itertools.product(classes[: self.per_element], dict.fromkeys(between)):
+            new = [*tokens[:close], ".", variable, "a", cls, *tokens[close:]]
+            attempt, found, _ = self._try(
+                new, f"{source}: {variable} typed {cls} (named, left out)", expected
+            )
+            rnd.attempts.append(attempt)
+            if attempt.outcome == ANSWERED and found is not None and found.rows != answer.rows:
+                return new, found
+        return None
+
     def _joining(
         self, body: list[str], var: str, pattern: list[str], slots: Sequence[str]
     ) -> list[list[str]]:
@@ -975,6 +1038,9 @@ class Repairer:
         )
         if narrowed is not None:
             tokens, answer = narrowed
+        classed = self._typed_between(tokens, answer, said, units, question, attempt.source, rnd, expected)
+        if classed is not None:
+            tokens, answer = classed
         compared = self._compared(tokens, answer, units, question, attempt.source, rnd, expected)
         if compared is not None:
             tokens, answer = compared
@@ -1165,13 +1231,16 @@ class Repairer:
     def entity_compared(self, tokens: Sequence[str]) -> tuple[list[str], str] | None:
         """`tokens` with a FILTER that compares a value with an entity (`?x ont:length ?v . filter ( ?v
         > res:Danube )`, "rivers longer than the Danube") comparing it with the entity's value of the
-        same property instead (`res:Danube ont:length ?_than . filter ( ?v > ?_than )`): an IRI is no
-        number, so the comparison as written fails on every row; None when there is none."""
+        same property instead (`res:Danube ont:length ?_than . filter ( ?v > ?_than )`), when its values
+        are numbers or dates: an IRI is no number, so the comparison as written fails on every row; None
+        when there is none."""
         if "filter" not in tokens or "?_than" in tokens:
             return None
         types = token_types(list(tokens), self.prefixes)
         props = {
-            tokens[o]: tokens[p] for _, p, o in triple_patterns(tokens, types) if types[p] == TokenType.URI
+            tokens[o]: tokens[p]
+            for _, p, o in triple_patterns(tokens, types)
+            if types[p] == TokenType.URI and self._measured_values(tokens[p])
         }
         for at in (i for i, t in enumerate(tokens) if t == "filter"):
             if tokens[at + 1 : at + 2] != ["("] or tokens[at + 3 : at + 4] not in (
@@ -1213,10 +1282,8 @@ class Repairer:
         count = Counter(tokens)
         for _, p, o in triple_patterns(tokens, types):
             value, prop = tokens[o], tokens[p]
-            kinds = self._value_kinds(prop) if types[p] == TokenType.URI else []
-            if types[o] != TokenType.VARIABLE or count[value] != 1 or not kinds:
-                continue
-            if not all(k & {"number", "date"} for k in kinds) or than in tokens:
+            measured = types[p] == TokenType.URI and self._measured_values(prop)
+            if types[o] != TokenType.VARIABLE or count[value] != 1 or not measured or than in tokens:
                 continue
             dates = self.values_are_dates(prop)
             low = ascending(wanted.sense, wanted.word, dates)
@@ -1298,6 +1365,11 @@ class Repairer:
         close = len(tokens) - 1 - tokens[::-1].index("}")
         return var, close, list(tokens[tokens.index("{") + 1 : close])
 
+    def _measured_values(self, prop: str) -> bool:
+        """Whether the KB's values of `prop` are all numbers or dates: what a comparison can test."""
+        kinds = self._value_kinds(prop)
+        return bool(kinds) and all(k & {"number", "date"} for k in kinds)
+
     def _bound_values(self, tokens: Sequence[str], var: str) -> dict[str, str]:
         """property -> the variable a pattern `var property ?value` binds: a ranking or comparison by a
         measure the query already reads uses its variable rather than reading the values twice."""
@@ -1327,8 +1399,7 @@ class Repairer:
         that some answers of `body` have, most answers first: what a ranking of them can order by."""
         measured: list[tuple[int, str]] = []
         for prop in dict.fromkeys(props):
-            kinds = self._value_kinds(prop)
-            if not kinds or not all(k & {"number", "date"} for k in kinds):
+            if not self._measured_values(prop):
                 continue
             count = f"select ( count ( distinct {var} ) as ?_n ) where {{".split()
             counted = self._query(detokenize([*count, *body, ".", var, prop, rank, "}"], self.prefixes))

@@ -70,10 +70,11 @@ def derived_verbs(word: str) -> tuple[tuple[str, bool], ...]:
 
 # Place adjectives (and their plurals for people) -> the place names they are made from, by English
 # suffix: (suffix, endings of the name in its place). "Russian": Russia, "German": Germany, "Italian":
-# Italy, "Chinese": China, "Mexican": Mexico, "Swedish": Sweden, "Polish": Poland, "Iraqi": Iraq.
+# Italy, "Chinese": China, "Mexican": Mexico, "Swedish": Sweden, "Polish": Poland, "Iraqi": Iraq; plural
+# names of ranges and islands: "Himalayan": the Himalayas, "Andean": the Andes.
 # Irregular ones ("French", "Dutch", "British") are no rule's: `_IRREGULAR_PLACES` holds the common ones.
 _PLACE_ADJECTIVES = (
-    ("ian", ("", "y", "a", "ia")), ("an", ("a", "o", "", "any", "e")), ("ese", ("", "a", "o")),
+    ("ian", ("", "y", "a", "ia")), ("an", ("a", "o", "", "any", "e", "as", "s")), ("ese", ("", "a", "o")),
     ("ish", ("en", "and", "eland", "ey")), ("i", ("",)),
 )  # fmt: skip
 _MIN_PLACE_STEM = 2
@@ -88,7 +89,7 @@ _IRREGULAR_PLACES = {
     "icelandic": ("iceland",), "norwegian": ("norway",), "peruvian": ("peru",), "lebanese": ("lebanon",),
     "ukrainian": ("ukraine",), "belgian": ("belgium",), "saudi": ("saudi arabia",),
     "czech": ("czech republic", "czechia"), "burmese": ("myanmar", "burma"), "argentine": ("argentina",),
-    "londoner": ("london",), "parisian": ("paris",), "venetian": ("venice",), "roman": ("rome",),
+    "alpine": ("alps",), "londoner": ("london",), "parisian": ("paris",), "venetian": ("venice",), "roman": ("rome",),
 }  # fmt: skip
 
 
