@@ -11,7 +11,8 @@ property it says that the query leaves out (one hop further, among the linker's 
 it names that the query leaves out, by its label or a name within it (the answers restricted to it), a
 class it names that the query leaves out (a variable between typed by it), a comparison it asks for that
 the query leaves out (a filter added, to a SELECT, a COUNT or an ASK that reads the value), and whether
-an ASK's "no" comes from a pattern the KB's values of its property rule out. A rule that would reject
+an ASK's "no" comes from a pattern the KB's values of its property rule out, or is a "yes" by a property
+the question says alike. A rule that would reject
 or rewrite a *gold* query is a rule that breaks right answers. This script runs each rule on every gold
 query of a prepared dataset (and any JSONL files of {question, query}) against its KB and counts the
 gold queries each rule would change: all counts should be 0.
@@ -91,6 +92,7 @@ def main() -> None:
         "named but left out": [],
         "comparison left out": [],
         "ruled out": [],
+        "said alike": [],
     }
     checked = {key: 0 for key in changed}
     for source, record in records(args.data, args.extra):
@@ -162,6 +164,14 @@ def main() -> None:
                 or repairer.class_left_out(tokens, question, linked) is not None
             ):
                 changed["named but left out"].append(where)
+            if answer.boolean is False:  # a "no" stands unless a property the question says alike holds
+                checked["said alike"] += 1
+                said = _Said(question, index)
+                if any(
+                    kb.query(detokenize(alike, pm)).boolean
+                    for alike, _ in repairer.said_alike(tokens, said, linked)
+                ):
+                    changed["said alike"].append(where)
             checked["comparison left out"] += 1
             if (
                 repairer.comparison_left_out(tokens, question, linked) is not None

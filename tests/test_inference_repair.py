@@ -1232,3 +1232,50 @@ def test_a_class_the_question_names_and_the_query_leaves_out_types_a_variable_be
     # the class asked for is the answer's, not the one between; a class the question does not name
     assert repairer.class_left_out(directed, "Which persons directed something?", units) is None
     assert repairer.class_left_out(directed, "What was directed by someone?", units) is None
+
+
+def test_an_ask_that_fails_holds_by_a_property_the_question_says_alike(
+    kb: Recording, prefixes: PrefixMap, tmp_path: Path
+) -> None:
+    """ "Was Alien made by Ridley Scott?": when two properties of the units are said by the same words,
+    a "no" by one of them is no answer while the other holds; a "no" by both stands."""
+    entries = [
+        Entry("res:Alien", "entity", ("Alien",)),
+        Entry("res:Ridley_Scott", "entity", ("Ridley Scott",)),
+        Entry("res:South_Shields", "entity", ("South Shields",)),
+        Entry("ont:director", "property", ("director", "made by")),
+        Entry("ont:birthPlace", "property", ("birth place", "made by")),
+        Entry("ont:releaseYear", "property", ("release year",)),
+    ]
+    with KBIndex.build(tmp_path / "index.sqlite", entries) as alike:
+        repairer = Repairer(kb, prefixes, alike, max_rounds=1)
+        units = ["res:Alien", "ont:birthPlace", "ont:director", "ont:releaseYear", "res:Ridley_Scott"]
+        wrong = _tokens("ASK WHERE { res:Alien ont:birthPlace res:Ridley_Scott }")
+
+        repaired = repairer.repair([wrong], units, "Was Alien made by Ridley Scott?")
+
+        assert repaired.tokens == _tokens("ASK WHERE { res:Alien ont:director res:Ridley_Scott }")
+        assert repaired.answer.boolean is True
+        said = _Said("Was Alien made by Ridley Scott?", alike)
+        assert [change for _, change in repairer.said_alike(wrong, said, units)] == [
+            "ont:birthPlace -> ont:director, said alike"
+        ]
+        nowhere = _tokens("ASK WHERE { res:Alien ont:birthPlace res:South_Shields }")
+        stands = repairer.repair([nowhere], units, "Was Alien made by South Shields?")
+        assert stands.answer.boolean is False
+
+
+def test_with_no_answer_of_the_kind_asked_for_an_answer_of_the_form_asked_for_is_kept(
+    kb: Recording, index: KBIndex, prefixes: PrefixMap
+) -> None:
+    """ "Which town is Alien based on?" with no hypothesis of the class asked for: a list (of the wrong
+    class) is nearer the question than a yes/no answer, whatever their order."""
+    ask = _tokens("ASK WHERE { res:Alien ont:director res:Ridley_Scott }")
+    directors = _tokens("SELECT DISTINCT ?x WHERE { res:Alien ont:director ?x }")
+    repairer = Repairer(kb, prefixes, index, max_rounds=1)
+
+    repaired = repairer.repair(
+        [ask, directors], ["res:Alien", "ont:director", "ont:Town"], "Which town made Alien?"
+    )
+
+    assert repaired.tokens == directors

@@ -394,6 +394,26 @@ class Repairer:
                 new[s], new[o] = obj, subject
         return None if new == tokens else new
 
+    def said_alike(
+        self, tokens: list[str], said: _Said | None, units: Sequence[str]
+    ) -> list[tuple[list[str], str]]:
+        """An ASK's patterns of three IRIs with their property replaced by another of the units that the
+        question says by the same words ("did Sibelius compose Finlandia": composer and music composer
+        both say "compose"), with what changed: the question's word does not tell them apart, so a "no"
+        of one is no answer while the other holds."""
+        if said is None or tokens[:1] != ["ask"]:
+            return []
+        types = token_types(tokens, self.prefixes)
+        out = []
+        for s, p, o in triple_patterns(tokens, types):
+            if {types[s], types[p], types[o]} != {TokenType.URI} or tokens[p] == "a":
+                continue
+            words = said.words(tokens[p])
+            for unit in dict.fromkeys(units):
+                if unit != tokens[p] and self._kind(unit) == "property" and words & said.words(unit):
+                    out.append(([*tokens[:p], unit, *tokens[p + 1 :]], f"{tokens[p]} -> {unit}, said alike"))
+        return out
+
     def _chain_swaps(self, tokens: Sequence[str]) -> list[tuple[list[str], str]]:
         """Readings of each chain `A P ?y . ?y Q B` (through a variable the query does not select) the
         other way round, with what changed: its two properties exchanged (`A Q ?y . ?y P B`: "Where was
@@ -1477,7 +1497,8 @@ class Repairer:
         targets: list[_Target] = []
         seen: set[tuple[str, ...]] = set()
         fallback: tuple[list[str], Answer | None] | None = None
-        answered: tuple[list[str], Answer] | None = None  # the first answer of the wrong kind
+        # the first answer of the wrong kind, one of the form asked for (a list for "which book") first
+        answered: tuple[list[str], Answer] | None = None
         # rewrites that answered with nothing of the class asked for, with their round
         kept: list[tuple[list[str], Answer, int]] = []
         expected = expected_of(question)
@@ -1527,12 +1548,27 @@ class Repairer:
                 attempt, answer, unknown = self._try(turned, source, expected)
                 first.attempts.append(attempt)
                 tokens = turned
+            for alike, change in (
+                self.said_alike(tokens, said, units) if answer and answer.boolean is False else ()
+            ):
+                if tuple(alike) in seen:
+                    continue
+                seen.add(tuple(alike))
+                checked, held, _ = self._try(alike, f"hypothesis {n}: {change}", expected)
+                first.attempts.append(checked)
+                if held is not None and held.boolean:
+                    tokens, attempt, answer = alike, checked, held
+                    break
             if fallback is None:
                 fallback = (tokens, answer)
             settled = self._settled(tokens, answer, attempt, first, question, units, expected, said)
             if settled is not None:
                 return Repaired(*settled, rounds, 1)
-            if attempt.outcome == WRONG_KIND and answered is None and answer is not None:
+            if (
+                attempt.outcome == WRONG_KIND
+                and answer is not None
+                and (answered is None or (not fits(expected, *answered) and fits(expected, tokens, answer)))
+            ):
                 answered = (tokens, answer)
             if attempt.outcome in (EMPTY, UNKNOWN_IRI, WRONG_KIND):
                 targets.append(_Target(tokens, f"hypothesis {n}", unknown, attempt.outcome == WRONG_KIND))
