@@ -39,7 +39,7 @@ from nmt_sparql.inference.asked_order import (
 )
 from nmt_sparql.inference.expected_answer import fits
 from nmt_sparql.inference.kb import open_kb
-from nmt_sparql.inference.repair import Repairer, _Said, expected_of, typed_by
+from nmt_sparql.inference.repair import Repairer, Said, expected_of, typed_by
 from nmt_sparql.sparql.patterns import falls_apart, reads_unbound
 from nmt_sparql.sparql.prefixes import prefix_map
 from nmt_sparql.sparql.tokens import detokenize, token_types, tokenize
@@ -144,7 +144,7 @@ def main() -> None:
         units = [t for t in tokens if ":" in t and not t.startswith(("?", '"'))]  # the gold query's elements
         cls = repairer.asked_class(question, units)
         checked["value left unread"] += 1
-        said = _Said(question, index) if index is not None else None
+        said = Said(question, index) if index is not None else None
         if cls is None and repairer.dangling_value_asked(tokens, said) is not None:
             changed["value left unread"].append(where)
         if cls is not None:
@@ -166,7 +166,7 @@ def main() -> None:
                 changed["named but left out"].append(where)
             if answer.boolean is False:  # a "no" stands unless a property the question says alike holds
                 checked["said alike"] += 1
-                said = _Said(question, index)
+                said = Said(question, index)
                 if any(
                     kb.query(detokenize(alike, pm)).boolean
                     for alike, _ in repairer.said_alike(tokens, said, linked)

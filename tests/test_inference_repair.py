@@ -22,7 +22,7 @@ from nmt_sparql.inference.repair import (
     WRONG_KIND,
     Repaired,
     Repairer,
-    _Said,
+    Said,
     repair_rounds,
     rounds_histogram,
 )
@@ -338,11 +338,11 @@ def test_a_place_adjective_and_a_plural_name_an_entity_whole(tmp_path: Path) -> 
         Entry("res:Physicist", "entity", ("physicist",)),
     ]
     with KBIndex.build(tmp_path / "places.sqlite", places) as index:
-        said = _Said("how many American physicists are there?", index)
+        said = Said("how many American physicists are there?", index)
         assert said.names_whole("res:United_States") and not said.names_whole("res:France")
         assert said.names_whole("res:Physicist")
-        assert not _Said("Which Frances are there?", index).names_whole("res:France")
-        assert _Said("Which French painters are there?", index).names_whole("res:France")
+        assert not Said("Which Frances are there?", index).names_whole("res:France")
+        assert Said("Which French painters are there?", index).names_whole("res:France")
 
 
 def test_a_comparison_the_query_leaves_out_is_added_as_a_filter(
@@ -1117,7 +1117,7 @@ def test_a_value_nothing_else_reads_is_what_the_question_asks_for(
     # a value something reads (an order, a filter, another pattern), or a question that asks for a class
     ordered = _tokens("SELECT DISTINCT ?x WHERE { ?x ont:releaseYear ?v } ORDER BY ?v LIMIT 1")
     read = _tokens("SELECT DISTINCT ?x WHERE { ?x ont:director ?y . ?y ont:birthPlace ?v . ?v a ont:Town }")
-    said = _Said("Where was the director of this film born?", index)
+    said = Said("Where was the director of this film born?", index)
     assert repairer.dangling_value_asked(ordered, said) is None
     assert repairer.dangling_value_asked(read, said) is None
     films = _tokens("SELECT DISTINCT ?x WHERE { ?x ont:director res:Ridley_Scott . ?x ont:releaseYear ?v }")
@@ -1140,14 +1140,14 @@ def test_an_entity_named_by_a_name_within_its_label_or_its_misspelling_restricts
         assert restricted[0] == _tokens(
             "SELECT DISTINCT ?x WHERE { ?x ont:releaseYear ?v . ?x ont:director res:Ridley_Scott }"
         )
-    assert _Said("What did Scot release?", index).part_words("res:Ridley_Scott") == {"scot"}
-    assert _Said("What did Ridley Scott release?", index).part_words("res:South_Shields") == frozenset()
+    assert Said("What did Scot release?", index).part_words("res:Ridley_Scott") == {"scot"}
+    assert Said("What did Ridley Scott release?", index).part_words("res:South_Shields") == frozenset()
     with KBIndex.build(
         tmp_path / "index.sqlite",
         [Entry("res:Film_Studio", "entity", ("Film Studio",)), Entry("ont:Film", "class", ("film",))],
     ) as studios:
-        assert _Said("Which films were made?", studios).part_words("res:Film_Studio") == frozenset()
-        assert _Said("Who owns the studio?", studios).part_words("res:Film_Studio") == {"studio"}
+        assert Said("Which films were made?", studios).part_words("res:Film_Studio") == frozenset()
+        assert Said("Who owns the studio?", studios).part_words("res:Film_Studio") == {"studio"}
 
 
 def test_a_value_compared_with_an_entity_is_compared_with_the_entitys_value(
@@ -1256,7 +1256,7 @@ def test_an_ask_that_fails_holds_by_a_property_the_question_says_alike(
 
         assert repaired.tokens == _tokens("ASK WHERE { res:Alien ont:director res:Ridley_Scott }")
         assert repaired.answer.boolean is True
-        said = _Said("Was Alien made by Ridley Scott?", alike)
+        said = Said("Was Alien made by Ridley Scott?", alike)
         assert [change for _, change in repairer.said_alike(wrong, said, units)] == [
             "ont:birthPlace -> ont:director, said alike"
         ]

@@ -29,10 +29,17 @@ repairer looks for a query that answers:
   classes the question names more of (by their names in the KB index), and leaves fewer unsaid, goes
   before an earlier one.
 - a SELECT that leaves out an entity the question names (its label, the plural of a common noun:
-  "physicists", or a place adjective: "american") is restricted to it by the property that joins most
+  "physicists", a place adjective: "american", or a name within its label or a misspelling of one that
+  no other unit's label holds: "Verdi", "Pucini") is restricted to it by the property that joins most
   of its answers to it, else, when no fact joins them, through one element between ("the longest river
   in Asia": a river that flows through a country of Asia); a place adjective that names an element the
-  query uses ("written in German": the language) names no place left out.
+  query uses ("written in German": the language) names no place left out. A class the question names
+  and the query leaves out types a variable between ("elements named after scientists": `?v a
+  ont:Scientist`) when that changes the answer.
+- a comparison with an entity is made with its value: `filter ( ?v > res:Danube )` compares with
+  `res:Danube ont:length ?_than`; an ASK that reads a value and tests nothing ("Is the Thames longer
+  than the Tiber?") compares it with the entity's, or the number's, the question says; a SELECT or COUNT
+  that leaves out the comparison it asks for is filtered by a measured property of the units.
 - an empty pattern `?x P E` is also read through one element between (`?x P ?_m . ?_m Q E`, Q from
   the KB), after the rewrites of one change ("rivers that flow through Europe").
 - a query that answers, or answers with the wrong kind, but leaves out a property the question says by a
@@ -64,6 +71,10 @@ repairer looks for a query that answers:
   in the KB while its object does, and whose object never is a value of `p` while its subject is, is
   turned round (`Freddie_Mercury bandMember Queen` -> `Queen bandMember Freddie_Mercury`); the turned
   query's answer, true or false, stands, since the KB's domain and range, not the answer, chose it.
+  A `false` by a property that another of the units shares the question's words with ("compose":
+  composer, music composer) gives way to that property's `true`.
+- when no query gives the kind asked for, one of the form asked for (a list for "which book", with
+  answers of another class) is kept before one that is not (a yes/no).
 
 Every query, ASK checks included, goes through `KnowledgeBase.query` (safety checks, the KB's timeout);
 a hypothesis that the safety check refuses is recorded as refused and never sent. Each round records
@@ -395,7 +406,7 @@ class Repairer:
         return None if new == tokens else new
 
     def said_alike(
-        self, tokens: list[str], said: _Said | None, units: Sequence[str]
+        self, tokens: list[str], said: Said | None, units: Sequence[str]
     ) -> list[tuple[list[str], str]]:
         """An ASK's patterns of three IRIs with their property replaced by another of the units that the
         question says by the same words ("did Sibelius compose Finlandia": composer and music composer
@@ -633,7 +644,7 @@ class Repairer:
         expected: Expected,
         question: str,
         kept: list[tuple[list[str], Answer, int]],
-        said: _Said | None = None,
+        said: Said | None = None,
     ) -> tuple[list[str], Answer] | _Target | None:
         """Rewrite the target's pattern `k`: the answering rewrite, else the first empty one (or one that
         orders by values that are no measure) to go on with; rewrites that answer with nothing of the
@@ -679,7 +690,7 @@ class Repairer:
         question: str,
         units: Sequence[str],
         expected: Expected,
-        said: _Said | None,
+        said: Said | None,
     ) -> tuple[list[str], Answer] | None:
         """What an attempt settles on, if anything: an answer accepted as it is; for an answer of the
         wrong kind, the query ranked by the measure the question orders by, counted for a "how many"
@@ -709,7 +720,7 @@ class Repairer:
         expected: Expected,
         question: str,
         units: Sequence[str],
-        said: _Said | None,
+        said: Said | None,
     ) -> tuple[list[str], Answer] | None:
         """A "how many" question answered by the things it counts ("How many mountains are higher than
         8000 metres?" as the list of those mountains): the same SELECT, counted, when that answers."""
@@ -731,7 +742,7 @@ class Repairer:
         return self._accept(counted, answer, attempt, rnd, question, units, expected, said)
 
     def _named_first(
-        self, hypotheses: Sequence[Sequence[str]], said: _Said | None, units: Sequence[str] = ()
+        self, hypotheses: Sequence[Sequence[str]], said: Said | None, units: Sequence[str] = ()
     ) -> list[tuple[int, Sequence[str]]]:
         """The n-best, numbered, in the model's order but for what the question says: a hypothesis goes
         before an earlier one that it beats on the question's words -- it covers at least as many of
@@ -776,10 +787,10 @@ class Repairer:
             ordered.append((n, hyp))
         return ordered
 
-    def _named(self, said: _Said, units: Sequence[str]) -> list[str]:
+    def _named(self, said: Said, units: Sequence[str]) -> list[str]:
         """The entities among `units` the question names unambiguously: by their whole label when no
         other unit has that label, qualifiers aside (not "The Godfather", both a novel and a film); by
-        a name within it (`_Said.part_words`: "Verdi") that no other entity's label holds ("Cambridge"
+        a name within it (`Said.part_words`: "Verdi") that no other entity's label holds ("Cambridge"
         is a city and a university's name)."""
         labels = {u: said.index.label(u) or u for u in dict.fromkeys(units)}
         bare = Counter(normalize(QUALIFIER.sub("", label)) for label in labels.values())
@@ -804,14 +815,14 @@ class Repairer:
         if self.index is None or not question:
             return None
         rnd = Round(1, "named but left out")
-        said, answer = _Said(question, self.index), self._query(detokenize(tokens, self.prefixes))
+        said, answer = Said(question, self.index), self._query(detokenize(tokens, self.prefixes))
         return self._narrowed(tokens, answer, said, units, "query", rnd, expected_of(question))
 
     def _narrowed(
         self,
         tokens: list[str],
         answer: Answer,
-        said: _Said,
+        said: Said,
         units: Sequence[str],
         source: str,
         rnd: Round,
@@ -874,7 +885,7 @@ class Repairer:
         (`_typed_between`), when that answers; else None."""
         if self.index is None or not question:
             return None
-        rnd, said = Round(1, "class left out"), _Said(question, self.index)
+        rnd, said = Round(1, "class left out"), Said(question, self.index)
         answer = self._query(detokenize(tokens, self.prefixes))
         return self._typed_between(tokens, answer, said, units, question, "query", rnd, expected_of(question))
 
@@ -882,7 +893,7 @@ class Repairer:
         self,
         tokens: list[str],
         answer: Answer,
-        said: _Said | None,
+        said: Said | None,
         units: Sequence[str],
         question: str,
         source: str,
@@ -988,9 +999,9 @@ class Repairer:
             for joined in found
         ]
 
-    def said_but_left_out(self, tokens: Sequence[str], said: _Said, units: Sequence[str]) -> list[str]:
+    def said_but_left_out(self, tokens: Sequence[str], said: Said, units: Sequence[str]) -> list[str]:
         """The properties among the question's units that say words of the question no element of a
-        plain SELECT says by a name of their own (`_Said.words`, specific) ("what nationality is the
+        plain SELECT says by a name of their own (`Said.words`, specific) ("what nationality is the
         director of Parasite" answered by the director: nationality); none for an ASK, a COUNT, an order or a filter, nor for a property whose words an
         element of the query already says ("Who wrote X?": author says "wrote", so language, which
         training also aligned with "wrote", is not left out) or a class of the units says ("Which city
@@ -1036,7 +1047,7 @@ class Repairer:
         question: str,
         units: Sequence[str],
         expected: Expected,
-        said: _Said | None = None,
+        said: Said | None = None,
     ) -> tuple[list[str], Answer] | None:
         """The query to keep for an answering attempt: one hop further by a property the question says
         and the query leaves out, when that answers ("the nationality of the director of Parasite");
@@ -1099,7 +1110,7 @@ class Repairer:
         if self.index is None or not question:
             return None
         rnd = Round(1, "said but left out")
-        return self._said_hop(tokens, _Said(question, self.index), units, "query", rnd, expected_of(question))
+        return self._said_hop(tokens, Said(question, self.index), units, "query", rnd, expected_of(question))
 
     def _ranked(
         self,
@@ -1346,7 +1357,7 @@ class Repairer:
         values = ["select", "distinct", var, *tokens[tokens.index("where") :]]
         return values, "a count of a measure's values asks for the values"
 
-    def dangling_value_asked(self, tokens: Sequence[str], said: _Said | None) -> tuple[list[str], str] | None:
+    def dangling_value_asked(self, tokens: Sequence[str], said: Said | None) -> tuple[list[str], str] | None:
         """`tokens` answering with the value of a pattern `?x P ?v` whose `?v` nothing else reads, in a
         SELECT of `?x` with no order, filter or count, when the question says P by a name of its own
         ("Where are the companies Steve Wozniak co-founded headquartered?" decoded as `?x ont:founder
@@ -1431,7 +1442,7 @@ class Repairer:
     def _said_hop(
         self,
         tokens: list[str],
-        said: _Said,
+        said: Said,
         units: Sequence[str],
         source: str,
         rnd: Round,
@@ -1502,7 +1513,7 @@ class Repairer:
         # rewrites that answered with nothing of the class asked for, with their round
         kept: list[tuple[list[str], Answer, int]] = []
         expected = expected_of(question)
-        said = _Said(question, self.index) if question and self.index is not None else None
+        said = Said(question, self.index) if question and self.index is not None else None
         asks_class = self.asked_class(question, units) if question else None
         for n, hyp in self._named_first(hypotheses, said, units):
             tokens, source = list(hyp), f"hypothesis {n}"
@@ -1624,7 +1635,7 @@ class Repairer:
         return Repaired(tokens, answer, rounds, None, reason)
 
 
-class _Said:
+class Said:
     """What one question says of KB elements: the words of the question that an element's names in
     the KB index (label, inflections, spans training aligned with it) say, function words aside."""
 
