@@ -9,7 +9,8 @@ pattern takes as its value, a value compared with an entity rather than its valu
 measure's values, a value no other part of the query reads, the class its opening words name, a
 property it says that the query leaves out (one hop further, among the linker's candidates), an entity
 it names that the query leaves out, by its label or a name within it (the answers restricted to it), a
-class it names that the query leaves out (a variable between typed by it), a comparison it asks for that
+class it names that the query leaves out (a variable between typed by it), a property it says that a
+ranking leaves out (the ranked answers restricted to those that have it), a comparison it asks for that
 the query leaves out (a filter added, to a SELECT, a COUNT or an ASK that reads the value), and whether
 an ASK's "no" comes from a pattern the KB's values of its property rule out, or is a "yes" by a property
 the question says alike. A rule that would reject

@@ -36,7 +36,7 @@ TTL = """@prefix res: <http://repair.test/resource/> .
 @prefix ont: <http://repair.test/ontology/> .
 res:Ridley_Scott a ont:Person ; ont:birthPlace res:South_Shields ; ont:birthDate "1937-11-30" .
 res:Alien a ont:Film ; ont:director res:Ridley_Scott ; ont:releaseYear 1979 .
-res:Blade_Runner a ont:Film ; ont:director res:Ridley_Scott ; ont:releaseYear 1982 .
+res:Blade_Runner a ont:Film ; ont:director res:Ridley_Scott ; ont:releaseYear 1982 ; ont:basedOn res:Androids_Novel .
 res:Hovis_Advert a ont:Advert ; ont:director res:Ridley_Scott .
 res:South_Shields a ont:Town .
 res:Pathe_Newsreel a ont:Newsreel ; ont:releaseYear 1990 ; ont:director res:Pathe_Studio .
@@ -55,6 +55,7 @@ ENTRIES = [
     Entry("ont:birthDate", "property", ("birth date",)),
     Entry("ont:director", "property", ("director",)),
     Entry("ont:releaseYear", "property", ("release year",)),
+    Entry("ont:basedOn", "property", ("based on",)),
 ]
 
 
@@ -1279,3 +1280,24 @@ def test_with_no_answer_of_the_kind_asked_for_an_answer_of_the_form_asked_for_is
     )
 
     assert repaired.tokens == directors
+
+
+def test_a_ranking_that_leaves_out_a_property_the_question_says_ranks_the_answers_that_have_it(
+    kb: Recording, index: KBIndex, prefixes: PrefixMap
+) -> None:
+    """ "Of the releases based on something, which is the newest?" decoded as the newest release: the
+    ranking keeps the answers that have the property the question says by its name."""
+    newest = _tokens("SELECT DISTINCT ?x WHERE { ?x ont:releaseYear ?v } ORDER BY DESC(?v) LIMIT 1")
+    repairer = Repairer(kb, prefixes, index, max_rounds=1)
+    units = ["ont:releaseYear", "ont:basedOn"]
+
+    repaired = repairer.repair([newest], units, "Of the releases based on something, which is the newest?")
+
+    assert repaired.tokens == _tokens(
+        "SELECT DISTINCT ?x WHERE { ?x ont:releaseYear ?v . ?x ont:basedOn ?_w } ORDER BY DESC(?v) LIMIT 1"
+    )
+    assert repaired.answer.rows == (("http://repair.test/resource/Blade_Runner",),)
+    # a question that does not say it, or a query that is no ranking
+    assert repairer.class_left_out(newest, "Which is the newest release?", units) is None
+    released = _tokens("SELECT DISTINCT ?x WHERE { ?x ont:releaseYear ?v }")
+    assert repairer.class_left_out(released, "Which releases are based on something?", units) is None

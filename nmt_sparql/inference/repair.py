@@ -44,7 +44,9 @@ repairer looks for a query that answers:
   the KB), after the rewrites of one change ("rivers that flow through Europe").
 - a query that answers, or answers with the wrong kind, but leaves out a property the question says by a
   name of its own is taken one hop further by it ("where were Google's founders born": the founders,
-  then their birth places).
+  then their birth places); a ranking that leaves out such a property ranks only the answers that have
+  it ("Of the elements named after a country, which has the lowest atomic number?": `?x ont:namedAfter
+  ?_w`).
 - a superlative ("Which planet is farthest from the Sun?") is not answered by a SELECT with several
   answers and no ranking; such a query is ranked by a measured property of the units (the one most
   of its answers have first: order from the Sun), in the direction the question's word asks for.
@@ -878,16 +880,48 @@ class Repairer:
                     return new, narrowed
         return None
 
+    def _said_restricted(
+        self,
+        tokens: list[str],
+        answer: Answer,
+        said: Said | None,
+        units: Sequence[str],
+        source: str,
+        rnd: Round,
+        expected: Expected,
+    ) -> tuple[list[str], Answer] | None:
+        """A ranked SELECT that leaves out a property the question says by a name of its own (`said_but_
+        left_out`, ranked: "Of the elements named after a country, which has the lowest atomic number?"
+        decoded as every element by atomic number) ranking only the answers that have it (`?x
+        ont:namedAfter ?_w`, either way), the first that answers and changes the answer; else None."""
+        parts = self._answer_body(tokens)
+        if said is None or parts is None:
+            return None
+        var, close, _ = parts
+        for prop in self.said_but_left_out(tokens, said, units, ranked=True)[: self.per_element]:
+            for pattern in ([var, prop, "?_w"], ["?_w", prop, var]):
+                new = [*tokens[:close], ".", *pattern, *tokens[close:]]
+                attempt, found, _ = self._try(
+                    new, f"{source}: restricted to answers with {prop} (said)", expected
+                )
+                rnd.attempts.append(attempt)
+                if attempt.outcome == ANSWERED and found is not None and found.rows != answer.rows:
+                    return new, found
+        return None
+
     def class_left_out(
         self, tokens: list[str], question: str, units: Sequence[str]
     ) -> tuple[list[str], Answer] | None:
-        """The query with a variable between typed by a class the question names and it leaves out
-        (`_typed_between`), when that answers; else None."""
+        """The query restricted to answers with a property the question says and a ranking leaves out
+        (`_said_restricted`), or with a variable between typed by a class the question names and the
+        query leaves out (`_typed_between`), when that answers; else None."""
         if self.index is None or not question:
             return None
-        rnd, said = Round(1, "class left out"), Said(question, self.index)
+        rnd, said, expected = Round(1, "left out"), Said(question, self.index), expected_of(question)
         answer = self._query(detokenize(tokens, self.prefixes))
-        return self._typed_between(tokens, answer, said, units, question, "query", rnd, expected_of(question))
+        return self._said_restricted(
+            tokens, answer, said, units, "query", rnd, expected
+        ) or self._typed_between(tokens, answer, said, units, question, "query", rnd, expected)
 
     def _typed_between(
         self,
@@ -999,14 +1033,20 @@ class Repairer:
             for joined in found
         ]
 
-    def said_but_left_out(self, tokens: Sequence[str], said: Said, units: Sequence[str]) -> list[str]:
+    def said_but_left_out(
+        self, tokens: Sequence[str], said: Said, units: Sequence[str], ranked: bool = False
+    ) -> list[str]:
         """The properties among the question's units that say words of the question no element of a
         plain SELECT says by a name of their own (`Said.words`, specific) ("what nationality is the
-        director of Parasite" answered by the director: nationality); none for an ASK, a COUNT, an order or a filter, nor for a property whose words an
-        element of the query already says ("Who wrote X?": author says "wrote", so language, which
-        training also aligned with "wrote", is not left out) or a class of the units says ("Which city
-        was X born in?": "city" is the class asked for, not the property city)."""
-        if not tokens or tokens[0] != "select" or {"count", "order", "filter", "group"} & set(tokens):
+        director of Parasite" answered by the director: nationality); none for an ASK, a COUNT, an
+        order or a filter (`ranked`: for a SELECT ranked by ORDER BY ... LIMIT only), nor for a property
+        whose words an element of the query already says ("Who wrote X?": author says "wrote", so
+        language, which training also aligned with "wrote", is not left out) or a class of the units
+        says ("Which city was X born in?": "city" is the class asked for, not the property city)."""
+        shape = set(tokens)
+        if not tokens or tokens[0] != "select" or {"count", "filter", "group"} & shape:
+            return []
+        if ({"order", "limit"} <= shape) != ranked or (not ranked and "order" in shape):
             return []
         classes = [u for u in units if self._kind(u) == "class"]
         used = set().union(*(said.words(t) for t in {*(t for t in tokens if ":" in t), *classes}))
@@ -1069,6 +1109,9 @@ class Repairer:
         )
         if narrowed is not None:
             tokens, answer = narrowed
+        restricted = self._said_restricted(tokens, answer, said, units, attempt.source, rnd, expected)
+        if restricted is not None:
+            tokens, answer = restricted
         classed = self._typed_between(tokens, answer, said, units, question, attempt.source, rnd, expected)
         if classed is not None:
             tokens, answer = classed
