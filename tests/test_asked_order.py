@@ -7,6 +7,7 @@ import pytest
 from nmt_sparql.inference.asked_order import (
     ascending,
     asked,
+    asked_orders,
     asks_for_a_ranking,
     asks_for_the_top,
     ranked_noun,
@@ -45,6 +46,12 @@ def test_a_graded_word_says_the_direction(question: str, form: str, sense: str) 
 )
 def test_no_direction_without_a_graded_word_or_with_words_that_disagree(question: str) -> None:
     assert asked(question, "superlative") is None
+
+
+def test_after_as_part_of_a_verb_compares_nothing() -> None:
+    assert asked_orders("Which elements were named after a scientist?") == []
+    assert asked_orders("Who takes after his father?") == []
+    assert [a.word for a in asked_orders("What was named after Einstein after 1990?")] == ["after"]
 
 
 def _q(body: str) -> list[str]:

@@ -1301,3 +1301,24 @@ def test_a_ranking_that_leaves_out_a_property_the_question_says_ranks_the_answer
     assert repairer.class_left_out(newest, "Which is the newest release?", units) is None
     released = _tokens("SELECT DISTINCT ?x WHERE { ?x ont:releaseYear ?v }")
     assert repairer.class_left_out(released, "Which releases are based on something?", units) is None
+
+
+def test_a_comparison_of_values_that_are_no_measure_is_blamed_on_their_pattern(
+    kb: Recording, index: KBIndex, prefixes: PrefixMap
+) -> None:
+    """ "Was Alien released before 1980?" decoded as `res:Alien ont:director ?v . filter ( ?v < 1980 )`:
+    a director compared with a year holds of nothing, so its "no" says nothing; the compared pattern is
+    rewritten to a measured property, never to another one that is no measure."""
+    director = _tokens("ASK WHERE { res:Alien ont:director ?v . FILTER(?v < 1980) }")
+    types = token_types(director, prefixes)
+    repairer = Repairer(kb, prefixes, index, max_rounds=3)
+
+    assert repairer.compared_unmeasured(director, types) == 0 and repairer.ruled_out(director, types)
+    repaired = repairer.repair(
+        [director], ["res:Alien", "ont:director", "ont:releaseYear"], "Was Alien released before 1980?"
+    )
+
+    assert repaired.tokens == _tokens("ASK WHERE { res:Alien ont:releaseYear ?v . FILTER(?v < 1980) }")
+    assert repaired.answer.boolean is True
+    year = _tokens("ASK WHERE { res:Alien ont:releaseYear ?v . FILTER(?v < 1980) }")
+    assert repairer.compared_unmeasured(year, token_types(year, prefixes)) is None

@@ -60,6 +60,11 @@ _PREPOSITIONS: dict[str, Sense] = {
     "over": "high", "above": "high", "exceeding": "high", "under": "low", "below": "low",
     "before": "early", "after": "late", "since": "late", "prior": "early",
 }  # fmt: skip
+# Verbs whose "after" is part of the verb, not a time: "named after", "looks after", "takes after".
+_AFTER_VERBS = frozenset({
+    "name", "names", "named", "naming", "call", "calls", "called", "look", "looks", "looked", "take",
+    "takes", "took", "taken",
+})  # fmt: skip
 _WORD = re.compile(r"[^\W\d_]+")
 # Words that compare with a number without a graded adjective or a preposition above.
 _COMPARING = frozenset({
@@ -148,6 +153,8 @@ def asked_orders(question: str) -> list[Asked]:
         if word == "at" and nxt in ("least", "most"):  # "at least 3": a bound, not a superlative
             out.append(Asked("comparative", "high" if nxt == "least" else "low", f"at {nxt}"))
             skip = True
+            continue
+        if word == "after" and i and words[i - 1] in _AFTER_VERBS:  # "elements named after a scientist"
             continue
         if word in _PREPOSITIONS and (word != "prior" or nxt == "to"):
             out.append(Asked("comparative", _PREPOSITIONS[word], word))

@@ -64,7 +64,10 @@ repairer looks for a query that answers:
   (`order by ?v` over `?x ont:country ?v`) is an answer of the wrong kind, and its rewrite starts
   at the ordered pattern (another property of the units: "closest to the sun", order from the Sun).
 - an ASK that answers `false` because a pattern names an IRI where the KB's values of its property are
-  literals (or a literal where they are IRIs) counts as empty: `false` says nothing of the fact.
+  literals (or a literal where they are IRIs), or because a FILTER compares values of a property that
+  are no numbers or dates ("painted before 1600" as the painter), counts as empty: `false` says nothing
+  of the fact. Such a compared pattern is the one an empty query's repair rewrites, to a measured
+  property only.
 - a hypothesis that matches nothing and joins two properties in a chain (`A P ?y . ?y Q ?x`) is tried,
   after every hypothesis, with the two the other way round (`A Q ?y . ?y P ?x`), read from its other
   end (`?x Q ?y . ?y P A`), and both, each kept only when it answers with the kind asked for: "Where
@@ -127,6 +130,7 @@ from nmt_sparql.inference.expected_answer import (
 )
 from nmt_sparql.sparql.patterns import (
     answer_variable,
+    compared_variables,
     falls_apart,
     filters_nothing,
     reads_unbound,
@@ -469,10 +473,28 @@ class Repairer:
             self._kinds_of[prop] = [value_kinds(v) for v in values]
         return self._kinds_of[prop]
 
+    def compared_unmeasured(self, tokens: Sequence[str], types: Sequence[TokenType]) -> int | None:
+        """The position among the triple patterns of one whose value a FILTER compares while the KB's
+        values of its property are no numbers or dates ("Was the Mona Lisa painted before 1600?" as
+        `res:Mona_Lisa ont:painter ?v . filter ( ?v < 1600 )`): a comparison that holds of nothing."""
+        compared = compared_variables(tokens, types)
+        for k, (_, p, o) in enumerate(triple_patterns(tokens, types)):
+            if (
+                tokens[o] in compared
+                and types[p] == TokenType.URI
+                and self._value_kinds(tokens[p])
+                and not self._measured_values(tokens[p])
+            ):
+                return k
+        return None
+
     def ruled_out(self, tokens: Sequence[str], types: Sequence[TokenType]) -> bool:
         """Whether a pattern has an IRI object where the KB's values of its property are all literals,
         or a literal where they are all IRIs ("did Picasso paint Guernica" as `res:Guernica
-        ont:yearCompleted res:Pablo_Picasso`): an ASK false for its form, not for the fact."""
+        ont:yearCompleted res:Pablo_Picasso`), or a FILTER compares values that are no numbers or dates
+        (`compared_unmeasured`): an ASK false for its form, not for the fact."""
+        if self.compared_unmeasured(tokens, types) is not None:
+            return True
         for _, p, o in triple_patterns(tokens, types):
             if (
                 tokens[p] == "a"
@@ -573,7 +595,13 @@ class Repairer:
             # novels have a publication year, no release year)
             for c in self._types_of(tokens, types, tokens[s]):
                 options[1] += [a for a in self.index.attributes(c, self.per_element) if a not in options[1]]
-        swappable = tokens[p] != "a" and TokenType.LITERAL not in (types[s], types[o])
+        if tokens[o] in compared_variables(tokens, types):  # a FILTER compares its value: a measure's
+            options[1] = [q for q in options[1] if q == tokens[p] or q != "a" and self._measured_values(q)]
+        swappable = (
+            tokens[p] != "a"
+            and TokenType.LITERAL not in (types[s], types[o])
+            and not {tokens[s], tokens[o]} & compared_variables(tokens, types)
+        )
         ranked: list[tuple[int, int, list[str], str]] = []
         for orientation in (False, True) if swappable else (False,):
             for choice in itertools.product(*(range(len(opt)) for opt in options)):
@@ -634,6 +662,9 @@ class Repairer:
         for k in range(len(patterns)):
             if not self._matches(target.tokens, patterns[: k + 1]):
                 return k, patterns
+        compared = self.compared_unmeasured(target.tokens, types)
+        if compared is not None:  # "painted before 1600" compared the painter
+            return compared, patterns
         return "every triple pattern matches: the empty answer comes from a FILTER, ORDER or LIMIT"
 
     def _repair_round(

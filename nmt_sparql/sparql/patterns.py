@@ -116,6 +116,16 @@ def _filter_spans(tokens: Sequence[str]) -> list[tuple[int, int]]:
     return spans
 
 
+def compared_variables(tokens: Sequence[str], types: Sequence[TokenType]) -> set[str]:
+    """The variables a FILTER orders against something (`<`, `>`, `<=`, `>=`, also inside `year ( )`):
+    values that must be numbers or dates for the comparison to hold of anything."""
+    out: set[str] = set()
+    for start, end in _filter_spans(tokens):
+        if any(tokens[i] in ("<", ">", "<=", ">=") for i in range(start, end)):
+            out.update(tokens[i] for i in range(start, end) if types[i] == TokenType.VARIABLE)
+    return out
+
+
 def _alone(tokens: Sequence[str], types: Sequence[TokenType], span: tuple[int, int]) -> bool:
     """Whether a FILTER span tests one term alone (`filter ( ?v )`)."""
     start, end = span
