@@ -91,7 +91,7 @@ from __future__ import annotations
 import itertools
 import re
 from collections import Counter
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import Any
@@ -889,26 +889,37 @@ class Repairer:
         if not left or parts is None or tokens[0] != "select":
             return None
         var, close, body = parts
-        for entity in left[: self.per_element]:
-            found = [
-                joined
-                for pattern in ([var, "?_p", entity], [entity, "?_p", var])
-                for joined in self._joining(body, var, pattern, ("?_p",))
-            ]
-            if not found:
-                found = self._joining(
-                    body, var, [var, "?_p", "?_m", ".", "?_m", "?_q", entity], ("?_p", "?_q")
-                )
-            for pattern in found:
-                new = [*tokens[:close], ".", *pattern, *tokens[close:]]
-                attempt, narrowed, _ = self._try(
-                    new,
-                    f"{source}: restricted to {entity} (named, left out) by {' '.join(pattern)}",
-                    expected,
-                )
-                rnd.attempts.append(attempt)
-                if attempt.outcome == ANSWERED and narrowed is not None and narrowed.rows != answer.rows:
-                    return new, narrowed
+
+        def restrictions() -> Iterator[tuple[list[str], str]]:
+            for entity in left[: self.per_element]:
+                found = [
+                    joined
+                    for pattern in ([var, "?_p", entity], [entity, "?_p", var])
+                    for joined in self._joining(body, var, pattern, ("?_p",))
+                ]
+                if not found:
+                    found = self._joining(
+                        body, var, [var, "?_p", "?_m", ".", "?_m", "?_q", entity], ("?_p", "?_q")
+                    )
+                for pattern in found:
+                    yield (
+                        [*tokens[:close], ".", *pattern, *tokens[close:]],
+                        f"{source}: restricted to {entity} (named, left out) by {' '.join(pattern)}",
+                    )
+
+        return self._first_change(restrictions(), answer, rnd, expected)
+
+    def _first_change(
+        self, rewrites: Iterable[tuple[list[str], str]], answer: Answer, rnd: Round, expected: Expected
+    ) -> tuple[list[str], Answer] | None:
+        """The first of `rewrites` (a query, what its attempt says) that answers with the kind asked for
+        and changes `answer`, each attempt recorded in `rnd`: a restriction that keeps the same answers
+        says nothing. The rewrites after it are never built or run."""
+        for new, source in rewrites:
+            attempt, found, _ = self._try(new, source, expected)
+            rnd.attempts.append(attempt)
+            if attempt.outcome == ANSWERED and found is not None and found.rows != answer.rows:
+                return new, found
         return None
 
     def _said_restricted(
@@ -929,16 +940,19 @@ class Repairer:
         if said is None or parts is None:
             return None
         var, close, _ = parts
-        for prop in self.said_but_left_out(tokens, said, units, ranked=True)[: self.per_element]:
-            for pattern in ([var, prop, "?_w"], ["?_w", prop, var]):
-                new = [*tokens[:close], ".", *pattern, *tokens[close:]]
-                attempt, found, _ = self._try(
-                    new, f"{source}: restricted to answers with {prop} (said)", expected
+        return self._first_change(
+            (
+                (
+                    [*tokens[:close], ".", *pattern, *tokens[close:]],
+                    f"{source}: restricted to answers with {prop} (said)",
                 )
-                rnd.attempts.append(attempt)
-                if attempt.outcome == ANSWERED and found is not None and found.rows != answer.rows:
-                    return new, found
-        return None
+                for prop in self.said_but_left_out(tokens, said, units, ranked=True)[: self.per_element]
+                for pattern in ([var, prop, "?_w"], ["?_w", prop, var])
+            ),
+            answer,
+            rnd,
+            expected,
+        )
 
     def class_left_out(
         self, tokens: list[str], question: str, units: Sequence[str]
@@ -996,15 +1010,18 @@ class Repairer:
             if tokens[p] != "a" and types[o] == TokenType.VARIABLE and tokens[o] not in (var, *typed)
         ]
         close = len(tokens) - 1 - tokens[::-1].index("}")
-        for cls, variable in itertools.product(classes[: self.per_element], dict.fromkeys(between)):
-            new = [*tokens[:close], ".", variable, "a", cls, *tokens[close:]]
-            attempt, found, _ = self._try(
-                new, f"{source}: {variable} typed {cls} (named, left out)", expected
-            )
-            rnd.attempts.append(attempt)
-            if attempt.outcome == ANSWERED and found is not None and found.rows != answer.rows:
-                return new, found
-        return None
+        return self._first_change(
+            (
+                (
+                    [*tokens[:close], ".", variable, "a", cls, *tokens[close:]],
+                    f"{source}: {variable} typed {cls} (named, left out)",
+                )
+                for cls, variable in itertools.product(classes[: self.per_element], dict.fromkeys(between))
+            ),
+            answer,
+            rnd,
+            expected,
+        )
 
     def _joining(
         self, body: list[str], var: str, pattern: list[str], slots: Sequence[str]
@@ -1263,29 +1280,29 @@ class Repairer:
         var, close, body = parts
         fresh = "?v" if "?v" not in tokens else "?_value"
         bound = self._bound_values(tokens, var)
-        for _, prop in self._measures(tokens, var, body, fresh, units, question)[: self.per_element]:
-            dates = self.values_are_dates(prop)
-            low = ascending(wanted.sense, wanted.word, dates)
-            if low is None:
-                continue
-            value = bound.get(prop, fresh)
-            compared = self._as_compared(prop, value, dates) if than is None else [value]
-            other = [] if than is None else [".", than, prop, "?_than"]
-            test = [
-                "filter",
-                "(",
-                *compared,
-                "<" if low else ">",
-                numbers[0] if than is None else "?_than",
-                ")",
-            ]
-            read = [] if prop in bound else [".", var, prop, value]
-            new = [*tokens[:close], *read, *other, ".", *test, *tokens[close:]]
-            attempt, filtered, _ = self._try(new, f"{source}: compared by {prop} ({wanted.word})", expected)
-            rnd.attempts.append(attempt)
-            if attempt.outcome == ANSWERED and filtered is not None and filtered.rows != answer.rows:
-                return new, filtered
-        return None
+
+        def comparisons() -> Iterator[tuple[list[str], str]]:
+            for _, prop in self._measures(tokens, var, body, fresh, units, question)[: self.per_element]:
+                dates = self.values_are_dates(prop)
+                low = ascending(wanted.sense, wanted.word, dates)
+                if low is None:
+                    continue
+                value = bound.get(prop, fresh)
+                compared = self._as_compared(prop, value, dates) if than is None else [value]
+                other = [] if than is None else [".", than, prop, "?_than"]
+                test = [
+                    "filter",
+                    "(",
+                    *compared,
+                    "<" if low else ">",
+                    numbers[0] if than is None else "?_than",
+                    ")",
+                ]
+                read = [] if prop in bound else [".", var, prop, value]
+                new = [*tokens[:close], *read, *other, ".", *test, *tokens[close:]]
+                yield new, f"{source}: compared by {prop} ({wanted.word})"
+
+        return self._first_change(comparisons(), answer, rnd, expected)
 
     def _as_compared(self, prop: str, value: str, dates: bool) -> list[str]:
         """How a FILTER reads a value of `prop` to compare it with a number: `year ( ?v )` for dates that
