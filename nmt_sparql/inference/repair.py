@@ -1288,21 +1288,25 @@ class Repairer:
                 if low is None:
                     continue
                 value = bound.get(prop, fresh)
-                compared = self._as_compared(prop, value, dates) if than is None else [value]
-                other = [] if than is None else [".", than, prop, "?_than"]
-                test = [
-                    "filter",
-                    "(",
-                    *compared,
-                    "<" if low else ">",
-                    numbers[0] if than is None else "?_than",
-                    ")",
-                ]
+                other, test = self._comparison(
+                    prop, value, dates, low, numbers[0] if than is None else None, than
+                )
                 read = [] if prop in bound else [".", var, prop, value]
-                new = [*tokens[:close], *read, *other, ".", *test, *tokens[close:]]
+                before = [".", *other] if other else []
+                new = [*tokens[:close], *read, *before, ".", *test, *tokens[close:]]
                 yield new, f"{source}: compared by {prop} ({wanted.word})"
 
         return self._first_change(comparisons(), answer, rnd, expected)
+
+    def _comparison(
+        self, prop: str, value: str, dates: bool, low: bool, number: str | None, than: str | None
+    ) -> tuple[list[str], list[str]]:
+        """(a pattern reading the `than` entity's value of `prop`, or nothing; the FILTER) that compare
+        `value` with that entity's value, else with `number` (`_as_compared`), `<` when `low`."""
+        if than is not None:
+            return [than, prop, "?_than"], ["filter", "(", value, "<" if low else ">", "?_than", ")"]
+        assert number is not None
+        return [], ["filter", "(", *self._as_compared(prop, value, dates), "<" if low else ">", number, ")"]
 
     def _as_compared(self, prop: str, value: str, dates: bool) -> list[str]:
         """How a FILTER reads a value of `prop` to compare it with a number: `year ( ?v )` for dates that
@@ -1411,18 +1415,11 @@ class Repairer:
             low = ascending(wanted.sense, wanted.word, dates)
             if low is None:
                 continue
-            other = [] if than is None else [than, prop, "?_than", "."]
-            compared = self._as_compared(prop, value, dates) if than is None else [value]
+            other, test = self._comparison(
+                prop, value, dates, low, numbers[0] if than is None else None, than
+            )
             close = len(tokens) - 1 - tokens[::-1].index("}")
-            test = [
-                "filter",
-                "(",
-                *compared,
-                "<" if low else ">",
-                numbers[0] if than is None else "?_than",
-                ")",
-            ]
-            new = [*tokens[:close], ".", *other, *test, *tokens[close:]]
+            new = [*tokens[:close], ".", *([*other, "."] if other else []), *test, *tokens[close:]]
             return new, f"its value {value} compared ('{wanted.word}')"
         return None
 
