@@ -595,12 +595,13 @@ class Repairer:
             # novels have a publication year, no release year)
             for c in self._types_of(tokens, types, tokens[s]):
                 options[1] += [a for a in self.index.attributes(c, self.per_element) if a not in options[1]]
-        if tokens[o] in compared_variables(tokens, types):  # a FILTER compares its value: a measure's
+        compared = compared_variables(tokens, types)
+        if tokens[o] in compared:  # a FILTER compares its value: a measure's
             options[1] = [q for q in options[1] if q == tokens[p] or q != "a" and self._measured_values(q)]
         swappable = (
             tokens[p] != "a"
             and TokenType.LITERAL not in (types[s], types[o])
-            and not {tokens[s], tokens[o]} & compared_variables(tokens, types)
+            and not {tokens[s], tokens[o]} & compared
         )
         ranked: list[tuple[int, int, list[str], str]] = []
         for orientation in (False, True) if swappable else (False,):
@@ -871,12 +872,12 @@ class Repairer:
         element the query uses is part of that name, not left out; so is a place named by an adjective
         that is the name of an element the query uses, or in it ("German" of "novels written in German",
         "Swiss" of "countries that pay with Swiss francs")."""
-        used = [f" {normalize(said.index.label(t) or '')} " for t in tokens if ":" in t]
+        used = said.names_used(tokens)
         left = [
             u
             for u in self._named(said, units)
             if u not in tokens
-            and not any(f" {normalize(said.index.label(u) or u)} " in name for name in used)
+            and not said.inside(u, used)
             and (
                 said.names_in_full(u)
                 or not all(
@@ -988,7 +989,7 @@ class Repairer:
         if said is None or tokens[:1] != ["select"]:
             return None
         asked_for = self.asked_class(question, units)
-        used = [f" {normalize(said.index.label(t) or '')} " for t in tokens if ":" in t]
+        used = said.names_used(tokens)
         classes = [
             u
             for u in dict.fromkeys(units)
@@ -996,7 +997,7 @@ class Repairer:
             and u != asked_for
             and self._kind(u) == "class"
             and said.names_in_full(u)
-            and not any(f" {normalize(said.index.label(u) or u)} " in name for name in used)
+            and not said.inside(u, used)
         ]
         types = token_types(tokens, self.prefixes)
         var = answer_variable(tokens, types)
@@ -1730,6 +1731,7 @@ class Said:
     def __init__(self, question: str, index: KBIndex):
         self.text, self.index = f" {normalize(question)} ", index
         self._words: dict[str, frozenset[str]] = {}
+        self._parts: dict[str, frozenset[str]] = {}  # `part_words`: each asks the index of every name
 
     def names_whole(self, token: str) -> bool:
         """Whether the question names the element in full (`names_in_full`) or by a place adjective of
@@ -1743,17 +1745,28 @@ class Said:
         forms = [raw, *(head_plurals(raw) if is_common_noun(raw) else ())]
         return any(f" {normalize(f)} " in self.text for f in forms if f)
 
+    def names_used(self, tokens: Sequence[str]) -> list[str]:
+        """The names (labels, spaced for word matches) of the KB elements a query uses."""
+        return [f" {normalize(self.index.label(t) or '')} " for t in tokens if ":" in t]
+
+    def inside(self, token: str, names: Sequence[str]) -> bool:
+        """Whether the element's label is within one of `names` (`names_used`): "London" in "Imperial
+        College London", "politician" in the occupation's name: the question's words name that."""
+        return any(f" {normalize(self.index.label(token) or token)} " in name for name in names)
+
     def part_words(self, token: str) -> frozenset[str]:
         """The question's words that are a name within the element's label or a misspelling of one
         ("verdi" for Giuseppe Verdi, "pucini" for Giacomo Puccini, "himalayan" for the Himalayas): a
         word the label capitalises that names no class or property ("University" of the University of
         Cambridge names a class)."""
-        raw = QUALIFIER.sub("", self.index.label(token) or "")
-        names = {normalize(w) for w in raw.split() if w[:1].isupper()} - STOPWORDS
-        names = {n for n in names if n and not self.index.exact(n, ("class", "property"))}
-        return frozenset(
-            w for w in self.text.split() if w not in STOPWORDS and any(misspelt(w, n) for n in names)
-        )
+        if token not in self._parts:
+            raw = QUALIFIER.sub("", self.index.label(token) or "")
+            names = {normalize(w) for w in raw.split() if w[:1].isupper()} - STOPWORDS
+            names = {n for n in names if n and not self.index.exact(n, ("class", "property"))}
+            self._parts[token] = frozenset(
+                w for w in self.text.split() if w not in STOPWORDS and any(misspelt(w, n) for n in names)
+            )
+        return self._parts[token]
 
     def place_words(self, token: str) -> list[str]:
         """The question's words that are place adjectives of the element's label ("american")."""
