@@ -78,6 +78,16 @@ def wikidata_labels(tmp_path_factory: pytest.TempPathFactory) -> TermLabels:
             "(the nationality of the astronaut is Soviet Union).",
         ),
         (
+            DBO + "ASK WHERE { dbr:Danube dbo:length ?v . dbr:Rhine dbo:length ?_than . FILTER(?v > ?_than) }",
+            "Check whether the length of Danube is greater than the length of Rhine.",
+        ),
+        (
+            DBO + "SELECT DISTINCT ?uri WHERE { ?uri a dbo:Planet ; dbo:orderFromSun ?v . "
+            "dbr:Mars dbo:orderFromSun ?o FILTER(?v > ?o) }",
+            "Find every distinct planet that has an order from sun, where the order from sun is greater than the "
+            "order from sun of Mars.",
+        ),
+        (
             DBO + "SELECT ?uri ?spouse WHERE { ?uri a dbo:Person . OPTIONAL { ?uri dbo:spouse ?spouse } }",
             "Find every person, and give its spouse (if any).",
         ),
@@ -121,7 +131,7 @@ def test_each_dbpedia_form_reads_as_english(query: str, expected: str) -> None:
         ),
         (
             "ASK WHERE { wd:Q76 wdt:P26 ?obj FILTER(?obj = wd:Q13133) }",
-            "Check whether, for the spouse of Barack Obama (Q76), the spouse is Michelle Obama (Q13133).",
+            "Check whether the spouse of Barack Obama (Q76) is Michelle Obama (Q13133).",
         ),
         (
             "SELECT ?ent WHERE { ?ent wdt:P31 wd:Q5 . ?ent wdt:P569 ?obj } ORDER BY ASC(?obj) LIMIT 5",

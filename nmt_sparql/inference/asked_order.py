@@ -32,6 +32,7 @@ from typing import Literal
 from lemminflect import getAllLemmas, getInflection
 from rapidfuzz.distance import OSA
 
+from nmt_sparql.annotation.linking.wordforms import is_dictionary_word
 from nmt_sparql.core.marks import UNIT_PATTERN
 from nmt_sparql.inference.expected_answer import one_edit_from
 from nmt_sparql.sparql.patterns import idle_filters
@@ -121,7 +122,7 @@ def _graded_forms() -> frozenset[str]:
 def _spelled(word: str) -> str:
     """`word`, or the one graded or ranking word it misspells by one edit ("eraliest", "moost"); a word
     English knows is taken as written."""
-    if len(word) < 3 or word in _graded_forms() or getAllLemmas(word):
+    if len(word) < 3 or word in _graded_forms() or is_dictionary_word(word):
         return word
     return one_edit_from(word, _graded_forms())
 
@@ -221,7 +222,7 @@ def asks_for_a_ranking(question: str) -> bool:
 def _near_graded(word: str) -> bool:
     return (
         len(word) >= 4
-        and not getAllLemmas(word)
+        and not is_dictionary_word(word)
         and one_edit_from(word, _graded_forms()) == word
         and any(OSA.distance(word, k, score_cutoff=1) <= 1 for k in _graded_forms())
     )

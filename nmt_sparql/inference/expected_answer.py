@@ -17,9 +17,9 @@ import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 
-from lemminflect import getAllLemmas
 from rapidfuzz.distance import OSA
 
+from nmt_sparql.annotation.linking.wordforms import is_dictionary_word
 from nmt_sparql.core.marks import UNIT_PATTERN
 from nmt_sparql.execution.answer import Answer, canonical_number
 
@@ -90,7 +90,7 @@ NOT_YES_NO = Expected("not a yes/no answer")
 def _spelled(word: str) -> str:
     """`word`, or the one typo-tolerant keyword it misspells by one edit (`dooes` -> `does`); a word
     English knows is taken as written ("Mount Logan is ..." opens with no misspelt "count")."""
-    if len(word) < 3 or word in _TYPO_TOLERANT or word in AUXILIARIES or getAllLemmas(word):
+    if len(word) < 3 or word in _TYPO_TOLERANT or word in AUXILIARIES or is_dictionary_word(word):
         return word
     return one_edit_from(word, _TYPO_TOLERANT)
 

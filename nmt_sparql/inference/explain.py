@@ -43,7 +43,7 @@ _WIKIDATA_INSTANCE_OF = "P31"
 _SUBCLASS = {"wdt:P279", "rdfs:subClassOf"}
 # Variable names that say nothing about what they hold: their noun is "thing" (or "value").
 _GENERIC_NAME = re.compile(
-    r"^(?:[a-z]|uri|sbj|sub|subj|obj|ans|answer|answers|value|result|res|ent|item"
+    r"^_*(?:[a-z]|uri|sbj|sub|subj|obj|ans|answer|answers|value|result|res|ent|item|than|other"
     r"|num|number|string|count|val|var)"
     r"(?:_?\d+)?$",
     re.IGNORECASE,
@@ -237,11 +237,13 @@ class _Explainer:
         self.derived: dict[Any, Any] = {}
         self.answers: set[Variable] = set()
         self.optional: dict[Any, tuple[Any, Any]] = {}  # an answer given when the KB has it
+        self.inlined: set[Variable] = set()  # said in place ("the length of Rhine"), with no clause of its own
 
     # ---- query forms -------------------------------------------------------------------------
 
     def query(self, algebra: CompValue) -> str:
         select = self._peel(algebra)
+        self._inline(select)
         self._name_variables(select.pattern)
         text = self._sentence(select).rstrip(".")
         return text[:1].upper() + text[1:] + "."
@@ -285,6 +287,7 @@ class _Explainer:
         answers = [v for v in select.projection if not str(v).startswith("__")]
         self.answers = set(answers) if select.form == "select" else set()
         triples, conditions = self._split(select.pattern)
+        triples = [t for t in triples if t[2] not in self.inlined]
         used: set[int] = set()
         if select.form == "ask" and not any(isinstance(t, (Variable, BNode)) for x in triples for t in x):
             clauses = [self._triple_clause(*t) for t in triples] + conditions
@@ -483,6 +486,7 @@ class _Explainer:
     def _subquery(self, node: Any) -> str:
         saved, answers = dict(self.nouns), self.answers
         select = self._peel(node)
+        self._inline(select)
         self._name_variables(select.pattern)
         text = self._sentence(select)
         self.nouns, self.answers = {**self.nouns, **saved}, answers
@@ -504,6 +508,26 @@ class _Explainer:
         return f"({', '.join(self._ref(v) for v in variables)}) is one of {_join(combos, 'or')}"
 
     # ---- variables -----------------------------------------------------------------------------
+
+    def _inline(self, select: _Select) -> None:
+        """A constant's value that only a filter reads (`res:Rhine ont:length ?l . filter ( ?v > ?l )`) is
+        said where the filter reads it, "the length of Rhine", rather than in a clause of its own."""
+        triples = _all_triples(select.pattern)
+        filtered = _filter_variables(select.pattern)
+        answers = set(select.projection) if select.form == "select" else set()
+        for s, p, o in triples:
+            if (
+                o in filtered
+                and o not in answers
+                and isinstance(s, URIRef)
+                and isinstance(p, URIRef)
+                and not self._is_class(p)
+                and sum(o in (t[0], t[2]) for t in triples) == 1
+            ):
+                words = self._property(p)
+                if not (_VERB_START.match(words) or _PREPOSITION_END.search(words)):
+                    self.nouns[o] = f"{words} of {self._term(s)}"
+                    self.inlined.add(o)
 
     def _name_variables(self, node: Any) -> None:
         """A noun for each variable of a pattern: its class, its Wikidata statement, or its name."""
@@ -812,6 +836,31 @@ def _union_branches(node: Any) -> list[Any]:
     if getattr(node, "name", "") == "Union":
         return _union_branches(node.p1) + _union_branches(node.p2)
     return [node]
+
+
+def _filter_variables(node: Any) -> set[Variable]:
+    """The variables that the FILTER expressions anywhere under `node` read."""
+    found: set[Variable] = set()
+    queue = deque([node])
+    while queue:
+        current = queue.popleft()
+        if isinstance(current, CompValue):
+            if current.name == "Filter":
+                found |= _variables_in(current.expr)
+            queue.extend(v for k, v in current.items() if not k.startswith("_"))
+        elif isinstance(current, (list, tuple)):
+            queue.extend(current)
+    return found
+
+
+def _variables_in(expr: Any) -> set[Variable]:
+    if isinstance(expr, Variable):
+        return {expr}
+    if isinstance(expr, CompValue):
+        return {v for k, value in expr.items() if not k.startswith("_") for v in _variables_in(value)}
+    if isinstance(expr, (list, tuple)):
+        return {v for value in expr for v in _variables_in(value)}
+    return set()
 
 
 def _all_triples(node: Any) -> list[tuple[Any, Any, Any]]:
