@@ -35,6 +35,7 @@ SETS = {
     "natural_questions_heldout7.jsonl": (96, 12),
     "natural_questions_heldout8.jsonl": (96, 16),
     "natural_questions_heldout9.jsonl": (96, 16),
+    "natural_questions_heldout10.jsonl": (96, 16),
 }
 KINDS = ("one_hop", "list", "two_hop", "count", "ask", "superlative_comparison")
 
