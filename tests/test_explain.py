@@ -78,7 +78,8 @@ def wikidata_labels(tmp_path_factory: pytest.TempPathFactory) -> TermLabels:
             "(the nationality of the astronaut is Soviet Union).",
         ),
         (
-            DBO + "ASK WHERE { dbr:Danube dbo:length ?v . dbr:Rhine dbo:length ?_than . FILTER(?v > ?_than) }",
+            DBO
+            + "ASK WHERE { dbr:Danube dbo:length ?v . dbr:Rhine dbo:length ?_than . FILTER(?v > ?_than) }",
             "Check whether the length of Danube is greater than the length of Rhine.",
         ),
         (

@@ -237,7 +237,8 @@ class _Explainer:
         self.derived: dict[Any, Any] = {}
         self.answers: set[Variable] = set()
         self.optional: dict[Any, tuple[Any, Any]] = {}  # an answer given when the KB has it
-        self.inlined: set[Variable] = set()  # said in place ("the length of Rhine"), with no clause of its own
+        # Said in place ("the length of Rhine"), with no clause of its own.
+        self.inlined: set[Variable] = set()
 
     # ---- query forms -------------------------------------------------------------------------
 
