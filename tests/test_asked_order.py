@@ -8,6 +8,7 @@ from nmt_sparql.inference.asked_order import (
     ascending,
     asked,
     asked_orders,
+    asked_period,
     asks_for_a_ranking,
     asks_for_the_top,
     ranked_noun,
@@ -204,3 +205,19 @@ def test_a_comparison_the_question_never_asks_for_becomes_an_equality() -> None:
         )
         is None
     )
+
+
+@pytest.mark.parametrize(
+    ("question", "years"),
+    [
+        ("how many moons were discovered during the 17th century", (1600, 1700)),
+        ("novels of the nineteenth century", (1800, 1900)),
+        ("How many albums did the Beatles put out in the 1960s?", (1960, 1970)),
+        ("books from the 1800s", (1800, 1900)),  # a hundred years, but the 2000s are a decade
+        ("films of the 2000s", (2000, 2010)),
+        ("films released in 1960", None),
+        ("the second century of the city", None),
+    ],
+)
+def test_a_century_or_a_decade_is_the_years_it_spans(question: str, years: tuple[int, int] | None) -> None:
+    assert asked_period(question) == years

@@ -1322,3 +1322,121 @@ def test_a_comparison_of_values_that_are_no_measure_is_blamed_on_their_pattern(
     assert repaired.answer.boolean is True
     year = _tokens("ASK WHERE { res:Alien ont:releaseYear ?v . FILTER(?v < 1980) }")
     assert repairer.compared_unmeasured(year, token_types(year, prefixes)) is None
+
+
+PLACES_TTL = """@prefix res: <http://repair.test/resource/> .
+@prefix ont: <http://repair.test/ontology/> .
+res:Oxford a ont:City .
+res:University_of_Oxford a ont:University ; ont:city res:Oxford ; ont:foundingYear 1096 .
+res:Oxford_Brookes_University a ont:University ; ont:city res:Oxford ; ont:foundingYear 1865 .
+res:Edwin_Hubble a ont:Person ; ont:almaMater res:University_of_Oxford .
+res:Bolero a ont:MusicalWork ; ont:composer res:Maurice_Ravel .
+res:Maurice_Ravel a ont:Person .
+res:War_and_Peace a ont:Novel ; ont:author res:Leo_Tolstoy .
+"""
+PLACES = [
+    Entry("res:Oxford", "entity", ("Oxford",)),
+    Entry("res:University_of_Oxford", "entity", ("University of Oxford",)),
+    Entry("res:Oxford_Brookes_University", "entity", ("Oxford Brookes University",)),
+    Entry("res:Edwin_Hubble", "entity", ("Edwin Hubble",)),
+    Entry("res:Bolero", "entity", ("Bolero",)),
+    Entry("res:Maurice_Ravel", "entity", ("Maurice Ravel",)),
+    Entry("ont:University", "class", ("university",)),
+    Entry("ont:almaMater", "property", ("alma mater",)),
+    Entry("ont:author", "property", ("author", "written by")),
+    Entry("ont:composer", "property", ("composer",)),
+    Entry("ont:foundingYear", "property", ("founding year", "founded")),
+]
+
+
+@pytest.fixture
+def places(tmp_path: Path, prefixes: PrefixMap) -> Iterator[Repairer]:
+    """A repairer over a KB of towns and their universities, whose index knows the KB's facts."""
+    path = tmp_path / "places.ttl"
+    path.write_text(PLACES_TTL, encoding="utf-8")
+    facts = [
+        ("res:University_of_Oxford", "ont:city", "res:Oxford"),
+        ("res:Oxford_Brookes_University", "ont:city", "res:Oxford"),
+        ("res:Edwin_Hubble", "ont:almaMater", "res:University_of_Oxford"),
+        ("res:Bolero", "ont:composer", "res:Maurice_Ravel"),
+    ]
+    with (
+        EmbeddedStore([path], prefixes=prefixes, timeout_s=10) as store,
+        KBIndex.build(tmp_path / "places.sqlite", PLACES, facts=facts) as index,
+    ):
+        yield Repairer(store, prefixes, index, max_rounds=1)
+
+
+def test_an_ask_no_by_an_entity_that_cannot_take_its_place_holds_by_the_one_named_like_it(
+    places: Repairer,
+) -> None:
+    """ "Did Edwin Hubble study at Oxford?": nobody studied at the city; the university named by the
+    same word can take that place, and the question's words pick one of two."""
+    city = _tokens("ASK WHERE { res:Edwin_Hubble ont:almaMater res:Oxford }")
+    units = ["res:Edwin_Hubble", "ont:almaMater", "res:Oxford"]
+
+    repaired = places.repair([city], units, "Did Edwin Hubble study at Oxford?")
+
+    assert repaired.tokens == _tokens("ASK WHERE { res:Edwin_Hubble ont:almaMater res:University_of_Oxford }")
+    assert repaired.answer.boolean is True
+    # the question names the other one, which nobody in the KB attended: the "no" stands
+    brookes = places.repair([city], units, "Did Edwin Hubble study at Oxford Brookes?")
+    assert brookes.tokens == city and brookes.answer.boolean is False
+    # an entity that can take its place stands, "no" and all
+    university = _tokens("ASK WHERE { res:Maurice_Ravel ont:almaMater res:University_of_Oxford }")
+    assert places.entity_alike(university, Said("Did Ravel study at Oxford?", places.index)) == []
+
+
+def test_an_ask_no_by_a_property_neither_end_takes_part_in_holds_by_the_one_linking_them(
+    places: Repairer,
+) -> None:
+    """ "Was Bolero written by Ravel?" decoded with the author: the piece has none and Ravel wrote no
+    book, so "no" says nothing; the KB links the two by the composer."""
+    author = _tokens("ASK WHERE { res:Bolero ont:author res:Maurice_Ravel }")
+
+    repaired = places.repair(
+        [author], ["res:Bolero", "ont:author", "res:Maurice_Ravel"], "Was Bolero written by Ravel?"
+    )
+
+    assert repaired.tokens == _tokens("ASK WHERE { res:Bolero ont:composer res:Maurice_Ravel }")
+    assert repaired.answer.boolean is True
+    # written the other way round, the property could hold: nothing to link otherwise
+    turned = _tokens("ASK WHERE { res:Maurice_Ravel ont:composer res:Bolero }")
+    assert places.linked_otherwise(turned) == []
+
+
+def test_an_entity_taken_as_a_measured_value_is_compared_by_its_own_value(places: Repairer) -> None:
+    """ "Was Oxford Brookes founded after the University of Oxford?" decoded with one university as the
+    other's founding year: the two founding years are compared, the one named after the comparing word
+    on the right, whichever end the query put it at."""
+    question = "Was Oxford Brookes University founded after the University of Oxford?"
+    units = ["res:Oxford_Brookes_University", "ont:foundingYear", "res:University_of_Oxford"]
+    backwards = _tokens(
+        "ASK WHERE { res:University_of_Oxford ont:foundingYear res:Oxford_Brookes_University }"
+    )
+
+    repaired = places.repair([backwards], units, question)
+
+    assert repaired.tokens == _tokens(
+        "ASK WHERE { res:Oxford_Brookes_University ont:foundingYear ?v . "
+        "res:University_of_Oxford ont:foundingYear ?_than . FILTER(?v > ?_than) }"
+    )
+    assert repaired.answer.boolean is True
+    assert places.entity_as_value(backwards, "Was Oxford Brookes University founded?", units) is None
+
+
+def test_a_period_the_question_names_filters_the_answers_by_their_years(places: Repairer) -> None:
+    """ "Which universities were founded in the 11th century?": the answers kept are those whose
+    founding year lies in 1000-1099."""
+    universities = _tokens("SELECT DISTINCT ?x WHERE { ?x a ont:University }")
+    units = ["ont:University", "ont:foundingYear"]
+
+    repaired = places.repair([universities], units, "Which universities were founded in the 11th century?")
+
+    assert repaired.tokens == _tokens(
+        "SELECT DISTINCT ?x WHERE { ?x a ont:University . ?x ont:foundingYear ?v . "
+        "FILTER(?v >= 1000 && ?v < 1100) }"
+    )
+    assert [row[0].rsplit("/", 1)[1] for row in repaired.answer.rows] == ["University_of_Oxford"]
+    unchanged = places.repair([universities], units, "Which universities were founded?")
+    assert unchanged.tokens == universities

@@ -273,6 +273,32 @@ def unordered_limit_removed(tokens: Sequence[str], question: str) -> tuple[list[
     return list(tokens[: close + 1]), "limit without an order removed (the question asks for the top one)"
 
 
+_CENTURY = re.compile(r"\b(\d{1,2})(?:st|nd|rd|th)\s+century\b")
+_CENTURY_WORDS = {
+    "tenth": 10, "eleventh": 11, "twelfth": 12, "thirteenth": 13, "fourteenth": 14, "fifteenth": 15,
+    "sixteenth": 16, "seventeenth": 17, "eighteenth": 18, "nineteenth": 19, "twentieth": 20, "twenty-first": 21,
+}  # fmt: skip
+_CENTURY_WORD = re.compile(rf"\b({'|'.join(_CENTURY_WORDS)})\s+century\b")
+_DECADE = re.compile(r"\b(\d{3})0'?s\b")
+
+
+def asked_period(question: str) -> tuple[int, int] | None:
+    """The years [start, end) of the period `question` names: a century ("the 17th century", "the
+    nineteenth century") or a decade ("the 1960s"; "the 1800s" is a century, "the 2000s" a decade);
+    None when it names none."""
+    text = question.lower()
+    century = _CENTURY.search(text) or _CENTURY_WORD.search(text)
+    if century is not None:
+        word = century.group(1)
+        n = int(word) if word.isdigit() else _CENTURY_WORDS[word]
+        return (n - 1) * 100, n * 100
+    decade = _DECADE.search(text)
+    if decade is None:
+        return None
+    start = int(decade.group(1)) * 10
+    return (start, start + 100) if start % 100 == 0 and start != 2000 else (start, start + 10)
+
+
 def unasked_comparison_made_equal(tokens: Sequence[str], question: str) -> tuple[list[str], str] | None:
     """`tokens` with its one FILTER comparison (`?v > 79`) made an equality, when the question says the
     number compared with and no graded, ranking or comparing word ("Is gold's atomic number 79?"):

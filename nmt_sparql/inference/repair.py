@@ -109,6 +109,7 @@ from nmt_sparql.execution.safety import UnsafeQueryError, query_form
 from nmt_sparql.inference.asked_order import (
     ascending,
     asked,
+    asked_period,
     asks_for_the_top,
     ordered_variable,
     ranked_noun,
@@ -429,6 +430,74 @@ class Repairer:
             for unit in dict.fromkeys(units):
                 if unit != tokens[p] and self._kind(unit) == "property" and words & said.words(unit):
                     out.append(([*tokens[:p], unit, *tokens[p + 1 :]], f"{tokens[p]} -> {unit}, said alike"))
+        return out
+
+    def entity_alike(self, tokens: list[str], said: Said | None) -> list[tuple[list[str], str]]:
+        """An ASK's patterns of three IRIs with an entity that never takes its place with the property in
+        the KB (`res:Edwin_Hubble ont:almaMater res:Oxford`: nobody studied at the city) replaced by one
+        that does, whose label holds the first one's words and whose names the question says (all of
+        them, then the most: "Oxford" is the University of Oxford, not Oxford Brookes University), with
+        what changed: a "no" of an entity that cannot take that place is no answer while the other
+        holds."""
+        if said is None or tokens[:1] != ["ask"]:
+            return []
+        types = token_types(tokens, self.prefixes)
+        out = []
+        for s, p, o in triple_patterns(tokens, types):
+            if {types[s], types[p], types[o]} != {TokenType.URI} or tokens[p] == "a":
+                continue
+            prop = tokens[p]
+            for at in (s, o):
+                entity, label = tokens[at], self.index.label(tokens[at]) or ""
+                if self._kind(entity) != "entity" or not label:
+                    continue
+
+                def placed(token: str, subject: bool = at == s, prop: str = prop) -> list[str]:
+                    return [token, prop, "?_v"] if subject else ["?_v", prop, token]
+
+                if self._holds(placed(entity)):
+                    continue
+                words = set(normalize(label).split())
+                alike = [
+                    h.token
+                    for h in self.index.lookup(label, ["entity"], 2 * self.per_element + 4)
+                    if h.token != entity and words <= set(normalize(h.label).split())
+                ]
+                # the one whose names the question says all of, then most of: "Oxford" names the University
+                # of Oxford, not Oxford Brookes University
+                fit = {t: (len(said.unsaid_names(t)), -len(said.part_words(t))) for t in alike}
+                ranked = sorted(alike, key=lambda t: fit[t])
+                if (
+                    ranked
+                    and (len(ranked) == 1 or fit[ranked[0]] < fit[ranked[1]])
+                    and self._holds(placed(ranked[0]))
+                ):
+                    new = [*tokens[:at], ranked[0], *tokens[at + 1 :]]
+                    out.append((new, f"{entity} -> {ranked[0]}, which takes that place with {prop}"))
+        return out
+
+    def linked_otherwise(self, tokens: list[str]) -> list[tuple[list[str], str]]:
+        """An ASK's patterns of three IRIs whose property neither end ever takes part in ("Was Boléro
+        written by Ravel?" as `res:Bolero ont:author res:Maurice_Ravel`: the KB knows no author of the
+        piece, and Ravel wrote no book, either way round) with the property the KB most often links the
+        two with instead (`ont:composer`), with what changed: a "no" by a property that could not hold of
+        either is no answer."""
+        if tokens[:1] != ["ask"] or self.index is None:
+            return []
+        types = token_types(tokens, self.prefixes)
+        out = []
+        for s, p, o in triple_patterns(tokens, types):
+            if {types[s], types[p], types[o]} != {TokenType.URI} or tokens[p] == "a":
+                continue
+            subject, prop, obj = tokens[s], tokens[p], tokens[o]
+            if any(self._holds(t) for e in (subject, obj) for t in ([e, prop, "?_v"], ["?_v", prop, e])):
+                continue  # `res:London ont:almaMater res:Brian_May`: written the other way round, it could
+            linked = [r for r in self.index.relations(subject, obj) if r != prop]
+            if not linked:
+                continue
+            ends = (subject, obj) if self._holds([subject, linked[0], obj]) else (obj, subject)
+            new = [*tokens[:s], ends[0], linked[0], ends[1], *tokens[o + 1 :]]
+            out.append((new, f"{prop} -> {linked[0]}: neither end takes part in {prop}"))
         return out
 
     def _chain_swaps(self, tokens: Sequence[str]) -> list[tuple[list[str], str]]:
@@ -1167,6 +1236,9 @@ class Repairer:
         compared = self._compared(tokens, answer, units, question, attempt.source, rnd, expected)
         if compared is not None:
             tokens, answer = compared
+        dated = self._in_period(tokens, answer, units, question, attempt.source, rnd, expected)
+        if dated is not None:
+            tokens, answer = dated
         cls = self.asked_class(question, units) if question else None
         typed = typed_by(tokens, cls, self.prefixes)
         if cls is None or typed is None:
@@ -1299,6 +1371,44 @@ class Repairer:
 
         return self._first_change(comparisons(), answer, rnd, expected)
 
+    def _in_period(
+        self,
+        tokens: list[str],
+        answer: Answer,
+        units: Sequence[str],
+        question: str,
+        source: str,
+        rnd: Round,
+        expected: Expected,
+    ) -> tuple[list[str], Answer] | None:
+        """A SELECT that leaves out the period its question names ("moons discovered in the 17th
+        century", "albums of the 1960s": `asked_period`) filtered to those years by a measured property
+        of years or dates (`_measures`, `year ( ?v )` for dates); the first that answers and changes the
+        answer."""
+        period = asked_period(question) if question else None
+        parts = self._answer_body(tokens)
+        if period is None or parts is None or tokens[:1] != ["select"] or {"filter", "order"} & set(tokens):
+            return None
+        var, close, body = parts
+        fresh = "?v" if "?v" not in tokens else "?_value"
+        bound = self._bound_values(tokens, var)
+        start, end = (str(year) for year in period)
+
+        def filtered() -> Iterator[tuple[list[str], str]]:
+            for _, prop in self._measures(tokens, var, body, fresh, units, question)[: self.per_element]:
+                if not self.values_are_dates(prop):
+                    continue
+                value = bound.get(prop, fresh)
+                read = [] if prop in bound else [".", var, prop, value]
+                year = self._as_compared(prop, value, True)
+                test = ["filter", "(", *year, ">=", start, "&&", *year, "<", end, ")"]
+                yield (
+                    [*tokens[:close], *read, ".", *test, *tokens[close:]],
+                    f"{source}: {start} to {end} by {prop}",
+                )
+
+        return self._first_change(filtered(), answer, rnd, expected)
+
     def _comparison(
         self, prop: str, value: str, dates: bool, low: bool, number: str | None, than: str | None
     ) -> tuple[list[str], list[str]]:
@@ -1353,6 +1463,45 @@ class Repairer:
             close = len(new) - 1 - new[::-1].index("}")
             new[close:close] = [".", "filter", "(", *compared, "<" if low else ">", number, ")"]
             return new, f"the value {number} made a comparison ('{wanted.word}')"
+        return None
+
+    def entity_as_value(
+        self, tokens: Sequence[str], question: str, units: Sequence[str]
+    ) -> tuple[list[str], str] | None:
+        """`tokens` with an entity that a pattern takes as the value of a measured property while the
+        question compares (`res:Let_It_Be ont:releaseYear res:Abbey_Road`, "Did Abbey Road come out
+        before Let It Be?") made a comparison of the two ends' values (`res:Abbey_Road ont:releaseYear ?v
+        . res:Let_It_Be ont:releaseYear ?_than . filter ( ?v < ?_than )`), in the direction the
+        question's word says: an IRI is no number or date, so the pattern holds of nothing. The entity
+        compared with is the one named after the comparing word (`_compared_with`), whichever end the
+        query put it at; None when nothing fits."""
+        wanted = asked(question, "comparative")
+        if wanted is None or "filter" in tokens or "?_than" in tokens or "}" not in tokens:
+            return None
+        than = self._compared_with(question, units, wanted.word)
+        types = token_types(list(tokens), self.prefixes)
+        for s, p, o in triple_patterns(tokens, types):
+            prop, subject, other = tokens[p], tokens[s], tokens[o]
+            if (
+                types[p] != TokenType.URI
+                or types[o] != TokenType.URI
+                or self._kind(other) != "entity"
+                or not self._measured_values(prop)
+            ):
+                continue
+            if than is not None and subject == than:
+                subject, other = other, subject  # "before Let It Be": Let It Be is compared with
+            elif than is not None and other != than:
+                continue
+            dates = self.values_are_dates(prop)
+            low = ascending(wanted.sense, wanted.word, dates)
+            if low is None:
+                continue
+            value = next(v for v in ("?v", "?_value") if v not in tokens)
+            new = [*tokens[:s], subject, prop, value, ".", other, prop, "?_than", *tokens[o + 1 :]]
+            close = len(new) - 1 - new[::-1].index("}")
+            new[close:close] = [".", "filter", "(", value, "<" if low else ">", "?_than", ")"]
+            return new, f"{subject}'s {prop} compared with {other}'s ('{wanted.word}'), not with the entity"
         return None
 
     def entity_compared(self, tokens: Sequence[str]) -> tuple[list[str], str] | None:
@@ -1617,6 +1766,7 @@ class Repairer:
                         tokens, source = change[0], f"{source}: {change[1]}"
                 for compare in (
                     lambda t: self.value_compared(t, question),
+                    lambda t: self.entity_as_value(t, question, units),
                     self.entity_compared,
                     lambda t: self.ask_compared(t, question, units),
                 ):
@@ -1649,7 +1799,13 @@ class Repairer:
                 first.attempts.append(attempt)
                 tokens = turned
             for alike, change in (
-                self.said_alike(tokens, said, units) if answer and answer.boolean is False else ()
+                [
+                    *self.said_alike(tokens, said, units),
+                    *self.entity_alike(tokens, said),
+                    *self.linked_otherwise(tokens),
+                ]
+                if answer and answer.boolean is False
+                else ()
             ):
                 if tuple(alike) in seen:
                     continue
@@ -1731,7 +1887,8 @@ class Said:
     def __init__(self, question: str, index: KBIndex):
         self.text, self.index = f" {normalize(question)} ", index
         self._words: dict[str, frozenset[str]] = {}
-        self._parts: dict[str, frozenset[str]] = {}  # `part_words`: each asks the index of every name
+        self._parts: dict[str, frozenset[str]] = {}  # `part_words`
+        self._names: dict[str, frozenset[str]] = {}  # `names_within`: each asks the index of every name
 
     def names_whole(self, token: str) -> bool:
         """Whether the question names the element in full (`names_in_full`) or by a place adjective of
@@ -1760,13 +1917,27 @@ class Said:
         word the label capitalises that names no class or property ("University" of the University of
         Cambridge names a class)."""
         if token not in self._parts:
-            raw = QUALIFIER.sub("", self.index.label(token) or "")
-            names = {normalize(w) for w in raw.split() if w[:1].isupper()} - STOPWORDS
-            names = {n for n in names if n and not self.index.exact(n, ("class", "property"))}
+            names = self.names_within(token)
             self._parts[token] = frozenset(
                 w for w in self.text.split() if w not in STOPWORDS and any(misspelt(w, n) for n in names)
             )
         return self._parts[token]
+
+    def names_within(self, token: str) -> frozenset[str]:
+        """The names within the element's label: the words it capitalises that name no class or
+        property ("oxford" and "brookes" of Oxford Brookes University)."""
+        if token not in self._names:
+            raw = QUALIFIER.sub("", self.index.label(token) or "")
+            names = {normalize(w) for w in raw.split() if w[:1].isupper()} - STOPWORDS
+            self._names[token] = frozenset(
+                n for n in names if n and not self.index.exact(n, ("class", "property"))
+            )
+        return self._names[token]
+
+    def unsaid_names(self, token: str) -> frozenset[str]:
+        """The names within the element's label that the question does not say, nor misspell."""
+        words = [w for w in self.text.split() if w not in STOPWORDS]
+        return frozenset(n for n in self.names_within(token) if not any(misspelt(w, n) for w in words))
 
     def place_words(self, token: str) -> list[str]:
         """The question's words that are place adjectives of the element's label ("american")."""
