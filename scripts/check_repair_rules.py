@@ -11,9 +11,11 @@ property it says that the query leaves out (one hop further, among the linker's 
 it names that the query leaves out, by its label or a name within it (the answers restricted to it), a
 class it names that the query leaves out (a variable between typed by it), a property it says that a
 ranking leaves out (the ranked answers restricted to those that have it), a comparison it asks for that
-the query leaves out (a filter added, to a SELECT, a COUNT or an ASK that reads the value), and whether
-an ASK's "no" comes from a pattern the KB's values of its property rule out, or is a "yes" by a property
-the question says alike. A rule that would reject
+the query leaves out (a filter added, to a SELECT, a COUNT or an ASK that reads the value; a period it
+names; an entity taken as a measured value compared by its own), and whether an ASK's "no" comes from a
+pattern the KB's values of its property rule out, or is a "yes" by a property the question says alike, by
+an entity named alike that can take the place of one that cannot, or by the property that links two ends
+that the query's property never takes. A rule that would reject
 or rewrite a *gold* query is a rule that breaks right answers. This script runs each rule on every gold
 query of a prepared dataset (and any JSONL files of {question, query}) against its KB and counts the
 gold queries each rule would change: all counts should be 0.
@@ -168,15 +170,18 @@ def main() -> None:
             if answer.boolean is False:  # a "no" stands unless a property the question says alike holds
                 checked["said alike"] += 1
                 said = Said(question, index)
-                if any(
-                    kb.query(detokenize(alike, pm)).boolean
-                    for alike, _ in repairer.said_alike(tokens, said, linked)
-                ):
+                others = [
+                    *repairer.said_alike(tokens, said, linked),
+                    *repairer.entity_alike(tokens, said),
+                    *repairer.linked_otherwise(tokens),
+                ]
+                if any(kb.query(detokenize(alike, pm)).boolean for alike, _ in others):
                     changed["said alike"].append(where)
             checked["comparison left out"] += 1
             if (
                 repairer.comparison_left_out(tokens, question, linked) is not None
                 or repairer.ask_compared(tokens, question, linked) is not None
+                or repairer.entity_as_value(tokens, question, linked) is not None
             ):
                 changed["comparison left out"].append(where)
     for rule, found in changed.items():

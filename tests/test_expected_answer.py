@@ -54,6 +54,9 @@ from nmt_sparql.inference.expected_answer import (
         ("How did Mozart die?", NOT_YES_NO),
         ("When was Nvidia founded?", DATE),
         ("In which year did the Titanic sink?", DATE),
+        ("Anthony Burgess was born where?", THING),  # the question word at the end
+        ("google was founded by who", replace(THING, asks="who")),
+        ("and Alien came out when?", DATE),
         ("What's the nummber of official languages of Senegal", COUNT),  # a typo, and "what's" as "what is"
         ("", ANY),
         ("«res:Alien»", ANY),

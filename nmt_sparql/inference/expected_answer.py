@@ -8,7 +8,8 @@ repair tries (inference/repair.py): the first that answers *and* fits wins, and 
 that answers is kept, so a question whose form these rules do not know loses nothing.
 
 English only: the rules read the question's first words (after a polite lead-in such as "Can you tell
-me"), so a question in another language expects `ANY`.
+me"), or a question word it ends with ("... was born where?"), so a question in another language expects
+`ANY`.
 """
 
 from __future__ import annotations
@@ -109,7 +110,8 @@ def _words(question: str) -> list[str]:
 
 
 def expected_answer(question: str) -> Expected:
-    """What `question` asks for, from its first words (module docstring); `ANY` when they say nothing."""
+    """What `question` asks for, from its first words, else a question word it ends with (module
+    docstring); `ANY` when they say nothing."""
     words = _words(question)
     if not words:
         return ANY
@@ -142,6 +144,13 @@ def expected_answer(question: str) -> Expected:
     if first in ("who", "whom"):
         return replace(THING, asks="who")
     if first in ("where", "whose") or (first == "from" and second == "where"):
+        return THING
+    # the question word at the end: "Anthony Burgess was born where?", "google was founded by who"
+    if words[-1] == "when":
+        return DATE
+    if words[-1] in ("who", "whom"):
+        return replace(THING, asks="who")
+    if words[-1] == "where":
         return THING
     if {"number", "count", "total"} & set(words):
         return NOT_YES_NO

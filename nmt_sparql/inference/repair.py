@@ -1315,12 +1315,15 @@ class Repairer:
     def comparison_left_out(
         self, tokens: list[str], question: str, units: Sequence[str]
     ) -> tuple[list[str], Answer] | None:
-        """The query filtered by the comparison its question asks for and it leaves out (`_compared`),
-        when that answers; else None."""
+        """The query filtered by the comparison or the period its question asks for and it leaves out
+        (`_compared`, `_in_period`), when that answers; else None."""
         if not question:
             return None
         rnd, answer = Round(1, "comparison left out"), self._query(detokenize(tokens, self.prefixes))
-        return self._compared(tokens, answer, units, question, "query", rnd, expected_of(question))
+        expected = expected_of(question)
+        return self._compared(tokens, answer, units, question, "query", rnd, expected) or self._in_period(
+            tokens, answer, units, question, "query", rnd, expected
+        )
 
     def _compared(
         self,

@@ -258,13 +258,13 @@ def entries_from_phrasings(
     lexicon: Lexicon, prefixes: PrefixMap, kinds: Mapping[str, Kind]
 ) -> Iterator[Entry]:
     """The question grammar's lexicon (data/lexicon.py) as names of the elements it words: its nouns and
-    plurals as labels ("nation" for Country), and, as forms, the words its other phrasings say besides
-    their slots and function words, inflected: the units a numeric property counts in ("people" for
-    population), clauses ("{s} was finished in {o}": finished, finish) and whole questions ("How many
-    people live in {s}?": people live). Training questions worded by these phrasings then link their
-    element as a typed question does; alignment finds no span for words apart from a label's place.
-    `kinds` (the elements' kinds, from the other sources) is read as the entries are iterated; an
-    element it lacks is not in this KB's index and is skipped."""
+    plurals as labels ("nation" for Country), and, as forms, inflected, the words that alignment finds no
+    span for, apart from a label's place: the units a numeric property counts in ("people" for
+    population) and the words of its whole-question phrasings besides the slot and function words ("How
+    many people live in {s}?": people live). (Clauses are left to alignment: the spans training aligns
+    with a property name it where the questions put it.) `kinds` (the elements' kinds, from the other
+    sources) is read as the entries are iterated; an element it lacks is not in this KB's index and is
+    skipped."""
     for iri in sorted(lexicon.entries):
         token = token_of(iri, prefixes)
         kind = kinds.get(token) if token is not None else None
@@ -272,11 +272,9 @@ def entries_from_phrasings(
             continue
         labels = [*lexicon.get(iri, "noun"), *lexicon.get(iri, "plural")]
         forms: dict[str, None] = {}
-        for phrasing in (p for k in ("unit", "active", "passive", "question") for p in lexicon.get(iri, k)):
-            for run in _said_words(phrasing):  # no gerund of a clause's verb: "painting" is a class's
-                forms.update(
-                    dict.fromkeys(f for f in word_phrases(run, kind) if f == run or not f.endswith("ing"))
-                )
+        for phrasing in (p for k in ("unit", "question") for p in lexicon.get(iri, k)):
+            for run in _said_words(phrasing):
+                forms.update(dict.fromkeys(word_phrases(run, kind)))
         if labels or forms:
             yield Entry(token, kind, tuple(labels or [local_name_label(token)]), forms=tuple(forms))
 
