@@ -1379,6 +1379,9 @@ def test_an_ask_no_by_an_entity_that_cannot_take_its_place_holds_by_the_one_name
 
     assert repaired.tokens == _tokens("ASK WHERE { res:Edwin_Hubble ont:almaMater res:University_of_Oxford }")
     assert repaired.answer.boolean is True
+    backwards = _tokens("ASK WHERE { res:Oxford ont:almaMater res:Edwin_Hubble }")  # neither end fits
+    turned = places.repair([backwards], units, "Did Edwin Hubble study at Oxford?")
+    assert turned.tokens == repaired.tokens and turned.answer.boolean is True
     # the question names the other one, which nobody in the KB attended: the "no" stands
     brookes = places.repair([city], units, "Did Edwin Hubble study at Oxford Brookes?")
     assert brookes.tokens == city and brookes.answer.boolean is False

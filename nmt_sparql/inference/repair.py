@@ -435,10 +435,9 @@ class Repairer:
     def entity_alike(self, tokens: list[str], said: Said | None) -> list[tuple[list[str], str]]:
         """An ASK's patterns of three IRIs with an entity that never takes its place with the property in
         the KB (`res:Edwin_Hubble ont:almaMater res:Oxford`: nobody studied at the city) replaced by one
-        that does, whose label holds the first one's words and whose names the question says (all of
-        them, then the most: "Oxford" is the University of Oxford, not Oxford Brookes University), with
-        what changed: a "no" of an entity that cannot take that place is no answer while the other
-        holds."""
+        that does, named alike (`_named_alike`), with what changed: a "no" of an entity that cannot take
+        that place is no answer while the other holds. A pattern neither end of which can take its place
+        is read the other way round too (`res:Oxford ont:almaMater res:Edwin_Hubble`)."""
         if said is None or tokens[:1] != ["ask"]:
             return []
         types = token_types(tokens, self.prefixes)
@@ -446,35 +445,48 @@ class Repairer:
         for s, p, o in triple_patterns(tokens, types):
             if {types[s], types[p], types[o]} != {TokenType.URI} or tokens[p] == "a":
                 continue
-            prop = tokens[p]
-            for at in (s, o):
-                entity, label = tokens[at], self.index.label(tokens[at]) or ""
-                if self._kind(entity) != "entity" or not label:
-                    continue
-
-                def placed(token: str, subject: bool = at == s, prop: str = prop) -> list[str]:
-                    return [token, prop, "?_v"] if subject else ["?_v", prop, token]
-
-                if self._holds(placed(entity)):
-                    continue
-                words = set(normalize(label).split())
-                alike = [
-                    h.token
-                    for h in self.index.lookup(label, ["entity"], 2 * self.per_element + 4)
-                    if h.token != entity and words <= set(normalize(h.label).split())
-                ]
-                # the one whose names the question says all of, then most of: "Oxford" names the University
-                # of Oxford, not Oxford Brookes University
-                fit = {t: (len(said.unsaid_names(t)), -len(said.part_words(t))) for t in alike}
-                ranked = sorted(alike, key=lambda t: fit[t])
-                if (
-                    ranked
-                    and (len(ranked) == 1 or fit[ranked[0]] < fit[ranked[1]])
-                    and self._holds(placed(ranked[0]))
-                ):
-                    new = [*tokens[:at], ranked[0], *tokens[at + 1 :]]
-                    out.append((new, f"{entity} -> {ranked[0]}, which takes that place with {prop}"))
+            prop, readings = tokens[p], [tokens]
+            if not self._holds([tokens[s], prop, "?_v"]) and not self._holds(["?_v", prop, tokens[o]]):
+                turned = list(tokens)
+                turned[s], turned[o] = tokens[o], tokens[s]
+                readings.append(turned)
+            for reading in readings:
+                for at in (s, o):
+                    found = self._named_alike(reading[at], prop, at == s, said)
+                    if found is not None:
+                        new = [*reading[:at], found, *reading[at + 1 :]]
+                        out.append((new, f"{reading[at]} -> {found}, which takes that place with {prop}"))
         return out
+
+    def _named_alike(self, entity: str, prop: str, subject: bool, said: Said) -> str | None:
+        """The entity to put in place of `entity`, which never takes that place (`subject` or object) with
+        `prop` in the KB: one that does, whose label holds `entity`'s words and whose names the question
+        says (all of them, then the most: "Oxford" is the University of Oxford, not Oxford Brookes
+        University); None when `entity` takes that place, or no single one is named so."""
+        label = self.index.label(entity) or "" if self.index is not None else ""
+        if self._kind(entity) != "entity" or not label:
+            return None
+
+        def placed(token: str) -> list[str]:
+            return [token, prop, "?_v"] if subject else ["?_v", prop, token]
+
+        if self._holds(placed(entity)):
+            return None
+        words = set(normalize(label).split())
+        alike = [
+            h.token
+            for h in self.index.lookup(label, ["entity"], 2 * self.per_element + 4)
+            if h.token != entity and words <= set(normalize(h.label).split())
+        ]
+        fit = {t: (len(said.unsaid_names(t)), -len(said.part_words(t))) for t in alike}
+        ranked = sorted(alike, key=lambda t: fit[t])
+        if (
+            ranked
+            and (len(ranked) == 1 or fit[ranked[0]] < fit[ranked[1]])
+            and self._holds(placed(ranked[0]))
+        ):
+            return ranked[0]
+        return None
 
     def linked_otherwise(self, tokens: list[str]) -> list[tuple[list[str], str]]:
         """An ASK's patterns of three IRIs whose property neither end ever takes part in ("Was Boléro
@@ -1477,11 +1489,13 @@ class Repairer:
         . res:Let_It_Be ont:releaseYear ?_than . filter ( ?v < ?_than )`), in the direction the
         question's word says: an IRI is no number or date, so the pattern holds of nothing. The entity
         compared with is the one named after the comparing word (`_compared_with`), whichever end the
-        query put it at; None when nothing fits."""
+        query put it at; None when the question names none, the query ranks, or nothing fits."""
         wanted = asked(question, "comparative")
-        if wanted is None or "filter" in tokens or "?_than" in tokens or "}" not in tokens:
-            return None
+        if wanted is None or {"filter", "order", "?_than"} & set(tokens) or "}" not in tokens:
+            return None  # a ranking: what it ranks by is another question
         than = self._compared_with(question, units, wanted.word)
+        if than is None:
+            return None  # "formed after 1990": compared with a number, not with an entity
         types = token_types(list(tokens), self.prefixes)
         for s, p, o in triple_patterns(tokens, types):
             prop, subject, other = tokens[p], tokens[s], tokens[o]
@@ -1492,9 +1506,9 @@ class Repairer:
                 or not self._measured_values(prop)
             ):
                 continue
-            if than is not None and subject == than:
+            if subject == than:
                 subject, other = other, subject  # "before Let It Be": Let It Be is compared with
-            elif than is not None and other != than:
+            elif other != than:
                 continue
             dates = self.values_are_dates(prop)
             low = ascending(wanted.sense, wanted.word, dates)
