@@ -25,14 +25,12 @@ from nmt_sparql.annotation.linking.sources import (
     entries_from_examples,
     entries_from_label_files,
     entries_from_lexicon,
-    entries_from_phrasings,
     entries_from_store,
     frequent_elements,
 )
 from nmt_sparql.annotation.linking.wordforms import with_word_forms
 from nmt_sparql.core.record import Example, RecordError
-from nmt_sparql.data.generate import bundled_kb_path, load_store
-from nmt_sparql.data.lexicon import bundled_lexicon, load_lexicon
+from nmt_sparql.data.generate import load_store
 from nmt_sparql.execution import EndpointKB
 from nmt_sparql.sparql.prefixes import prefix_map, register_prefix_map
 
@@ -104,40 +102,6 @@ def test_lexicon_file(tmp_path: Path) -> None:
     lexicon.write_text("[1, 2", encoding="utf-8")
     with pytest.raises(RecordError, match="lexicon.json"):
         list(entries_from_lexicon(lexicon, {}))
-
-
-def test_the_question_grammars_lexicon_names_its_elements(tmp_path: Path) -> None:
-    """Nouns are labels; units and whole-question words are forms, so that "people" in "How many people
-    live in Tokyo?" proposes the population, and "peaks" the class of mountains; clauses are left to
-    alignment."""
-    pm = prefix_map("bundled")
-    lexicon = tmp_path / "lexicon.json"
-    lexicon.write_text(
-        json.dumps(
-            {
-                "ont:population": {"unit": ["inhabitants"], "question": ["How many people live in {s}?"]},
-                "ont:Mountain": {"noun": ["mountain", "peak"]},
-                "ont:yearCompleted": {"passive": ["{s} was painted in {o}"]},
-                "ont:nowhere": {"noun": ["nowhere"]},
-            }
-        ),
-        encoding="utf-8",
-    )
-    kinds = {"ont:population": "property", "ont:Mountain": "class", "ont:yearCompleted": "property"}
-    entries = {e.token: e for e in entries_from_phrasings(load_lexicon(lexicon, pm), pm, kinds)}
-    # an element the other sources lack is not in this KB; a clause alone adds nothing
-    assert set(entries) == {"ont:population", "ont:Mountain"}
-    assert entries["ont:Mountain"].labels == ("mountain", "peak")
-    assert {"inhabitants", "inhabitant", "people live", "people"} <= set(entries["ont:population"].forms)
-    store = load_store(bundled_kb_path())
-    index = KBIndex.build(
-        tmp_path / "index.sqlite",
-        [*entries_from_store(store, pm), *entries_from_phrasings(bundled_lexicon(), pm, kinds)],
-    )
-    linker = Linker(index)
-    assert "ont:population" in {c.token for c in linker.link("How many people live in Tokyo?")}
-    assert "ont:Mountain" in {c.token for c in linker.link("Which peaks are in Nepal?")}
-    index.close()
 
 
 def test_learned_lexicon_from_marked_training_questions() -> None:

@@ -14,7 +14,6 @@ import logging
 import os
 import shutil
 import time
-from collections.abc import Iterable, Iterator
 from itertools import chain
 from pathlib import Path
 
@@ -22,16 +21,14 @@ from omegaconf import DictConfig, OmegaConf
 
 from nmt_sparql.annotation.labels import LabelResolver
 from nmt_sparql.annotation.linking.build import kb_entries, kb_facts
-from nmt_sparql.annotation.linking.index import FORMAT_VERSION, Entry, KBIndex, Kind
+from nmt_sparql.annotation.linking.index import FORMAT_VERSION, KBIndex
 from nmt_sparql.annotation.linking.sources import (
     answer_slots,
     entries_from_examples,
     entries_from_label_files,
-    entries_from_phrasings,
     frequent_elements,
 )
 from nmt_sparql.core.record import Example
-from nmt_sparql.data.lexicon import bundled_lexicon, bundled_lexicon_path
 from nmt_sparql.sparql.prefixes import prefix_map
 
 log = logging.getLogger(__name__)
@@ -42,22 +39,14 @@ def _label_files(cfg: DictConfig) -> list[Path]:
     return [Path(p) for p in (cfg.dataset.get("label_files") or {}).values() if p and Path(p).is_file()]
 
 
-def _lexicon_digest(cfg: DictConfig) -> str | None:
-    if str(cfg.dataset.kb) != "bundled":
-        return None
-    return hashlib.sha256(bundled_lexicon_path().read_bytes()).hexdigest()
-
-
 def index_path(cfg: DictConfig, train: list[Example]) -> Path:
-    """Where the dataset's index is cached: one file per dataset config, seed, training split and
-    lexicon."""
+    """Where the dataset's index is cached: one file per dataset config, seed and training split."""
     key = json.dumps(
         {
             "dataset": OmegaConf.to_container(cfg.dataset, resolve=True),
             "seed": int(cfg.seed),
             "train": sorted(ex.id for ex in train),
             "format": FORMAT_VERSION,  # a new index format builds a new file, never reads an old one
-            "lexicon": _lexicon_digest(cfg),
         },
         sort_keys=True,
     )
@@ -79,19 +68,10 @@ def dataset_index(cfg: DictConfig, train: list[Example], resolver: LabelResolver
     started = time.perf_counter()
     prefixes = prefix_map(cfg.dataset.kb)
     endpoint = str(cfg.dataset.get("endpoint") or "")
-    kinds: dict[str, Kind] = {}
-
-    def noted(entries: Iterable[Entry]) -> Iterator[Entry]:
-        for entry in entries:
-            kinds.setdefault(entry.token, entry.kind)
-            yield entry
-
     entries = chain(
-        noted(kb_entries(endpoint, prefixes) if endpoint.startswith("embedded:") else []),
-        noted(entries_from_label_files(_label_files(cfg), prefixes)),
-        noted(entries_from_examples(train, resolver)),
-        # Last: the kinds the sources above gave are known by the time these are read.
-        entries_from_phrasings(bundled_lexicon(), prefixes, kinds) if _lexicon_digest(cfg) else [],
+        kb_entries(endpoint, prefixes) if endpoint.startswith("embedded:") else [],
+        entries_from_label_files(_label_files(cfg), prefixes),
+        entries_from_examples(train, resolver),
     )
     facts = kb_facts(endpoint, prefixes) if endpoint.startswith("embedded:") else []
     index = KBIndex.build(

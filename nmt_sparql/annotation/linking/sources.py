@@ -27,12 +27,9 @@ from nmt_sparql.annotation.labels import (
     read_label_file,
 )
 from nmt_sparql.annotation.linking.index import MEASURED, TEXT, Entry, Fact, Kind, Slot, normalize
-from nmt_sparql.annotation.linking.linker import STOPWORDS
-from nmt_sparql.annotation.linking.wordforms import phrases as word_phrases
 from nmt_sparql.core.language import label_rank
 from nmt_sparql.core.marks import unmark
 from nmt_sparql.core.record import Example, RecordError
-from nmt_sparql.data.lexicon import Lexicon
 from nmt_sparql.execution.answer import NUMERIC_DATATYPES
 from nmt_sparql.execution.base import KnowledgeBase
 from nmt_sparql.sparql.patterns import answer_variable, triple_patterns
@@ -252,43 +249,6 @@ def entries_from_lexicon(path: str | Path, kinds: Mapping[str, Kind]) -> Iterato
         if token not in kinds:
             raise RecordError(path, token, "token", "no indexed KB element has this token")
         yield Entry(token, kinds[token], tuple(phrases))
-
-
-def entries_from_phrasings(
-    lexicon: Lexicon, prefixes: PrefixMap, kinds: Mapping[str, Kind]
-) -> Iterator[Entry]:
-    """The question grammar's lexicon (data/lexicon.py) as names of the elements it words: its nouns and
-    plurals as labels ("nation" for Country), and, as forms, inflected, the words that alignment finds no
-    span for, apart from a label's place: the units a numeric property counts in ("people" for
-    population) and the words of its whole-question phrasings besides the slot and function words ("How
-    many people live in {s}?": people live). (Clauses are left to alignment: the spans training aligns
-    with a property name it where the questions put it.) `kinds` (the elements' kinds, from the other
-    sources) is read as the entries are iterated; an element it lacks is not in this KB's index and is
-    skipped."""
-    for iri in sorted(lexicon.entries):
-        token = token_of(iri, prefixes)
-        kind = kinds.get(token) if token is not None else None
-        if token is None or kind is None or kind == "entity":
-            continue
-        labels = [*lexicon.get(iri, "noun"), *lexicon.get(iri, "plural")]
-        forms: dict[str, None] = {}
-        for phrasing in (p for k in ("unit", "question") for p in lexicon.get(iri, k)):
-            for run in _said_words(phrasing):
-                forms.update(dict.fromkeys(word_phrases(run, kind)))
-        if labels or forms:
-            yield Entry(token, kind, tuple(labels or [local_name_label(token)]), forms=tuple(forms))
-
-
-def _said_words(phrasing: str) -> list[str]:
-    """The runs of words of a phrasing that are neither slots nor function words ("How many people live
-    in {s}?": "people live")."""
-    runs: list[list[str]] = [[]]
-    for word in re.findall(r"\{[so]\}|[^\W_]+", phrasing.lower()):
-        if word in ("{s}", "{o}") or word in STOPWORDS:
-            runs.append([])
-        else:
-            runs[-1].append(word)
-    return [" ".join(run) for run in runs if run]
 
 
 def element_kinds(example: Example) -> dict[str, Kind]:
