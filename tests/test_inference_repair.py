@@ -1443,3 +1443,26 @@ def test_a_period_the_question_names_filters_the_answers_by_their_years(places: 
     assert [row[0].rsplit("/", 1)[1] for row in repaired.answer.rows] == ["University_of_Oxford"]
     unchanged = places.repair([universities], units, "Which universities were founded?")
     assert unchanged.tokens == universities
+
+
+def test_a_property_is_rewritten_to_the_one_joining_the_entity_to_what_the_rest_of_the_query_says(
+    kb: Recording, index: KBIndex, prefixes: PrefixMap
+) -> None:
+    """ "Who is the youngest of Alien's makers?" decoded as the film's birth date, ranked by its birth
+    date: the film has none; what has a birth date and is joined to the film is its director."""
+    born = _tokens(
+        "SELECT DISTINCT ?x WHERE { res:Alien ont:birthDate ?x . ?x ont:birthDate ?v } ORDER BY DESC(?v) LIMIT 1"
+    )
+    repairer = Repairer(kb, prefixes, index)
+
+    repaired = repairer.repair(
+        [born], ["res:Alien", "ont:birthDate"], "Who is the youngest of Alien's makers?"
+    )
+
+    assert repaired.tokens == _tokens(
+        "SELECT DISTINCT ?x WHERE { res:Alien ont:director ?x . ?x ont:birthDate ?v } ORDER BY DESC(?v) LIMIT 1"
+    )
+    assert repaired.answer.rows[0][0].endswith("Ridley_Scott")
+    assert repairer._joined_as_the_rest_says(born, (5, 6, 7)) == ["ont:director"]
+    alone = _tokens("SELECT DISTINCT ?x WHERE { res:Alien ont:birthDate ?x }")  # nothing else says what ?x is
+    assert repairer._joined_as_the_rest_says(alone, (5, 6, 7)) == []

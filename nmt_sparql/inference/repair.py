@@ -676,6 +676,8 @@ class Repairer:
             # novels have a publication year, no release year)
             for c in self._types_of(tokens, types, tokens[s]):
                 options[1] += [a for a in self.index.attributes(c, self.per_element) if a not in options[1]]
+        if tokens[p] != "a" and types[s] == TokenType.URI and types[o] == TokenType.VARIABLE:
+            options[1] += [q for q in self._joined_as_the_rest_says(tokens, pattern) if q not in options[1]]
         compared = compared_variables(tokens, types)
         if tokens[o] in compared:  # a FILTER compares its value: a measure's
             options[1] = [q for q in options[1] if q == tokens[p] or q != "a" and self._measured_values(q)]
@@ -1122,6 +1124,24 @@ class Repairer:
             if all(props.values()):
                 out.append([props.get(t) or t for t in pattern])
         return out
+
+    def _joined_as_the_rest_says(self, tokens: list[str], pattern: tuple[int, int, int]) -> list[str]:
+        """For a pattern `E P ?y` whose value the query's other patterns say more of, the properties
+        that join the entity to the most values of which those patterns hold ("the youngest of the
+        Rolling Stones" decoded as `res:The_Rolling_Stones ont:formationYear ?x . ?x ont:birthDate ?v`:
+        what has a birth date and is joined to the band is a member, `ont:bandMember`); [] when no
+        other pattern reads the value."""
+        s, p, o = pattern
+        if "{" not in tokens or "}" not in tokens:
+            return []
+        open_at, close_at = tokens.index("{"), len(tokens) - 1 - tokens[::-1].index("}")
+        rest = [t for i, t in enumerate(tokens[open_at + 1 : close_at], open_at + 1) if i not in (s, p, o)]
+        rest = [t for t, after in zip(rest, [*rest[1:], ""]) if not (t == "." and after in (".", ""))]
+        rest = rest[1:] if rest[:1] == ["."] else rest
+        if tokens[o] not in rest:
+            return []
+        joined = self._joining(rest, tokens[o], [tokens[s], "?_p", tokens[o]], ["?_p"])
+        return [found[1] for found in joined if found[1] != tokens[p]]
 
     def _through(self, tokens: list[str], pattern: tuple[int, int, int]) -> list[tuple[list[str], str]]:
         """A pattern `?x P E` with an entity for object, read through one element between (`?x P ?_m .
