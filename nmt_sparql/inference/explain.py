@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import re
 from collections import deque
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -841,17 +841,7 @@ def _union_branches(node: Any) -> list[Any]:
 
 def _filter_variables(node: Any) -> set[Variable]:
     """The variables that the FILTER expressions anywhere under `node` read."""
-    found: set[Variable] = set()
-    queue = deque([node])
-    while queue:
-        current = queue.popleft()
-        if isinstance(current, CompValue):
-            if current.name == "Filter":
-                found |= _variables_in(current.expr)
-            queue.extend(v for k, v in current.items() if not k.startswith("_"))
-        elif isinstance(current, (list, tuple)):
-            queue.extend(current)
-    return found
+    return {v for current in _nodes(node) if current.name == "Filter" for v in _variables_in(current.expr)}
 
 
 def _variables_in(expr: Any) -> set[Variable]:
@@ -864,19 +854,26 @@ def _variables_in(expr: Any) -> set[Variable]:
     return set()
 
 
-def _all_triples(node: Any) -> list[tuple[Any, Any, Any]]:
-    """Every triple anywhere under `node` (sub-patterns included), for naming variables."""
-    found: list[tuple[Any, Any, Any]] = []
-    queue = deque([node])  # breadth first, in order: the first triple naming a variable names it
+def _nodes(node: Any) -> Iterator[CompValue]:
+    """Every algebra node under `node`, `node` included, breadth first and in order."""
+    queue = deque([node])
     while queue:
         current = queue.popleft()
         if isinstance(current, CompValue):
-            if current.name == "BGP":
-                found.extend(tuple(t) for t in current.triples)
-            elif current.name == "TriplesBlock":
-                for block in current.triples or []:
-                    found.extend(tuple(block[i : i + 3]) for i in range(0, len(block) - 2, 3))
+            yield current
             queue.extend(v for k, v in current.items() if not k.startswith("_"))
         elif isinstance(current, (list, tuple)):
             queue.extend(current)
+
+
+def _all_triples(node: Any) -> list[tuple[Any, Any, Any]]:
+    """Every triple anywhere under `node` (sub-patterns included), for naming variables; breadth first,
+    in order: the first triple naming a variable names it."""
+    found: list[tuple[Any, Any, Any]] = []
+    for current in _nodes(node):
+        if current.name == "BGP":
+            found.extend(tuple(t) for t in current.triples)
+        elif current.name == "TriplesBlock":
+            for block in current.triples or []:
+                found.extend(tuple(block[i : i + 3]) for i in range(0, len(block) - 2, 3))
     return found

@@ -91,7 +91,7 @@ from __future__ import annotations
 import itertools
 import re
 from collections import Counter
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import Any
@@ -157,6 +157,7 @@ _KIND_OF_MASK: dict[str, Kind] = {"<kb:entity>": "entity", "<kb:property>": "pro
 
 
 _NUMBER = re.compile(r"-?\d+(\.\d+)?")
+_HELD_KEPT = 10_000  # patterns whose ASK `Repairer._holds` keeps before starting afresh
 # The readings of an empty chain tried after the hypotheses, (read from its other end, properties
 # exchanged) -> what the attempt's source says, in the order they are tried.
 _CHAIN_READINGS = {
@@ -272,6 +273,7 @@ class Repairer:
         self.max_checks, self.max_runs = max_checks, max_runs
         self._known: dict[str, bool] = {}
         self._kinds_of: dict[str, list[frozenset[str]]] = {}
+        self._held: dict[tuple[str, ...], bool] = {}  # `_holds`, asked again by several rules
 
     # -- one query -------------------------------------------------------------------------------
 
@@ -412,6 +414,18 @@ class Repairer:
                 new[s], new[o] = obj, subject
         return None if new == tokens else new
 
+    def _fact_patterns(self, tokens: list[str]) -> list[tuple[int, int, int]]:
+        """An ASK's patterns of three IRIs other than a type (`res:Alien ont:director res:Ridley_Scott`):
+        the facts whose "no" the rules below question; [] for another query form."""
+        if tokens[:1] != ["ask"]:
+            return []
+        types = token_types(tokens, self.prefixes)
+        return [
+            (s, p, o)
+            for s, p, o in triple_patterns(tokens, types)
+            if {types[s], types[p], types[o]} == {TokenType.URI} and tokens[p] != "a"
+        ]
+
     def said_alike(
         self, tokens: list[str], said: Said | None, units: Sequence[str]
     ) -> list[tuple[list[str], str]]:
@@ -419,13 +433,10 @@ class Repairer:
         question says by the same words ("did Sibelius compose Finlandia": composer and music composer
         both say "compose"), with what changed: the question's word does not tell them apart, so a "no"
         of one is no answer while the other holds."""
-        if said is None or tokens[:1] != ["ask"]:
+        if said is None:
             return []
-        types = token_types(tokens, self.prefixes)
         out = []
-        for s, p, o in triple_patterns(tokens, types):
-            if {types[s], types[p], types[o]} != {TokenType.URI} or tokens[p] == "a":
-                continue
+        for _, p, _ in self._fact_patterns(tokens):
             words = said.words(tokens[p])
             for unit in dict.fromkeys(units):
                 if unit != tokens[p] and self._kind(unit) == "property" and words & said.words(unit):
@@ -438,13 +449,10 @@ class Repairer:
         that does, named alike (`_named_alike`), with what changed: a "no" of an entity that cannot take
         that place is no answer while the other holds. A pattern neither end of which can take its place
         is read the other way round too (`res:Oxford ont:almaMater res:Edwin_Hubble`)."""
-        if said is None or tokens[:1] != ["ask"]:
+        if said is None:
             return []
-        types = token_types(tokens, self.prefixes)
         out = []
-        for s, p, o in triple_patterns(tokens, types):
-            if {types[s], types[p], types[o]} != {TokenType.URI} or tokens[p] == "a":
-                continue
+        for s, p, o in self._fact_patterns(tokens):
             prop, readings = tokens[p], [tokens]
             if not self._holds([tokens[s], prop, "?_v"]) and not self._holds(["?_v", prop, tokens[o]]):
                 turned = list(tokens)
@@ -463,7 +471,7 @@ class Repairer:
         `prop` in the KB: one that does, whose label holds `entity`'s words and whose names the question
         says (all of them, then the most: "Oxford" is the University of Oxford, not Oxford Brookes
         University); None when `entity` takes that place, or no single one is named so."""
-        label = self.index.label(entity) or "" if self.index is not None else ""
+        label = said.index.label(entity) or ""
         if self._kind(entity) != "entity" or not label:
             return None
 
@@ -475,7 +483,7 @@ class Repairer:
         words = set(normalize(label).split())
         alike = [
             h.token
-            for h in self.index.lookup(label, ["entity"], 2 * self.per_element + 4)
+            for h in said.index.lookup(label, ["entity"], 2 * self.per_element + 4)
             if h.token != entity and words <= set(normalize(h.label).split())
         ]
         fit = {t: (len(said.unsaid_names(t)), -len(said.part_words(t))) for t in alike}
@@ -494,13 +502,10 @@ class Repairer:
         piece, and Ravel wrote no book, either way round) with the property the KB most often links the
         two with instead (`ont:composer`), with what changed: a "no" by a property that could not hold of
         either is no answer."""
-        if tokens[:1] != ["ask"] or self.index is None:
+        if self.index is None:
             return []
-        types = token_types(tokens, self.prefixes)
         out = []
-        for s, p, o in triple_patterns(tokens, types):
-            if {types[s], types[p], types[o]} != {TokenType.URI} or tokens[p] == "a":
-                continue
+        for s, p, o in self._fact_patterns(tokens):
             subject, prop, obj = tokens[s], tokens[p], tokens[o]
             if any(self._holds(t) for e in (subject, obj) for t in ([e, prop, "?_v"], ["?_v", prop, e])):
                 continue  # `res:London ont:almaMater res:Brian_May`: written the other way round, it could
@@ -632,8 +637,13 @@ class Repairer:
         return bool(named & TIME_NOUNS) and not said & TIME_NOUNS
 
     def _holds(self, pattern: list[str]) -> bool:
-        answer = self._query(detokenize(["ask", "where", "{", *pattern, "}"], self.prefixes))
-        return answer.ok and bool(answer.boolean)
+        key = tuple(pattern)
+        if key not in self._held:
+            if len(self._held) >= _HELD_KEPT:  # a server's repairer meets patterns without end
+                self._held.clear()
+            answer = self._query(detokenize(["ask", "where", "{", *pattern, "}"], self.prefixes))
+            self._held[key] = answer.ok and bool(answer.boolean)
+        return self._held[key]
 
     # -- replacements ----------------------------------------------------------------------------
 
@@ -1376,35 +1386,21 @@ class Repairer:
         wanted = asked(question, "comparative") if question else None
         numbers = [u for u in units if _NUMBER.fullmatch(u) and u not in tokens]
         than = self._compared_with(question, units, wanted.word) if wanted and len(numbers) != 1 else None
-        parts = self._answer_body(tokens)
-        if (
-            wanted is None
-            or (len(numbers) != 1 and than is None)
-            or parts is None
-            or tokens[:1] != ["select"]
-            or {"filter", "order", "group"} & set(tokens)
-        ):
+        if wanted is None or (len(numbers) != 1 and than is None):
             return None
-        var, close, body = parts
-        fresh = "?v" if "?v" not in tokens else "?_value"
-        bound = self._bound_values(tokens, var)
+        sense, word = wanted.sense, wanted.word
 
-        def comparisons() -> Iterator[tuple[list[str], str]]:
-            for _, prop in self._measures(tokens, var, body, fresh, units, question)[: self.per_element]:
-                dates = self.values_are_dates(prop)
-                low = ascending(wanted.sense, wanted.word, dates)
-                if low is None:
-                    continue
-                value = bound.get(prop, fresh)
-                other, test = self._comparison(
-                    prop, value, dates, low, numbers[0] if than is None else None, than
-                )
-                read = [] if prop in bound else [".", var, prop, value]
-                before = [".", *other] if other else []
-                new = [*tokens[:close], *read, *before, ".", *test, *tokens[close:]]
-                yield new, f"{source}: compared by {prop} ({wanted.word})"
+        def compare(prop: str, value: str) -> tuple[list[str], list[str], str] | None:
+            dates = self.values_are_dates(prop)
+            low = ascending(sense, word, dates)
+            if low is None:
+                return None
+            other, test = self._comparison(
+                prop, value, dates, low, numbers[0] if than is None else None, than
+            )
+            return other, test, f"{source}: compared by {prop} ({word})"
 
-        return self._first_change(comparisons(), answer, rnd, expected)
+        return self._filtered_by_measures(tokens, answer, units, question, rnd, expected, compare)
 
     def _in_period(
         self,
@@ -1421,28 +1417,52 @@ class Repairer:
         of years or dates (`_measures`, `year ( ?v )` for dates); the first that answers and changes the
         answer."""
         period = asked_period(question) if question else None
+        if period is None:
+            return None
+        start, end = (str(year) for year in period)
+
+        def within(prop: str, value: str) -> tuple[list[str], list[str], str] | None:
+            if not self.values_are_dates(prop):
+                return None
+            year = self._as_compared(prop, value, True)
+            test = ["filter", "(", *year, ">=", start, "&&", *year, "<", end, ")"]
+            return [], test, f"{source}: {start} to {end} by {prop}"
+
+        return self._filtered_by_measures(tokens, answer, units, question, rnd, expected, within)
+
+    def _filtered_by_measures(
+        self,
+        tokens: list[str],
+        answer: Answer,
+        units: Sequence[str],
+        question: str,
+        rnd: Round,
+        expected: Expected,
+        test: Callable[[str, str], tuple[list[str], list[str], str] | None],
+    ) -> tuple[list[str], Answer] | None:
+        """A SELECT with no filter, ranking or grouping filtered by each measured property of its answers
+        (`_measures`) in turn: `test(property, the variable of its value)` gives the patterns to read
+        first, the FILTER and what changed, or None to pass the property. The first that answers and
+        changes the answer (`_first_change`)."""
         parts = self._answer_body(tokens)
-        if period is None or parts is None or tokens[:1] != ["select"] or {"filter", "order"} & set(tokens):
+        if parts is None or tokens[:1] != ["select"] or {"filter", "order", "group"} & set(tokens):
             return None
         var, close, body = parts
         fresh = "?v" if "?v" not in tokens else "?_value"
         bound = self._bound_values(tokens, var)
-        start, end = (str(year) for year in period)
 
-        def filtered() -> Iterator[tuple[list[str], str]]:
+        def rewrites() -> Iterator[tuple[list[str], str]]:
             for _, prop in self._measures(tokens, var, body, fresh, units, question)[: self.per_element]:
-                if not self.values_are_dates(prop):
-                    continue
                 value = bound.get(prop, fresh)
+                made = test(prop, value)
+                if made is None:
+                    continue
+                other, check, change = made
                 read = [] if prop in bound else [".", var, prop, value]
-                year = self._as_compared(prop, value, True)
-                test = ["filter", "(", *year, ">=", start, "&&", *year, "<", end, ")"]
-                yield (
-                    [*tokens[:close], *read, ".", *test, *tokens[close:]],
-                    f"{source}: {start} to {end} by {prop}",
-                )
+                before = [".", *other] if other else []
+                yield [*tokens[:close], *read, *before, ".", *check, *tokens[close:]], change
 
-        return self._first_change(filtered(), answer, rnd, expected)
+        return self._first_change(rewrites(), answer, rnd, expected)
 
     def _comparison(
         self, prop: str, value: str, dates: bool, low: bool, number: str | None, than: str | None
