@@ -9,7 +9,7 @@ import pytest
 from nmt_sparql.annotation.linking.index import Entry, KBIndex
 from nmt_sparql.annotation.linking.linker import Candidate, Linker, literal_candidates
 from nmt_sparql.annotation.linking.sources import entries_from_store
-from nmt_sparql.annotation.linking.wordforms import phrases, place_names, with_word_forms
+from nmt_sparql.annotation.linking.wordforms import person_compounds, phrases, place_names, with_word_forms
 from nmt_sparql.data.generate import bundled_kb_path, load_store
 from nmt_sparql.sparql.prefixes import prefix_map
 
@@ -282,3 +282,10 @@ def test_place_names_follow_english_suffixes(linker: Linker) -> None:
     assert "himalayas" in place_names("Himalayan") and "andes" in place_names("Andean")
     assert place_names("Alpine") == ("alps",)
     assert "res:Alps" in _tokens(linker.link("Alpine peaks higher than 4000 metres"))
+
+
+def test_a_compound_for_a_person_is_named_by_any_of_its_heads(linker: Linker) -> None:
+    """ "businessmen", "businesswoman", "businesspeople": the class labelled "businessperson"."""
+    for question in ("German businessmen", "Which businesswoman founded Chanel?", "Japanese businesspeople"):
+        assert "ont:Businessperson" in _tokens(linker.link(question)), question
+    assert person_compounds("german") == () and person_compounds("human") == ()  # no compound of a person

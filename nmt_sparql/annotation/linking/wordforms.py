@@ -126,6 +126,22 @@ def is_dictionary_word(word: str) -> bool:
     return word.lower() in _NUMBER_WORDS or bool(getAllLemmas(word.lower()))
 
 
+# The heads of English compounds for a person that stand for one another ("businessperson",
+# "businessman", "businesswomen", "businesspeople").
+_PERSON_HEADS = ("persons", "person", "people", "women", "woman", "men", "man")
+
+
+def person_compounds(word: str) -> tuple[str, ...]:
+    """The other forms of a compound naming a person by its head ("businessperson": businessman,
+    businessmen, businesswoman, businesswomen, businesspeople, businesspersons), when the word before
+    the head is an English word ("business"; not "Ger" of "German", nor "hu" of "human")."""
+    head = next((h for h in _PERSON_HEADS if word.endswith(h)), None)
+    stem = word[: -len(head)] if head else ""
+    if len(stem) < _MIN_STEM or not is_dictionary_word(stem):
+        return ()
+    return tuple(stem + h for h in _PERSON_HEADS if h != head)
+
+
 def phrases(label: str, kind: str = "property") -> list[str]:
     """The label and the phrases that name the same element: each word inflected in turn and, for a
     property, the verbs of its derived words alone (birth place -> born) and agent verbs in the passive
@@ -137,7 +153,7 @@ def phrases(label: str, kind: str = "property") -> list[str]:
         head = i == len(words) - 1
         # A class is a noun ("films"; not "painted" for painting); a property may be either.
         upos = ("NOUN",) if kind == "class" else ("NOUN", "VERB") if head else ("VERB",)
-        for form in inflections(word, upos):
+        for form in inflections(word, upos) + (person_compounds(word) if head else ()):
             out[" ".join([*words[:i], form, *words[i + 1 :]])] = None
         if kind != "property":
             continue
