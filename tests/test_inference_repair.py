@@ -425,6 +425,29 @@ def test_a_typed_variables_value_is_rewritten_to_a_measured_property_of_its_clas
     assert repaired.answer is not None and repaired.answer.rows == (("http://repair.test/resource/Alien",),)
 
 
+def test_an_answer_of_the_wrong_kind_from_an_entity_tries_the_other_facts_it_takes_part_in(
+    kb: Recording, prefixes: PrefixMap, tmp_path: Path
+) -> None:
+    """ "Who made Alien?" decoded with its release year: no unit names the director, the KB's facts do."""
+    facts = [("res:Alien", "ont:releaseYear", MEASURED), ("res:Alien", "ont:director", "res:Ridley_Scott")]
+    year = _tokens("SELECT DISTINCT ?x WHERE { res:Alien ont:releaseYear ?x }")
+    with KBIndex.build(tmp_path / "index.sqlite", ENTRIES, facts=facts) as index:
+        repaired = Repairer(kb, prefixes, index).repair(
+            [year], ["res:Alien", "ont:releaseYear"], "Who made Alien?"
+        )
+        assert repaired.tokens == _tokens("SELECT DISTINCT ?x WHERE { res:Alien ont:director ?x }")
+        # an answer of the kind asked for stays as it is
+        when = Repairer(kb, prefixes, index).repair(
+            [year], ["res:Alien", "ont:releaseYear"], "When was Alien made?"
+        )
+        assert when.tokens == year
+    with KBIndex.build(tmp_path / "bare.sqlite", ENTRIES) as bare:  # no facts: nothing else to try
+        kept = Repairer(kb, prefixes, bare).repair(
+            [year], ["res:Alien", "ont:releaseYear"], "Who made Alien?"
+        )
+        assert kept.tokens == year
+
+
 ELEMENTS_TTL = """@prefix res: <http://repair.test/resource/> .
 @prefix ont: <http://repair.test/ontology/> .
 res:Hydrogen a ont:ChemicalElement ; ont:atomicNumber 1 ; ont:discoveryYear 1766 .

@@ -663,7 +663,8 @@ class Repairer:
     def _rewrites(
         self, target: _Target, pattern: tuple[int, int, int], units: Sequence[str]
     ) -> Iterator[tuple[list[str], str]]:
-        """Rewrites of one triple pattern, fewest changes first: elements replaced, subject and object
+        """Rewrites of one triple pattern, fewest changes first: elements replaced (for an answer of the
+        wrong kind from an entity, also by the other properties of its facts), subject and object
         swapped; after those of one change, its entity (or another in its place) reached through one
         element between (`_through`: "the oldest German university", `?x ont:city res:German`, is one in
         a city of Germany)."""
@@ -688,6 +689,10 @@ class Repairer:
                 options[1] += [a for a in self.index.attributes(c, self.per_element) if a not in options[1]]
         if tokens[p] != "a" and types[s] == TokenType.URI and types[o] == TokenType.VARIABLE:
             options[1] += [q for q in self._joined_as_the_rest_says(tokens, pattern) if q not in options[1]]
+            if target.wrong_kind and self.index is not None:
+                # an answer of the wrong kind from the entity ("Who first spotted Europa?" decoded with
+                # its discovery year): the other facts it takes part in, the one of the kind asked for
+                options[1] += [q for q in self.index.properties(tokens[s]) if q not in options[1]]
         compared = compared_variables(tokens, types)
         if tokens[o] in compared:  # a FILTER compares its value: a measure's
             options[1] = [q for q in options[1] if q == tokens[p] or q != "a" and self._measured_values(q)]
