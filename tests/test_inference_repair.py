@@ -28,7 +28,7 @@ from nmt_sparql.inference.repair import (
 )
 from nmt_sparql.metrics.evaluate import PredictionRecord, evaluate_predictions
 from nmt_sparql.reports.report import write_report
-from nmt_sparql.sparql.patterns import falls_apart, filters_nothing, idle_filters, reads_unbound
+from nmt_sparql.sparql.patterns import braces, falls_apart, filters_nothing, idle_filters, reads_unbound
 from nmt_sparql.sparql.prefixes import PrefixMap, register_prefix_map
 from nmt_sparql.sparql.tokens import detokenize, token_types, tokenize
 
@@ -541,6 +541,13 @@ def test_a_query_whose_patterns_fall_apart_gives_way_to_one_joined_to_its_answer
     assert repaired.tokens == joined
     assert "joined to the answer by no variable" in repaired.rounds[0].attempts[0].detail
     assert repairer.repair([apart], question="Which films are there?").tokens == apart  # only ranks
+
+
+def test_braces_are_the_first_opening_and_the_last_closing_one() -> None:
+    tokens = _tokens("SELECT ?x WHERE { ?x ont:director ?y . FILTER ( ?y IN ( res:Alien ) ) }")
+    open_at, close_at = braces(tokens)
+    assert tokens[open_at] == "{" and close_at == len(tokens) - 1 and tokens[open_at - 1] == "where"
+    assert braces(["select", "?x"]) is None
 
 
 def test_an_order_or_filter_over_a_variable_no_pattern_binds_gives_way(

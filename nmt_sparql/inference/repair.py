@@ -131,6 +131,7 @@ from nmt_sparql.inference.expected_answer import (
 )
 from nmt_sparql.sparql.patterns import (
     answer_variable,
+    braces,
     compared_variables,
     falls_apart,
     filters_nothing,
@@ -1147,9 +1148,10 @@ class Repairer:
         what has a birth date and is joined to the band is a member, `ont:bandMember`); [] when no
         other pattern reads the value."""
         s, p, o = pattern
-        if "{" not in tokens or "}" not in tokens:
+        found = braces(tokens)
+        if found is None:
             return []
-        open_at, close_at = tokens.index("{"), len(tokens) - 1 - tokens[::-1].index("}")
+        open_at, close_at = found
         rest = [t for i, t in enumerate(tokens[open_at + 1 : close_at], open_at + 1) if i not in (s, p, o)]
         rest = [t for t, after in zip(rest, [*rest[1:], ""]) if not (t == "." and after in (".", ""))]
         rest = rest[1:] if rest[:1] == ["."] else rest
@@ -1691,10 +1693,11 @@ class Repairer:
         """(answer variable, position of the closing brace, the patterns between the braces) of a
         query, for a rewrite that adds patterns; None without an answer variable or braces."""
         var = answer_variable(tokens, token_types(tokens, self.prefixes))
-        if var is None or "{" not in tokens or "}" not in tokens:
+        found = braces(tokens)
+        if var is None or found is None:
             return None
-        close = len(tokens) - 1 - tokens[::-1].index("}")
-        return var, close, list(tokens[tokens.index("{") + 1 : close])
+        open_at, close = found
+        return var, close, list(tokens[open_at + 1 : close])
 
     def _measured_values(self, prop: str) -> bool:
         """Whether the KB's values of `prop` are all numbers or dates: what a comparison can test."""
@@ -1771,9 +1774,10 @@ class Repairer:
         wins. `between`: a class the inner variable must have too (`?inner a ont:Band`)."""
         types = token_types(tokens, self.prefixes)
         var = answer_variable(tokens, types)
-        if var is None or "}" not in tokens or "{" not in tokens:
+        found = braces(tokens)
+        if var is None or found is None:
             return None
-        open_at, close_at = tokens.index("{"), len(tokens) - 1 - tokens[::-1].index("}")
+        open_at, close_at = found
         inner = next(v for v in ("?h", "?h1", "?h2", "?h3") if v not in tokens)
         body = [inner if t == var else t for t in tokens[open_at + 1 : close_at]]
         body += [t for c in between for t in (".", inner, "a", c)]

@@ -138,14 +138,23 @@ def filters_nothing(tokens: Sequence[str], types: Sequence[TokenType]) -> bool:
     return any(_alone(tokens, types, span) for span in _filter_spans(tokens))
 
 
+def braces(tokens: Sequence[str]) -> tuple[int, int] | None:
+    """The positions of a query's first opening and last closing brace, where its patterns stand; None
+    without both."""
+    if "{" not in tokens or "}" not in tokens:
+        return None
+    return tokens.index("{"), len(tokens) - 1 - tokens[::-1].index("}")
+
+
 def idle_filters(tokens: Sequence[str], types: Sequence[TokenType]) -> list[tuple[int, int]]:
     """(start, end) token spans of the FILTERs that test one term alone (`filters_nothing`) or read a
     variable the WHERE clause binds nowhere else: conditions on nothing the query holds, which empty its
     answer or keep all of it, whatever the question asked."""
-    if "{" not in tokens or "}" not in tokens:
+    found = braces(tokens)
+    if found is None:
         return []
     spans = _filter_spans(tokens)
-    body = range(tokens.index("{"), len(tokens) - tokens[::-1].index("}"))
+    body = range(found[0], found[1] + 1)
     inside = {i for start, end in spans for i in range(start, end)}
     bound = {tokens[i] for i in body if i not in inside and types[i] == TokenType.VARIABLE}
     return [
