@@ -5,8 +5,9 @@ Repair (nmt_sparql/inference/repair.py) reads the question: the kind of answer i
 entities the query names; every pattern joined to the answer variable and every variable an ORDER BY or
 FILTER reads bound, sparql/patterns.py), the direction of its superlative or comparative and whether it
 asks for a ranking or a comparison at all (inference/asked_order.py), a number it compares with that a
-pattern takes as its value, a value compared with an entity rather than its value, a count of a
-measure's values, a value no other part of the query reads, the class its opening words name, a
+pattern takes as its value, a value compared with an entity rather than its value, the measure a unit
+names ("the most people": population), a count of a measure's values, a value no other part of the
+query reads, the class its opening words name, a
 property it says that the query leaves out (one hop further, among the linker's candidates), an entity
 it names that the query leaves out, by its label or a name within it (the answers restricted to it), a
 class it names that the query leaves out (a variable between typed by it), a property it says that a
@@ -89,6 +90,7 @@ def main() -> None:
         "value compared": [],
         "entity compared": [],
         "measure counted": [],
+        "unit's measure": [],
         "value left unread": [],
         "class": [],
         "said but left out": [],
@@ -140,10 +142,12 @@ def main() -> None:
         checked["entity compared"] += 1
         if repairer.entity_compared(tokens) is not None:
             changed["entity compared"].append(where)
-        if expected.count:
-            checked["measure counted"] += 1
-            if repairer.measure_not_counted(tokens) is not None:
-                changed["measure counted"].append(where)
+        checked["unit's measure"] += 1
+        if repairer.measure_of_unit(tokens, question) is not None:
+            changed["unit's measure"].append(where)
+        checked["measure counted"] += 1  # rewritten to its values, or the wrong kind (years)
+        if repairer.counted_measure(tokens) is not None:
+            changed["measure counted"].append(where)
         units = [t for t in tokens if ":" in t and not t.startswith(("?", '"'))]  # the gold query's elements
         cls = repairer.asked_class(question, units)
         checked["value left unread"] += 1

@@ -120,3 +120,20 @@ def test_a_wrong_kind_of_answer_goes_one_hop_further_by_a_property_the_question_
         PREFIXES + "SELECT ?x WHERE { ?h ont:language res:Portuguese . ?h ont:author ?x }", prefixes
     )
     assert repaired.answer is not None and repaired.answer.rows == (("http://who.test/resource/Coelho",),)
+
+
+def test_a_chain_answering_a_who_with_a_novel_is_taken_one_hop_back(
+    index: KBIndex, store: EmbeddedStore, prefixes: PrefixMap
+) -> None:
+    """ "Who wrote Animal Farm?" decoded as the works of its author (`?x ont:author ?y . res:Animal_Farm
+    ont:author ?y`): a novel answers no "who"; the variable between does."""
+    works = tokenize(
+        PREFIXES + "SELECT ?x WHERE { ?x ont:author ?y . res:Animal_Farm ont:author ?y }", prefixes
+    )
+    repaired = Repairer(store, prefixes, index, max_rounds=1).repair(
+        [works], question="Who wrote Animal Farm?"
+    )
+    assert repaired.tokens == tokenize(
+        PREFIXES + "SELECT ?x WHERE { res:Animal_Farm ont:author ?x }", prefixes
+    )
+    assert "one hop back, at ?y" in repaired.rounds[0].attempts[-1].source

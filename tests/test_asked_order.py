@@ -11,6 +11,7 @@ from nmt_sparql.inference.asked_order import (
     asked_period,
     asks_for_a_ranking,
     asks_for_the_top,
+    measured_by_unit,
     ranked_noun,
     turned_to_question,
     unasked_comparison_made_equal,
@@ -128,6 +129,7 @@ def test_a_superlative_outside_a_name_asks_for_the_top_answer() -> None:
     assert asks_for_the_top("Largest city of Japan?")  # opening the question
     assert asks_for_the_top("which album is the newest one")
     assert not asks_for_the_top("Who directed The Longest Day?")  # a superlative inside a name
+    assert not asks_for_the_top("Mont Blanc sits on the border of which countries?")  # not a misspelt "most"
     assert not asks_for_the_top("Which countries have more than 200 million inhabitants?")
     assert not asks_for_the_top("Which rivers flow through Germany?")
 
@@ -153,13 +155,25 @@ def test_a_word_one_edit_from_several_graded_words_still_asks_for_a_ranking() ->
 
 @pytest.mark.parametrize(
     ("question", "sense"),
-    [("the first album by the beatles", "early"), ("Which Kubrick film came out last?", "late")],
+    [
+        ("the first album by the beatles", "early"),
+        ("Which Kubrick film came out last?", "late"),
+        ("Stanley Kubrick's final film", "late"),  # after a possessive
+        ("her initial novel", "early"),
+    ],
 )
-def test_an_ordinal_ranks_by_time_after_the_or_at_the_end(question: str, sense: str) -> None:
+def test_an_ordinal_ranks_by_time_after_the_or_a_possessive_or_at_the_end(question: str, sense: str) -> None:
     found = asked(question, "superlative")
     assert found is not None and found.sense == sense
     assert ascending(found.sense, found.word, dates=True) is (sense == "early")
     assert ascending(found.sense, found.word, dates=False) is None  # "the first planet from the sun"
+
+
+def test_a_bound_ranks_nothing() -> None:
+    query = _q("?x a ont:Planet . ?x ont:orderFromSun ?v") + _TOP_ONE
+    assert not asks_for_a_ranking("How many planets have at least one moon?")
+    assert unasked_ranking_removed(query, "How many planets have at least one moon?") is not None
+    assert asks_for_a_ranking("Which planet has the most moons, with at least one ring?")
 
 
 def test_an_ordinal_adverb_asks_for_no_ranking() -> None:
@@ -221,3 +235,21 @@ def test_a_comparison_the_question_never_asks_for_becomes_an_equality() -> None:
 )
 def test_a_century_or_a_decade_is_the_years_it_spans(question: str, years: tuple[int, int] | None) -> None:
     assert asked_period(question) == years
+
+
+@pytest.mark.parametrize(
+    ("question", "measure"),
+    [
+        ("Which Asian country has the most people?", "population"),
+        ("countries with over 50 million people", "population"),
+        ("Which countries have more people than Japan?", "population"),
+        ("Portuguese-speaking countries larger than a million square kilometres", "area"),
+        ("How big is Iceland in km²?", "area"),
+        ("films directed by people born in Chicago", None),  # people, not counted
+        ("How many people founded Intel?", None),  # a count of people
+        ("Of the elements named after people, which has the lowest atomic number?", None),
+        ("How many kilometres long is the Po?", None),  # a length: the words already say it
+    ],
+)
+def test_a_unit_names_the_measure_it_counts(question: str, measure: str | None) -> None:
+    assert measured_by_unit(question) == measure

@@ -58,6 +58,11 @@ from nmt_sparql.inference.expected_answer import (
         ("google was founded by who", replace(THING, asks="who")),
         ("and Alien came out when?", DATE),
         ("What's the nummber of official languages of Senegal", COUNT),  # a typo, and "what's" as "what is"
+        ("Queen Victoria was born in London, right?", YES_NO),  # a statement with a tag
+        ("Paris is the capital of France, isn't it", YES_NO),
+        ("Einstein was German - is that true?", YES_NO),
+        ("True or false: Mars has two moons", YES_NO),
+        ("Which country is right next to Peru?", Expected("not a yes/no answer or a count", count=False)),
         ("", ANY),
         ("«res:Alien»", ANY),
     ],

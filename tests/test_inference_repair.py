@@ -28,7 +28,14 @@ from nmt_sparql.inference.repair import (
 )
 from nmt_sparql.metrics.evaluate import PredictionRecord, evaluate_predictions
 from nmt_sparql.reports.report import write_report
-from nmt_sparql.sparql.patterns import braces, falls_apart, filters_nothing, idle_filters, reads_unbound
+from nmt_sparql.sparql.patterns import (
+    apart,
+    braces,
+    falls_apart,
+    filters_nothing,
+    idle_filters,
+    reads_unbound,
+)
 from nmt_sparql.sparql.prefixes import PrefixMap, register_prefix_map
 from nmt_sparql.sparql.tokens import detokenize, token_types, tokenize
 
@@ -441,6 +448,12 @@ def test_an_answer_of_the_wrong_kind_from_an_entity_tries_the_other_facts_it_tak
             [year], ["res:Alien", "ont:releaseYear"], "When was Alien made?"
         )
         assert when.tokens == year
+        # no answer at all from the entity: a film has no birth place, its facts say who made it
+        born = _tokens("SELECT DISTINCT ?x WHERE { res:Alien ont:birthPlace ?x }")
+        made = Repairer(kb, prefixes, index).repair(
+            [born], ["res:Alien", "ont:birthPlace"], "Who made Alien?"
+        )
+        assert made.tokens == _tokens("SELECT DISTINCT ?x WHERE { res:Alien ont:director ?x }")
     with KBIndex.build(tmp_path / "bare.sqlite", ENTRIES) as bare:  # no facts: nothing else to try
         kept = Repairer(kb, prefixes, bare).repair(
             [year], ["res:Alien", "ont:releaseYear"], "Who made Alien?"
@@ -541,6 +554,30 @@ def test_a_query_whose_patterns_fall_apart_gives_way_to_one_joined_to_its_answer
     assert repaired.tokens == joined
     assert "joined to the answer by no variable" in repaired.rounds[0].attempts[0].detail
     assert repairer.repair([apart], question="Which films are there?").tokens == apart  # only ranks
+
+
+def test_a_query_that_falls_apart_is_joined_by_a_property_of_the_units(
+    prefixes: PrefixMap, tmp_path: Path
+) -> None:
+    """ "Which film is based on Philip Dick's novel?" decoded as `?x a ont:Film . ?y ont:author
+    res:Philip_Dick`: every film; the unit the query leaves out joins the two parts."""
+    (tmp_path / "kb.ttl").write_text(
+        TTL + "res:Androids_Novel ont:author res:Philip_Dick .\n", encoding="utf-8"
+    )
+    apart_query = _tokens("SELECT DISTINCT ?x WHERE { ?x a ont:Film . ?y ont:author res:Philip_Dick }")
+    types = token_types(apart_query, prefixes)
+    assert apart(apart_query, types) == ("?x", ["?y"])
+    joined = _tokens(
+        "SELECT DISTINCT ?x WHERE { ?x a ont:Film . ?y ont:author res:Philip_Dick . ?x ont:basedOn ?y }"
+    )
+    with EmbeddedStore([tmp_path / "kb.ttl"], prefixes=prefixes, timeout_s=10) as store:
+        repairer = Repairer(Recording(store), prefixes, None, max_rounds=1)
+        units = ["ont:Film", "ont:basedOn", "res:Philip_Dick", "ont:author"]
+        repaired = repairer.repair([apart_query], units, "Which film is based on Philip Dick's novel?")
+        assert repaired.tokens == joined
+        assert repaired.answer is not None
+        assert repaired.answer.rows == (("http://repair.test/resource/Blade_Runner",),)
+        assert repairer.repair([apart_query], units[:1] + units[2:], "Which film?").tokens == apart_query
 
 
 def test_braces_are_the_first_opening_and_the_last_closing_one() -> None:
@@ -1063,24 +1100,32 @@ def test_a_number_the_question_compares_with_that_a_pattern_takes_as_its_value_b
     assert repairer.value_compared(compared, "Was Alien released before 1980?") is None
 
 
-def test_a_count_of_a_measures_values_asks_for_the_values(
-    kb: Recording, index: KBIndex, prefixes: PrefixMap
+def test_a_count_of_a_measures_values_asks_for_the_values_and_a_count_of_years_for_nothing(
+    prefixes: PrefixMap, tmp_path: Path
 ) -> None:
-    """ "How many people live in Iceland?" decoded as a count of the population's values counts 1: the
-    number itself is what "how many" asks for. A count of entities stays a count."""
-    counted = _tokens("SELECT (COUNT(DISTINCT ?x) AS ?count) WHERE { res:Alien ont:releaseYear ?x }")
-    films = _tokens("SELECT (COUNT(DISTINCT ?x) AS ?count) WHERE { ?x ont:director res:Ridley_Scott }")
-    repairer = Repairer(kb, prefixes, index, max_rounds=1)
-
-    assert repairer.measure_not_counted(counted) == (
-        _tokens("SELECT DISTINCT ?x WHERE { res:Alien ont:releaseYear ?x }"),
-        "a count of a measure's values asks for the values",
+    """ "How many protons has uranium?" decoded as a count of the atomic number's values counts 1: the
+    number itself is what "how many" asks for. A year answers no "how many" ("How many people
+    discovered uranium?" decoded over its discovery year): that count is the wrong kind, and the next
+    hypothesis answers. A count of entities stays a count."""
+    (tmp_path / "kb.ttl").write_text(
+        ELEMENTS_TTL + "res:Uranium ont:discoverer res:Klaproth .\n", encoding="utf-8"
     )
-    assert repairer.measure_not_counted(films) is None
-    repaired = repairer.repair([counted], question="In what year did Alien come out?")
-    assert repaired.tokens == counted  # a question that asks for no count: the count is only rejected
-    asked = repairer.repair([counted], question="How many years after year 0 did Alien come out?")
-    assert asked.answer is not None and asked.answer.rows == (("1979",),)
+    counted = _tokens("SELECT (COUNT(DISTINCT ?x) AS ?count) WHERE { res:Uranium ont:atomicNumber ?x }")
+    years = _tokens("SELECT (COUNT(DISTINCT ?x) AS ?count) WHERE { res:Uranium ont:discoveryYear ?x }")
+    people = _tokens("SELECT (COUNT(DISTINCT ?x) AS ?count) WHERE { res:Uranium ont:discoverer ?x }")
+    with EmbeddedStore([tmp_path / "kb.ttl"], prefixes=prefixes, timeout_s=10) as store:
+        repairer = Repairer(Recording(store), prefixes, None, max_rounds=1)
+        assert repairer.measure_not_counted(counted) == (
+            _tokens("SELECT DISTINCT ?x WHERE { res:Uranium ont:atomicNumber ?x }"),
+            "a count of a measure's values asks for the values",
+        )
+        assert repairer.measure_not_counted(people) is None
+        assert repairer.measure_not_counted(years) is None
+        asked = repairer.repair([counted], question="How many protons has uranium?")
+        assert asked.answer is not None and asked.answer.rows == (("92",),)
+        founders = repairer.repair([years, people], question="How many people discovered uranium?")
+        assert founders.tokens == people
+        assert "counts the values of a measure" in founders.rounds[0].attempts[0].detail
 
 
 BANDS_TTL = """@prefix res: <http://repair.test/resource/> .
@@ -1352,6 +1397,52 @@ def test_a_comparison_of_values_that_are_no_measure_is_blamed_on_their_pattern(
     assert repaired.answer.boolean is True
     year = _tokens("ASK WHERE { res:Alien ont:releaseYear ?v . FILTER(?v < 1980) }")
     assert repairer.compared_unmeasured(year, token_types(year, prefixes)) is None
+
+
+def test_a_ranking_by_another_measure_than_the_unit_the_question_names_takes_the_units(
+    prefixes: PrefixMap, tmp_path: Path
+) -> None:
+    """ "Which country has the most people?" ranked by area: people counted are a population, the
+    measure whose label says so; "square kilometres" is an area. A question with no unit keeps its
+    measure, and a ranking by the unit's own measure stays."""
+    (tmp_path / "kb.ttl").write_text(
+        """@prefix res: <http://repair.test/resource/> .
+@prefix ont: <http://repair.test/ontology/> .
+res:India a ont:Country ; ont:area 3287263 ; ont:population 1428000000 .
+res:Russia a ont:Country ; ont:area 17098246 ; ont:population 146000000 .
+""",
+        encoding="utf-8",
+    )
+    entries = [
+        Entry("ont:Country", "class", ("country",)),
+        Entry("ont:area", "property", ("area",)),
+        Entry("ont:population", "property", ("population",)),
+    ]
+    facts = [("res:India", "ont:area", MEASURED), ("res:India", "ont:population", MEASURED)]
+    by_area = _tokens(
+        "SELECT DISTINCT ?x WHERE { ?x a ont:Country . ?x ont:area ?v } ORDER BY DESC(?v) LIMIT 1"
+    )
+    by_people = _tokens(
+        "SELECT DISTINCT ?x WHERE { ?x a ont:Country . ?x ont:population ?v } ORDER BY DESC(?v) LIMIT 1"
+    )
+    larger = _tokens(
+        "SELECT DISTINCT ?x WHERE { ?x a ont:Country . ?x ont:population ?v . FILTER(?v > 5000000) }"
+    )
+    with (
+        EmbeddedStore([tmp_path / "kb.ttl"], prefixes=prefixes, timeout_s=10) as store,
+        KBIndex.build(tmp_path / "index.sqlite", entries, facts=facts) as index,
+    ):
+        repairer = Repairer(Recording(store), prefixes, index, max_rounds=1)
+        assert repairer.measure_of_unit(by_area, "Which country has the most people?") == (
+            by_people,
+            "ont:area -> ont:population (the question's unit measures population)",
+        )
+        most = repairer.repair([by_area], ["ont:Country", "ont:area"], "Which country has the most people?")
+        assert most.answer is not None and most.answer.rows == (("http://repair.test/resource/India",),)
+        assert repairer.measure_of_unit(by_people, "Which country has the most people?") is None
+        assert repairer.measure_of_unit(by_area, "Which country is the largest?") is None
+        squared = repairer.measure_of_unit(larger, "countries larger than 5 million square kilometres")
+        assert squared is not None and "ont:area" in squared[0] and "ont:population" not in squared[0]
 
 
 PLACES_TTL = """@prefix res: <http://repair.test/resource/> .

@@ -200,6 +200,9 @@ def test_numbers_with_a_scale_word_are_the_number_they_name() -> None:
     }
     assert found == {"200000000": "200 million"}
     assert "1500000000" in {c.token for c in literal_candidates("over 1.5 billion")}
+    a_million = literal_candidates("countries larger than a million square kilometres")
+    assert [(c.token, c.label) for c in a_million] == [("1000000", "a million")]
+    assert literal_candidates("Anna Karenina and one thousand nights")[0].token == "1000"
 
 
 _SPAN_QUESTIONS = [

@@ -8,8 +8,8 @@ whose ORDER BY or FILTER comparison goes against the question's word before it r
 
 Words are read by their lemma (lemminflect, as the linker does): `smallest` is `small`, low; `most
 populous` is high; `least X` is the opposite of X. Words of time (old, early, young, new, late,
-recent) and the ordinals "first" and "last" read as a date order (oldest = earliest = first =
-ascending) when the ordered values are dates or years, and `old`/`young` as an age otherwise; the KB
+recent) and the ordinals "first" and "last" ("initial", "final") read as a date order (oldest =
+earliest = first = ascending) when the ordered values are dates or years, and `old`/`young` as an age otherwise; the KB
 says which (`values_are_dates`). A graded word misspelt by one edit ("eraliest", "befor") is read as
 the word. A question with no graded word, or with words that disagree, asks for no direction and
 changes nothing. A question with no graded or ranking word ("first", "top") at all asks for no
@@ -54,7 +54,9 @@ _SIZES = (_HIGH | _LOW) - {"most", "least", "many", "much", "few", "less"}
 _EARLY = frozenset({"old", "early"})
 _LATE = frozenset({"young", "new", "late", "recent"})
 # Ordinals that rank by time when the values are dates ("the first album", "came out last").
-_ORDINAL: dict[str, Sense] = {"first": "early", "last": "late"}
+_ORDINAL: dict[str, Sense] = {"first": "early", "last": "late", "initial": "early", "final": "late"}
+# Words before an ordinal that rank with it: "the first album", "Kubrick's final film", "her last novel".
+_DETERMINERS = frozenset({"the", "s", "its", "his", "her", "their"})
 _OPPOSITE: dict[Sense, Sense] = {"high": "low", "low": "high", "early": "late", "late": "early"}
 # Comparisons said without a graded adjective: "over 1000 metres", "before 1950".
 _PREPOSITIONS: dict[str, Sense] = {
@@ -177,9 +179,9 @@ def asked_orders(question: str) -> list[Asked]:
 
 
 def _ranks(words: Sequence[str], i: int) -> bool:
-    """Whether the ordinal at `i` ranks: after "the" ("the first album") or ending the question ("came
-    out first"), not as an adverb ("was first performed in")."""
-    return (i > 0 and words[i - 1] == "the") or i == len(words) - 1
+    """Whether the ordinal at `i` ranks: after "the" or a possessive ("the first album", "Kubrick's final
+    film") or ending the question ("came out first"), not as an adverb ("was first performed in")."""
+    return (i > 0 and words[i - 1] in _DETERMINERS) or i == len(words) - 1
 
 
 def asked(question: str, form: Form) -> Asked | None:
@@ -214,9 +216,10 @@ def ascending(sense: Sense, word: str, dates: bool) -> bool | None:
 
 def asks_for_a_ranking(question: str) -> bool:
     """Whether `question` has a graded word ("largest", "more") or a ranking word ("first", "top"),
-    or a word English does not know one edit from several of them ("latet": latest or later)."""
-    words = _words(question)
-    return bool(asked_orders(question)) or any(w in _RANKING or _near_graded(w) for w in words)
+    or a word English does not know one edit from several of them ("latet": latest or later). A bound
+    ("at least one moon") ranks nothing."""
+    ranking = any(not a.word.startswith("at ") for a in asked_orders(question))
+    return ranking or any(w in _RANKING or _near_graded(w) for w in _words(question))
 
 
 def _near_graded(word: str) -> bool:
@@ -230,9 +233,11 @@ def _near_graded(word: str) -> bool:
 
 def asks_for_the_top(question: str) -> bool:
     """Whether `question` has a superlative outside a name ("Which planet is farthest from the Sun?",
-    not "Who directed The Longest Day?"): it asks for the one answer a measure ranks first."""
+    not "Who directed The Longest Day?" nor "Mont Blanc sits on which border?", "Mont" one edit from
+    "most"): it asks for the one answer a measure ranks first."""
     words = _WORD.findall(re.sub(UNIT_PATTERN, " ", question))
-    plain = " ".join(w for i, w in enumerate(words) if i == 0 or not w[0].isupper())
+    # a capitalised word is a name's, but the first only if English does not know it ("Mont Blanc")
+    plain = " ".join(w for i, w in enumerate(words) if not w[0].isupper() or i == 0 and is_dictionary_word(w))
     return any(a.form == "superlative" for a in asked_orders(plain))
 
 
@@ -337,6 +342,37 @@ def unasked_filter_removed(
     kept = [t for i, t in enumerate(tokens) if i not in idle]
     kept = [t for t, after in zip(kept, [*kept[1:], ""]) if not (t == "." and after in (".", "}"))]
     return kept, "a FILTER on nothing the query binds removed (the question compares nothing)"
+
+
+# Words for people counted ("the most people", "2 million inhabitants"): a population, when a number,
+# a scale word or a graded word of amount says so.
+_PEOPLE = frozenset({"people", "persons", "inhabitants", "residents", "citizens", "souls"})
+_AMOUNT = frozenset({
+    "most", "fewest", "least", "more", "fewer", "less", "thousand", "million", "billion", "hundred",
+})  # fmt: skip
+# Units of length: after "square" (or written squared), an area.
+_LENGTHS = frozenset({
+    "kilometres", "kilometers", "kilometre", "kilometer", "km", "miles", "mile", "mi", "metres", "meters",
+    "metre", "meter", "m", "feet", "foot", "ft",
+})  # fmt: skip
+_AREAS = frozenset({"km2", "km²", "mi2", "mi²", "m2", "m²", "hectares", "acres", "sqkm"})
+_UNIT_WORD = re.compile(r"[^\W_]+²?|\d+(?:[.,]\d+)*")
+
+
+def measured_by_unit(question: str) -> str | None:
+    """The measure a unit of `question` names, as the word a label of that measure holds: "population"
+    for people counted ("Which Asian country has the most people?", "over 50 million people", "more
+    people than Japan"), "area" for a unit of area ("larger than a million square kilometres", "km²",
+    "hectares"); None for none. People not counted ("people born in Paris", "How many people founded
+    Intel?": a count of them) name no measure."""
+    words = [w.lower() for w in _UNIT_WORD.findall(re.sub(UNIT_PATTERN, " ", question))]
+    for i, word in enumerate(words):
+        before = words[i - 1] if i else ""
+        if word in _PEOPLE and (before in _AMOUNT or before[:1].isdigit()):
+            return "population"
+        if word in _AREAS or (word in _LENGTHS and before in ("square", "sq")):
+            return "area"
+    return None
 
 
 def _ordered_variable(tokens: Sequence[str], at: int) -> str | None:

@@ -60,6 +60,15 @@ _NOT_A_NOUN = frozenset({
     "give", "show", "find", "count", "tell", "get", "in", "on", "at", "from", "for", "to", "by", "with",
     "during", "of", "i", "is", "it", "there", "number", "total",
 })  # fmt: skip
+# A statement turned into a yes/no question by its tag ("Victoria was born in London, right?", "..., isn't
+# it?", "..., is that true?") or a "true or false" frame.
+_TAGGED = re.compile(
+    r"(?:,|\s-+)\s*(?:right|correct|true|yes|no|or not|is (?:that|it|this) (?:so|right|correct|true)"
+    r"|(?:is|are|was|were|do|does|did|has|have|had|can|could|will|would)n['’]?t"
+    r" (?:it|he|she|they|there|that|this|i|you|we))\s*\?*\s*$"
+    r"|^\s*(?:true or false|yes or no)\b|\b(?:true or false|yes or no)\s*\?*\s*$",
+    re.IGNORECASE,
+)
 _DATE = re.compile(r"^-?\d{4}(?:-\d\d(?:-\d\d)?)?(?:T[\d:.]+(?:Z|[+-]\d\d:\d\d)?)?$")
 _IRI = re.compile(r"^[A-Za-z][A-Za-z0-9+.\-]*:(?://|[^\s]*[/#:])\S*$")
 
@@ -116,7 +125,7 @@ def expected_answer(question: str) -> Expected:
     if not words:
         return ANY
     first, second = words[0], (words[1] if len(words) > 1 else "")
-    if "whether" in words[:3]:
+    if "whether" in words[:3] or _TAGGED.search(re.sub(UNIT_PATTERN, " ", question)):
         return YES_NO
     if first in AUXILIARIES and second in ("is", "are", "was", "were"):
         return ANY  # "Were is Oslo?": a misspelt "where", no yes/no question

@@ -111,6 +111,7 @@ from nmt_sparql.inference.asked_order import (
     asked,
     asked_period,
     asks_for_the_top,
+    measured_by_unit,
     ordered_variable,
     ranked_noun,
     ranks_by_size,
@@ -131,6 +132,7 @@ from nmt_sparql.inference.expected_answer import (
 )
 from nmt_sparql.sparql.patterns import (
     answer_variable,
+    apart,
     braces,
     compared_variables,
     falls_apart,
@@ -157,7 +159,7 @@ _FUNCTION_WORDS = frozenset({
 _KIND_OF_MASK: dict[str, Kind] = {"<kb:entity>": "entity", "<kb:property>": "property", "<kb:class>": "class"}
 
 
-_NUMBER = re.compile(r"-?\d+(\.\d+)?")
+_NUMBER = re.compile(r"-?\d+(\.\d+)?")  # a number the linker passes as a literal unit ("1960")
 _HELD_KEPT = 10_000  # patterns whose ASK `Repairer._holds` keeps before starting afresh
 # The readings of an empty chain tried after the hypotheses, (read from its other end, properties
 # exchanged) -> what the attempt's source says, in the order they are tried.
@@ -165,7 +167,9 @@ _CHAIN_READINGS = {
     (False, True): "the chain's two properties the other way round",
     (True, False): "the chain read from its other end",
     (True, True): "the chain read from its other end, its properties the other way round",
-}  # a number the linker passes as a literal unit ("1960")
+}
+# The properties of an entity's facts a pattern from it may take instead of its own (`_rewrites`).
+_ENTITY_FACTS = 12
 
 
 @dataclass
@@ -323,6 +327,9 @@ class Repairer:
             return Attempt(source, sparql, WRONG_KIND, detail), answer, unknown
         if filters_nothing(tokens, types):
             detail = "a FILTER tests one term alone and compares nothing"
+            return Attempt(source, sparql, WRONG_KIND, detail), answer, unknown
+        if self.counted_measure(tokens) is not None:
+            detail = "it counts the values of a measure, which is 1 whatever the question asked"
             return Attempt(source, sparql, WRONG_KIND, detail), answer, unknown
         if self.answers_itself(tokens, types, answer):
             detail = "its answers are entities the query itself names"
@@ -664,8 +671,8 @@ class Repairer:
     def _rewrites(
         self, target: _Target, pattern: tuple[int, int, int], units: Sequence[str]
     ) -> Iterator[tuple[list[str], str]]:
-        """Rewrites of one triple pattern, fewest changes first: elements replaced (for an answer of the
-        wrong kind from an entity, also by the other properties of its facts), subject and object
+        """Rewrites of one triple pattern, fewest changes first: elements replaced (a property from an
+        entity also by the other properties of its facts), subject and object
         swapped; after those of one change, its entity (or another in its place) reached through one
         element between (`_through`: "the oldest German university", `?x ont:city res:German`, is one in
         a city of Germany)."""
@@ -690,10 +697,14 @@ class Repairer:
                 options[1] += [a for a in self.index.attributes(c, self.per_element) if a not in options[1]]
         if tokens[p] != "a" and types[s] == TokenType.URI and types[o] == TokenType.VARIABLE:
             options[1] += [q for q in self._joined_as_the_rest_says(tokens, pattern) if q not in options[1]]
-            if target.wrong_kind and self.index is not None:
-                # an answer of the wrong kind from the entity ("Who first spotted Europa?" decoded with
-                # its discovery year): the other facts it takes part in, the one of the kind asked for
-                options[1] += [q for q in self.index.properties(tokens[s]) if q not in options[1]]
+            if self.index is not None:
+                # no answer, or one of the wrong kind, from the entity ("Who first spotted Europa?"
+                # decoded with its discovery year, "the artist behind Liberty Leading the People" with
+                # `ont:artist`, which paintings lack): the other facts it takes part in, the one of the
+                # kind asked for (the most used first: a hub's are many)
+                options[1] += [
+                    q for q in self.index.properties(tokens[s])[:_ENTITY_FACTS] if q not in options[1]
+                ]
         compared = compared_variables(tokens, types)
         if tokens[o] in compared:  # a FILTER compares its value: a measure's
             options[1] = [q for q in options[1] if q == tokens[p] or q != "a" and self._measured_values(q)]
@@ -827,8 +838,9 @@ class Repairer:
     ) -> tuple[list[str], Answer] | None:
         """What an attempt settles on, if anything: an answer accepted as it is; for an answer of the
         wrong kind, the query ranked by the measure the question orders by, counted for a "how many"
-        question, or taken one hop further along a property the question says ("who wrote the book
-        Blade Runner is based on": the book, then its author)."""
+        question, taken one hop further along a property the question says ("who wrote the book
+        Blade Runner is based on": the book, then its author), its parts joined (`_joined`), or taken
+        one hop back (`_hop_back`), either then accepted as an answering attempt is (`_accept`)."""
         if answer is None:
             return None
         if attempt.outcome == ANSWERED:
@@ -841,8 +853,18 @@ class Repairer:
             counted = self._counted(tokens, attempt.source, rnd, expected, question, units, said)
             if counted is not None:
                 return counted
-        if attempt.outcome == WRONG_KIND and said is not None:
-            return self._said_hop(tokens, said, units, attempt.source, rnd, expected)
+        if attempt.outcome != WRONG_KIND:
+            return None
+        if said is not None and (
+            hopped := self._said_hop(tokens, said, units, attempt.source, rnd, expected)
+        ):
+            return hopped
+        for rewritten in (
+            self._joined(tokens, units, attempt.source, rnd, expected),
+            self._hop_back(tokens, attempt.source, rnd, expected),
+        ):
+            if rewritten is not None:
+                return self._accept(*rewritten, rnd, question, units, expected, said)
         return None
 
     def _counted(
@@ -1637,11 +1659,37 @@ class Repairer:
             return new, f"its value {value} compared ('{wanted.word}')"
         return None
 
-    def measure_not_counted(self, tokens: Sequence[str]) -> tuple[list[str], str] | None:
-        """`tokens` asking for the values it counts, when it counts the values of a measure ("How many
-        people live in Iceland?" decoded as `count ( distinct ?x )` over `res:Iceland ont:population
-        ?x`): a count of numbers is 1, never what "how many" asks; the number is the answer. (Repair
-        asks it of questions that ask how many; other questions reject a count as the wrong kind.)"""
+    def measure_of_unit(self, tokens: Sequence[str], question: str) -> tuple[list[str], str] | None:
+        """`tokens` ranking or comparing by the measure a unit of the question names (`measured_by_unit`)
+        in place of another ("Which Asian country has the most people?" ordered by area: people counted
+        are a population; "larger than a million square kilometres" by length: an area): the index's
+        property whose label holds the unit's word and whose values are measures."""
+        word = measured_by_unit(question) if self.index is not None else None
+        if word is None or self.index is None:
+            return None
+        types = token_types(list(tokens), self.prefixes)
+        ordered = ordered_variable(tokens)
+        read = compared_variables(tokens, types) | ({ordered} if ordered else set())
+        props = {p for _, p, o in triple_patterns(tokens, types) if tokens[o] in read and tokens[p] != "a"}
+        if len(props) != 1:
+            return None
+        prop = tokens[props.pop()]
+        if word in _name(prop, self.index).lower().split():
+            return None
+        measures = [
+            h.token
+            for h in self.index.lookup(word, ["property"], self.per_element)
+            if word in _name(h.token, self.index).lower().split() and self._measured_values(h.token)
+        ]
+        if not measures:
+            return None
+        new = [measures[0] if t == prop else t for t in tokens]
+        return new, f"{prop} -> {measures[0]} (the question's unit measures {word})"
+
+    def counted_measure(self, tokens: Sequence[str]) -> tuple[str, frozenset[str]] | None:
+        """(variable, properties) of a COUNT of the values of measures (numbers or years: `count (
+        distinct ?x )` over `res:Iceland ont:population ?x`), else None: such a count is 1, whatever
+        the question asked."""
         if tokens[:4] != ["select", "(", "count", "("] or "as" not in tokens or "}" not in tokens:
             return None
         close = tokens.index(")", 4)
@@ -1653,10 +1701,22 @@ class Repairer:
         binding = [(s, p, o) for s, p, o in triple_patterns(tokens, types) if var in (tokens[s], tokens[o])]
         if not binding or any(tokens[o] != var or types[p] != TokenType.URI for s, p, o in binding):
             return None
-        props = {tokens[p] for _, p, _ in binding}
+        props = frozenset(tokens[p] for _, p, _ in binding)
         if not all((kinds := self._value_kinds(p)) and all("number" in k for k in kinds) for p in props):
             return None
-        values = ["select", "distinct", var, *tokens[tokens.index("where") :]]
+        return var, props
+
+    def measure_not_counted(self, tokens: Sequence[str]) -> tuple[list[str], str] | None:
+        """`tokens` asking for the values it counts, when it counts the values of a measure ("How many
+        people live in Iceland?" decoded as `count ( distinct ?x )` over `res:Iceland ont:population
+        ?x`): a count of numbers is 1, never what "how many" asks; the number is the answer. Not for
+        years or dates ("How many people founded Intel?" decoded over `ont:foundingYear`): a year
+        answers no "how many", so such a count stays, and is the wrong kind (`_try`). (Repair asks it
+        of questions that ask how many; other questions reject a count as the wrong kind.)"""
+        measured = self.counted_measure(tokens)
+        if measured is None or any(self.values_are_dates(p) for p in measured[1]):
+            return None
+        values = ["select", "distinct", measured[0], *tokens[tokens.index("where") :]]
         return values, "a count of a measure's values asks for the values"
 
     def dangling_value_asked(self, tokens: Sequence[str], said: Said | None) -> tuple[list[str], str] | None:
@@ -1794,6 +1854,69 @@ class Repairer:
                     return new, answer
         return None
 
+    def _joined(
+        self, tokens: list[str], units: Sequence[str], source: str, rnd: Round, expected: Expected
+    ) -> tuple[list[str], Answer, Attempt] | None:
+        """A query whose patterns fall apart (`?x a ont:ChemicalElement . res:Niels_Bohr ont:birthPlace
+        ?y`: every element, whatever Bohr's birthplace) joined: its answer variable and a variable of
+        the rest linked by a property of the question's units the query does not use, either way round
+        ("Which element is named for Niels Bohr's birthplace?": `?x ont:namedAfter ?y`); the first that
+        answers."""
+        types = token_types(tokens, self.prefixes)
+        parts, found = apart(tokens, types), braces(tokens)
+        if parts is None or found is None:
+            return None
+        var, rest = parts
+        close = found[1]
+        props = [u for u in units if u not in tokens and self._kind(u) == "property"][: self.per_element]
+        for other in rest[:2]:
+            for prop in props:
+                for pattern in ([var, prop, other], [other, prop, var]):
+                    new = [*tokens[:close], ".", *pattern, *tokens[close:]]
+                    attempt, answer, _ = self._try(
+                        new, f"{source}: {var} joined to {other} by {prop}", expected
+                    )
+                    rnd.attempts.append(attempt)
+                    if attempt.outcome == ANSWERED and answer is not None:
+                        return new, answer, attempt
+        return None
+
+    def _hop_back(
+        self, tokens: list[str], source: str, rnd: Round, expected: Expected
+    ) -> tuple[list[str], Answer, Attempt] | None:
+        """A chain that goes there and back by one property taken one hop back ("Who wrote the poem
+        The Raven?" decoded as `?x ont:author ?y . res:The_Raven ont:author ?y`: the other works of its
+        author, not a who): the one pattern that reaches the answer variable from the variable between,
+        by the property another pattern reaches that variable by, is dropped with the answer's classes,
+        and that variable answers. Only for a SELECT of one variable and plain patterns."""
+        types = token_types(tokens, self.prefixes)
+        var, found = answer_variable(tokens, types), braces(tokens)
+        if (
+            var is None
+            or found is None
+            or tokens[: found[0]] not in (["select", "distinct", var, "where"], ["select", var, "where"])
+        ):
+            return None
+        open_at, close_at = found
+        patterns = triple_patterns(tokens, types)
+        if close_at - open_at != 4 * len(patterns) or tokens[close_at + 1 :]:
+            return None  # more than plain patterns joined by "."
+        reaching = [t for t in patterns if var in (tokens[t[0]], tokens[t[2]])]
+        facts = [t for t in reaching if tokens[t[1]] != "a"]
+        if len(facts) != 1 or len(reaching) == len(patterns):
+            return None
+        s, p, o = facts[0]
+        inner, at = (tokens[o], 2) if tokens[s] == var else (tokens[s], 0)
+        back = any(t[1] != p and tokens[t[1]] == tokens[p] and tokens[t[at]] == inner for t in patterns)
+        if not inner.startswith("?") or inner == var or not back:
+            return None
+        kept = [[var if tokens[i] == inner else tokens[i] for i in t] for t in patterns if t not in reaching]
+        body = [tok for k, triple in enumerate(kept) for tok in ([] if k == 0 else ["."]) + triple]
+        new = [*tokens[: open_at + 1], *body, *tokens[close_at:]]
+        attempt, answer, _ = self._try(new, f"{source}: its answer one hop back, at {inner}", expected)
+        rnd.attempts.append(attempt)
+        return (new, answer, attempt) if attempt.outcome == ANSWERED and answer is not None else None
+
     # -- one question ----------------------------------------------------------------------------
 
     def repair(
@@ -1823,6 +1946,7 @@ class Repairer:
             tokens, source = list(hyp), f"hypothesis {n}"
             if question:
                 for change in (
+                    self.measure_of_unit(tokens, question),
                     turned_to_question(tokens, question, self.values_are_dates),
                     unasked_ranking_removed(tokens, question),
                     unordered_limit_removed(tokens, question),

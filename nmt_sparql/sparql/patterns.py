@@ -50,19 +50,17 @@ def answer_variable(tokens: Sequence[str], types: Sequence[TokenType]) -> str | 
     return None
 
 
-def falls_apart(tokens: Sequence[str], types: Sequence[TokenType]) -> bool:
-    """Whether a SELECT holds a triple pattern that no chain of shared variables joins to its answer
-    variable (`?x a ont:City . res:Germany ont:capital ?y`): the answer is then a cross product with
-    a condition on something else, which no question asks for. A FILTER that compares two variables
-    joins them (`?x ont:orderFromSun ?v . res:Earth ont:orderFromSun ?e . filter ( ?v > ?e )`). False
-    for ASK and for a query without patterns or answer variable."""
+def _parts(tokens: Sequence[str], types: Sequence[TokenType]) -> tuple[str, list[set[str]]] | None:
+    """A SELECT's answer variable and the variable sets of its triple patterns (and of its FILTERs that
+    compare two variables) that no chain of shared variables joins to it; None for ASK and for a query
+    without patterns or answer variable."""
     answer = answer_variable(tokens, types)
     patterns = [
         {tokens[i] for i in triple if types[i] == TokenType.VARIABLE}
         for triple in triple_patterns(tokens, types)
     ]
     if answer is None or not patterns:
-        return False
+        return None
     compared = [
         {tokens[i] for i in range(start, end) if types[i] == TokenType.VARIABLE}
         for start, end in _filter_spans(tokens)
@@ -72,9 +70,30 @@ def falls_apart(tokens: Sequence[str], types: Sequence[TokenType]) -> bool:
     while True:
         linked = [p for p in rest if p & joined]
         if not linked:
-            return bool(rest)
+            return answer, rest
         rest = [p for p in rest if not p & joined]
         joined.update(*linked)
+
+
+def falls_apart(tokens: Sequence[str], types: Sequence[TokenType]) -> bool:
+    """Whether a SELECT holds a triple pattern that no chain of shared variables joins to its answer
+    variable (`?x a ont:City . res:Germany ont:capital ?y`): the answer is then a cross product with
+    a condition on something else, which no question asks for. A FILTER that compares two variables
+    joins them (`?x ont:orderFromSun ?v . res:Earth ont:orderFromSun ?e . filter ( ?v > ?e )`). False
+    for ASK and for a query without patterns or answer variable."""
+    parts = _parts(tokens, types)
+    return parts is not None and bool(parts[1])
+
+
+def apart(tokens: Sequence[str], types: Sequence[TokenType]) -> tuple[str, list[str]] | None:
+    """A SELECT that falls apart (`falls_apart`): its answer variable and the variables of the patterns
+    not joined to it, in the order they first stand; None when it does not, or they hold none."""
+    parts = _parts(tokens, types)
+    if parts is None or not parts[1]:
+        return None
+    rest = set().union(*parts[1])
+    variables = [t for t in dict.fromkeys(tokens) if t in rest]
+    return (parts[0], variables) if variables else None
 
 
 def reads_unbound(tokens: Sequence[str], types: Sequence[TokenType]) -> bool:

@@ -56,7 +56,7 @@ _MAX_WORDS = 8  # "The Lion, the Witch and the Wardrobe"
 _QUOTED = re.compile(r'"([^"]+)"|“([^”]+)”|\'([^\']+)\'(?!\w)')
 _DATE = re.compile(r"\b(\d{4})-(\d{2})-(\d{2})\b")
 # "200 million", "1.5 billion": a number and its scale word, read as the number they name.
-_SCALED = re.compile(r"(?<![\w.])(\d+(?:\.\d+)?)\s+(thousand|million|billion|trillion)\b", re.I)
+_SCALED = re.compile(r"(?<![\w.])(\d+(?:\.\d+)?|an?|one)\s+(thousand|million|billion|trillion)\b", re.I)
 _SCALE = {"thousand": 10**3, "million": 10**6, "billion": 10**9, "trillion": 10**12}
 _NUMBER = re.compile(r"(?<![\w.])-?\d{1,3}(?:,\d{3})+(?:\.\d+)?(?![\w])|(?<![\w.])-?\d+(?:\.\d+)?(?![\w])")
 # Words a question gives as text to match, not as a name: "contains (the word) X", "the letter t",
@@ -132,7 +132,7 @@ def _quote(value: str) -> str:
 
 
 def literal_candidates(question: str) -> list[Candidate]:
-    """Numbers (22.4, 1,000 -> 1000, 200 million -> 200000000), ISO dates ("1990-05-01"^^xsd:date), quoted strings, contained words."""
+    """Numbers (22.4, 1,000 -> 1000, 200 million -> 200000000, a million -> 1000000), ISO dates ("1990-05-01"^^xsd:date), quoted strings, contained words."""
     found: list[Candidate] = []
     taken: list[tuple[int, int]] = []
     for m in _QUOTED.finditer(question):
@@ -146,7 +146,8 @@ def literal_candidates(question: str) -> list[Candidate]:
             taken.append(m.span())
     for m in _SCALED.finditer(question):
         if not any(s <= m.start() < e for s, e in taken):
-            value = Decimal(m.group(1)) * _SCALE[m.group(2).lower()]
+            count = Decimal(1) if m.group(1).isalpha() else Decimal(m.group(1))  # "a million"
+            value = count * _SCALE[m.group(2).lower()]
             found.append(Candidate(str(int(value) if value == int(value) else value), "literal", m.group(),
                                    m.start(), m.end(), 1.0))  # fmt: skip
             taken.append(m.span())
