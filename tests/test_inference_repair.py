@@ -1441,6 +1441,11 @@ res:Russia a ont:Country ; ont:area 17098246 ; ont:population 146000000 .
         assert most.answer is not None and most.answer.rows == (("http://repair.test/resource/India",),)
         assert repairer.measure_of_unit(by_people, "Which country has the most people?") is None
         assert repairer.measure_of_unit(by_area, "Which country is the largest?") is None
+        than = _tokens(
+            "SELECT DISTINCT ?x WHERE { ?x ont:area ?v . res:India ont:area ?w . FILTER(?v > ?w) }"
+        )
+        more = repairer.measure_of_unit(than, "Which countries have more people than India?")
+        assert more is not None and more[0] == [t.replace("ont:area", "ont:population") for t in than]
         squared = repairer.measure_of_unit(larger, "countries larger than 5 million square kilometres")
         assert squared is not None and "ont:area" in squared[0] and "ont:population" not in squared[0]
 

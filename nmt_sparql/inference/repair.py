@@ -672,10 +672,10 @@ class Repairer:
         self, target: _Target, pattern: tuple[int, int, int], units: Sequence[str]
     ) -> Iterator[tuple[list[str], str]]:
         """Rewrites of one triple pattern, fewest changes first: elements replaced (a property from an
-        entity also by the other properties of its facts), subject and object
-        swapped; after those of one change, its entity (or another in its place) reached through one
-        element between (`_through`: "the oldest German university", `?x ont:city res:German`, is one in
-        a city of Germany)."""
+        entity also by the other properties of its facts), subject and object swapped; after those of
+        one change, its entity (or another in its place) reached through one element between
+        (`_through`: "the oldest German university", `?x ont:city res:German`, is one in a city of
+        Germany)."""
         tokens = target.tokens
         types = token_types(tokens, self.prefixes)
         s, p, o = pattern
@@ -1670,10 +1670,12 @@ class Repairer:
         types = token_types(list(tokens), self.prefixes)
         ordered = ordered_variable(tokens)
         read = compared_variables(tokens, types) | ({ordered} if ordered else set())
-        props = {p for _, p, o in triple_patterns(tokens, types) if tokens[o] in read and tokens[p] != "a"}
+        props = {
+            tokens[p] for _, p, o in triple_patterns(tokens, types) if tokens[o] in read and tokens[p] != "a"
+        }
         if len(props) != 1:
             return None
-        prop = tokens[props.pop()]
+        prop = props.pop()
         if word in _name(prop, self.index).lower().split():
             return None
         measures = [
