@@ -1813,11 +1813,8 @@ class Repairer:
         rnd: Round,
         expected: Expected,
     ) -> tuple[list[str], Answer] | None:
-        for prop in self.said_but_left_out(tokens, said, units)[: self.per_element]:
-            further = self._one_hop_further(tokens, None, [prop], source, rnd, expected)
-            if further is not None:
-                return further
-        return None
+        props = self.said_but_left_out(tokens, said, units)[: self.per_element]
+        return self._one_hop_further(tokens, None, props, source, rnd, expected) if props else None
 
     def _one_hop_further(
         self,
@@ -1833,7 +1830,7 @@ class Repairer:
         any): `?x` becomes an inner variable and `?inner P ?x [. ?x a cls]` (or `?x P ?inner`) is
         added, for each property of the question's units the query does not use ("Einstein's
         universities are in which city?": his alma maters, then their city). The first that answers
-        wins. `between`: a class the inner variable must have too (`?inner a ont:Band`)."""
+        wins; none when that one answers only with entities the query names (`_named_back`). `between`: a class the inner variable must have too (`?inner a ont:Band`)."""
         types = token_types(tokens, self.prefixes)
         var = answer_variable(tokens, types)
         found = braces(tokens)
@@ -1852,9 +1849,22 @@ class Repairer:
                     new, f"{source}: one hop further, {way} its answer by {prop}", expected
                 )
                 rnd.attempts.append(attempt)
-                if attempt.outcome == ANSWERED and answer is not None:
-                    return new, answer
+                if attempt.outcome != ANSWERED or answer is None:
+                    continue
+                if self._named_back(tokens, answer):  # the query's own path read backwards: no hop asked
+                    attempt.outcome, attempt.detail = WRONG_KIND, "the hop leads back to an entity it names"
+                    return None
+                return new, answer
         return None
+
+    def _named_back(self, tokens: Sequence[str], answer: Answer) -> bool:
+        """Whether every answer is an entity `tokens` names: a hop further that comes back to where the
+        query started ("What is Cormac McCarthy known for writing?": his notable works, then their
+        author, McCarthy)."""
+        values = [v for row in answer.values() for v in row if v is not None]
+        return bool(values) and all(
+            value_kinds(v) == {"iri"} and token_of(v, self.prefixes) in tokens for v in values
+        )
 
     def _joined(
         self, tokens: list[str], units: Sequence[str], source: str, rnd: Round, expected: Expected
