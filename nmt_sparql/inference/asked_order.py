@@ -9,10 +9,10 @@ whose ORDER BY or FILTER comparison goes against the question's word before it r
 Words are read by their lemma (lemminflect, as the linker does): `smallest` is `small`, low; `most
 populous` is high; `least X` is the opposite of X. Words of time (old, early, young, new, late,
 recent) and the ordinals "first" and "last" ("initial", "final") read as a date order (oldest =
-earliest = first = ascending) when the ordered values are dates or years, and `old`/`young` as an age otherwise; the KB
-says which (`values_are_dates`). A graded word misspelt by one edit ("eraliest", "befor") is read as
-the word. A question with no graded word, or with words that disagree, asks for no direction and
-changes nothing. A question with no graded or ranking word ("first", "top") at all asks for no
+earliest = first = ascending) when the ordered values are dates or years, and `old`/`young` as an age
+otherwise; the KB says which (`values_are_dates`). A graded word misspelt by one edit ("eraliest",
+"befor") is read as the word. A question with no graded word, or with words that disagree, asks for
+no direction and changes nothing. A question with no graded or ranking word ("first", "top") at all asks for no
 ranking: a query that keeps its first answers by an order (`order by desc ( ?v ) limit 1`) loses the
 order and the limit; a question that asks for the top one, a query that keeps its first answers by no
 order (`limit 1` alone) loses the limit, to be ranked. A query that compares with a number the

@@ -91,7 +91,7 @@ from __future__ import annotations
 import itertools
 import re
 from collections import Counter
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Collection, Iterable, Iterator, Sequence
 from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import Any
@@ -366,10 +366,7 @@ class Repairer:
                     echoed.add(s)
                 if p == p2 and s == o2 and s2 == var != o:
                     echoed.add(o)
-        values = [v for row in answer.values() for v in row if v is not None]
-        return bool(values and echoed) and all(
-            value_kinds(v) == {"iri"} and token_of(v, self.prefixes) in echoed for v in values
-        )
+        return bool(echoed) and self._only_entities(answer, echoed)
 
     def of_answering_classes(self, answer: Answer, expected: Expected) -> bool:
         """Whether an answer to a "who" question holds an entity of a class such questions' answers
@@ -1830,7 +1827,9 @@ class Repairer:
         any): `?x` becomes an inner variable and `?inner P ?x [. ?x a cls]` (or `?x P ?inner`) is
         added, for each property of the question's units the query does not use ("Einstein's
         universities are in which city?": his alma maters, then their city). The first that answers
-        wins; none when that one answers only with entities the query names (`_named_back`). `between`: a class the inner variable must have too (`?inner a ont:Band`)."""
+        wins; none when that one answers only with entities the query names (a hop back to where it
+        started: "What is Cormac McCarthy known for writing?", his works' author). `between`: a class
+        the inner variable must have too (`?inner a ont:Band`)."""
         types = token_types(tokens, self.prefixes)
         var = answer_variable(tokens, types)
         found = braces(tokens)
@@ -1840,7 +1839,7 @@ class Repairer:
         inner = next(v for v in ("?h", "?h1", "?h2", "?h3") if v not in tokens)
         body = [inner if t == var else t for t in tokens[open_at + 1 : close_at]]
         body += [t for c in between for t in (".", inner, "a", c)]
-        props = [u for u in units if u not in tokens and self._kind(u) == "property"][: self.per_element]
+        props = self._unused_properties(tokens, units)
         for prop in props:
             for pattern, way in (([inner, prop, var], "from"), ([var, prop, inner], "to")):
                 typed = [".", var, "a", cls] if cls is not None else []
@@ -1851,20 +1850,22 @@ class Repairer:
                 rnd.attempts.append(attempt)
                 if attempt.outcome != ANSWERED or answer is None:
                     continue
-                if self._named_back(tokens, answer):  # the query's own path read backwards: no hop asked
+                if self._only_entities(answer, tokens):  # the query's path read backwards: no hop asked
                     attempt.outcome, attempt.detail = WRONG_KIND, "the hop leads back to an entity it names"
                     return None
                 return new, answer
         return None
 
-    def _named_back(self, tokens: Sequence[str], answer: Answer) -> bool:
-        """Whether every answer is an entity `tokens` names: a hop further that comes back to where the
-        query started ("What is Cormac McCarthy known for writing?": his notable works, then their
-        author, McCarthy)."""
+    def _only_entities(self, answer: Answer, tokens: Collection[str]) -> bool:
+        """Whether the answer has values and every one is an entity among `tokens`."""
         values = [v for row in answer.values() for v in row if v is not None]
         return bool(values) and all(
             value_kinds(v) == {"iri"} and token_of(v, self.prefixes) in tokens for v in values
         )
+
+    def _unused_properties(self, tokens: Sequence[str], units: Sequence[str]) -> list[str]:
+        """The properties among the question's units that the query does not use, up to `per_element`."""
+        return [u for u in units if u not in tokens and self._kind(u) == "property"][: self.per_element]
 
     def _joined(
         self, tokens: list[str], units: Sequence[str], source: str, rnd: Round, expected: Expected
@@ -1880,7 +1881,7 @@ class Repairer:
             return None
         var, rest = parts
         close = found[1]
-        props = [u for u in units if u not in tokens and self._kind(u) == "property"][: self.per_element]
+        props = self._unused_properties(tokens, units)
         for other in rest[:2]:
             for prop in props:
                 for pattern in ([var, prop, other], [other, prop, var]):
