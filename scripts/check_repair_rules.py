@@ -16,7 +16,9 @@ the query leaves out (a filter added, to a SELECT, a COUNT or an ASK that reads 
 names; an entity taken as a measured value compared by its own), and whether an ASK's "no" comes from a
 pattern the KB's values of its property rule out, or is a "yes" by a property the question says alike, by
 an entity named alike that can take the place of one that cannot, or by the property that links two ends
-that the query's property never takes. A rule that would reject
+that the query's property never takes; a place adjective before the class asked for read as the place,
+a class as the value of a property the question says read as one of its members, an ASK part that names
+nothing asked of the entity. A rule that would reject
 or rewrite a *gold* query is a rule that breaks right answers. This script runs each rule on every gold
 query of a prepared dataset (and any JSONL files of {question, query}) against its KB and counts the
 gold queries each rule would change: all counts should be 0.
@@ -98,6 +100,9 @@ def main() -> None:
         "comparison left out": [],
         "ruled out": [],
         "said alike": [],
+        "ask of the named": [],
+        "class as a value": [],
+        "place adjective": [],
     }
     checked = {key: 0 for key in changed}
     for source, record in records(args.data, args.extra):
@@ -142,6 +147,9 @@ def main() -> None:
         checked["entity compared"] += 1
         if repairer.entity_compared(tokens) is not None:
             changed["entity compared"].append(where)
+        checked["ask of the named"] += 1
+        if repairer.ask_about_the_named(tokens) is not None:
+            changed["ask of the named"].append(where)
         checked["unit's measure"] += 1
         if repairer.measure_of_unit(tokens, question) is not None:
             changed["unit's measure"].append(where)
@@ -165,6 +173,13 @@ def main() -> None:
             linked = units_of(annotator.question(question))
             if repairer.said_hop(tokens, question, linked) is not None:
                 changed["said but left out"].append(where)
+            checked["class as a value"] += 1
+            said_linked = Said(question, index)
+            if repairer.class_as_value_typed(tokens, said_linked) is not None:
+                changed["class as a value"].append(where)
+            checked["place adjective"] += 1
+            if repairer.place_adjective_read(tokens, question, linked, said_linked) is not None:
+                changed["place adjective"].append(where)
             checked["named but left out"] += 1
             if (
                 repairer.named_left_out(tokens, question, linked) is not None

@@ -105,6 +105,14 @@ def test_a_ranking_the_question_never_asks_for_is_removed() -> None:
         assert unasked_ranking_removed(query, ranked) is None
 
 
+def test_a_comparison_with_a_bound_asks_for_every_answer_past_it_not_the_top_one() -> None:
+    query = _q("?x ont:artist res:The_Beatles . ?x ont:releaseYear ?v") + _TOP_ONE
+    removed = unasked_ranking_removed(query, "Beatles albums newer than Abbey Road")
+    assert removed is not None and removed[0] == _q("?x ont:artist res:The_Beatles . ?x ont:releaseYear ?v")
+    for chooses in ("Which is newer, Help! or Abbey Road?", "the top album newer than Help!"):
+        assert unasked_ranking_removed(query, chooses) is None
+
+
 @pytest.mark.parametrize(
     ("question", "word"),
     [

@@ -120,6 +120,8 @@ def test_a_place_is_an_iri_and_a_date_is_not() -> None:
         ("I want to see albums by Queen", ["albums", "by", "queen"]),
         ("Search for rivers in Asia", ["rivers", "in", "asia"]),
         ("a list of the novels of Tolkien", ["novels", "of", "tolkien"]),
+        ("Which of Saturn's moons was found first?", ["moons", "was", "found"]),
+        ("which of the planets is largest", ["planets", "is", "largest"]),
     ],
 )
 def test_the_words_naming_what_a_question_asks_for(question: str, noun: list[str]) -> None:

@@ -1592,3 +1592,226 @@ def test_a_property_is_rewritten_to_the_one_joining_the_entity_to_what_the_rest_
     assert repairer._joined_as_the_rest_says(born, (5, 6, 7)) == ["ont:director"]
     alone = _tokens("SELECT DISTINCT ?x WHERE { res:Alien ont:birthDate ?x }")  # nothing else says what ?x is
     assert repairer._joined_as_the_rest_says(alone, (5, 6, 7)) == []
+
+
+NATIONS_TTL = """@prefix res: <http://repair.test/resource/> .
+@prefix ont: <http://repair.test/ontology/> .
+res:Godard a ont:FilmDirector ; ont:nationality res:France .
+res:Truffaut a ont:FilmDirector ; ont:nationality res:France .
+res:Jacques_Brel a ont:FilmDirector ; ont:nationality res:Belgium .
+res:France ont:officialLanguage res:French .
+res:Belgium ont:officialLanguage res:French .
+res:Sorbonne a ont:University ; ont:city res:Paris ; ont:foundingYear 1257 .
+res:Leuven a ont:University ; ont:city res:Leuven_City ; ont:foundingYear 1425 .
+res:Paris ont:country res:France .
+res:Leuven_City ont:country res:Belgium .
+res:Godard ont:almaMater res:Leuven .
+res:Les_Miserables a ont:Novel ; ont:language res:French .
+res:Oppenheimer a ont:Film ; ont:releaseYear 2023 .
+res:Casablanca a ont:Film ; ont:releaseYear 1942 .
+res:France a ont:Country ; ont:continent res:Europe ; ont:area 550000 .
+res:Iceland a ont:Country ; ont:population 370000 ; ont:area 103000 .
+res:Malta a ont:Country ; ont:population 500000 ; ont:area 316 .
+res:Peru a ont:Country ; ont:continent res:South_America .
+res:Ghana a ont:Country ; ont:continent res:Africa .
+res:Francium a ont:ChemicalElement ; ont:namedAfter res:France .
+res:Curium a ont:ChemicalElement ; ont:namedAfter res:Marie_Curie .
+res:Pink_Floyd ont:bandMember res:Syd_Barrett, res:Roger_Waters .
+res:Syd_Barrett ont:birthDate "1946-01-06"^^<http://www.w3.org/2001/XMLSchema#date> .
+res:Roger_Waters ont:birthDate "1943-09-06"^^<http://www.w3.org/2001/XMLSchema#date> .
+res:Alien ont:director res:Ridley_Scott ; ont:releaseYear 1979 .
+res:Hovis_Advert ont:director res:Ridley_Scott .
+"""
+NATION_ENTRIES = [
+    Entry("res:South_America", "entity", ("South America",)),
+    Entry("res:Iceland", "entity", ("Iceland",)),
+    Entry("res:Malta", "entity", ("Malta",)),
+    Entry("ont:Country", "class", ("country",)),
+    Entry("ont:ChemicalElement", "class", ("chemical element", "element")),
+    Entry("ont:namedAfter", "property", ("named after",)),
+    Entry("ont:country", "property", ("country",)),
+    Entry("ont:continent", "property", ("continent",)),
+    Entry("ont:population", "property", ("population",)),
+    Entry("ont:area", "property", ("area",)),
+    Entry("res:France", "entity", ("France",)),
+    Entry("res:French", "entity", ("French",)),
+    Entry("res:Belgium", "entity", ("Belgium",)),
+    Entry("res:Oppenheimer", "entity", ("Oppenheimer",)),
+    Entry("ont:FilmDirector", "class", ("film director",)),
+    Entry("ont:University", "class", ("university",)),
+    Entry("ont:Novel", "class", ("novel",)),
+    Entry("ont:Language", "class", ("language",)),
+    Entry("ont:Film", "class", ("film",)),
+    Entry("ont:nationality", "property", ("nationality",)),
+    Entry("ont:officialLanguage", "property", ("official language",)),
+    Entry("ont:language", "property", ("language",)),
+    Entry("ont:releaseYear", "property", ("release year",)),
+]
+
+
+@pytest.fixture
+def nations(prefixes: PrefixMap, tmp_path: Path) -> Iterator[Repairer]:
+    (tmp_path / "kb.ttl").write_text(NATIONS_TTL, encoding="utf-8")
+    with (
+        EmbeddedStore([tmp_path / "kb.ttl"], prefixes=prefixes, timeout_s=10) as store,
+        KBIndex.build(tmp_path / "nations.sqlite", NATION_ENTRIES) as index,
+    ):
+        yield Repairer(Recording(store), prefixes, index, max_rounds=1)
+
+
+def test_a_place_adjective_before_the_class_asked_for_reads_the_place(nations: Repairer) -> None:
+    """ "french film directors" are directors of French nationality, not of a French-speaking country
+    (Belgium's Brel); "Belgian universities" are in a city of Belgium, by the university's own facts
+    (not by where an alumnus comes from)."""
+    units = ["res:French", "res:France", "ont:officialLanguage", "ont:FilmDirector", "ont:nationality"]
+    spoken = _tokens(
+        "SELECT DISTINCT ?x WHERE { ?x a ont:FilmDirector . ?x ont:nationality ?m . ?m ont:officialLanguage res:French }"
+    )
+    repaired = nations.repair([spoken], units, "french film directors")
+    assert repaired.tokens == _tokens(
+        "SELECT DISTINCT ?x WHERE { ?x a ont:FilmDirector . ?x ont:nationality res:France }"
+    )
+    assert {row[0].rsplit("/", 1)[1] for row in repaired.answer.rows} == {"Godard", "Truffaut"}
+    old = _tokens(
+        "SELECT DISTINCT ?x WHERE { ?x ont:nationality res:Belgium . ?x ont:foundingYear ?v } ORDER BY ASC(?v) LIMIT 1"
+    )
+    belgian = nations.place_adjective_read(
+        old,
+        "Which Belgian university is the oldest?",
+        ["res:Belgium", "ont:University"],
+        Said("Which Belgian university is the oldest?", nations.index),
+    )
+    assert belgian is not None and belgian[0] == _tokens(
+        "SELECT DISTINCT ?x WHERE { ?x a ont:University . ?x ont:city ?_in . ?_in ont:country res:Belgium . ?x ont:foundingYear ?v } ORDER BY ASC(?v) LIMIT 1"
+    )
+
+
+def test_a_place_adjective_of_a_language_or_another_class_is_left_as_it_is(nations: Repairer) -> None:
+    """ "French-speaking", "written in French", a language that joins the class's members itself
+    ("French novels"), and a class that is not the one asked for ("films by French directors") keep
+    the query."""
+    units = ["res:French", "res:France", "ont:FilmDirector", "ont:Novel", "ont:Film", "ont:officialLanguage"]
+    speaking = _tokens(
+        "SELECT DISTINCT ?x WHERE { ?x a ont:FilmDirector . ?x ont:nationality ?m . ?m ont:officialLanguage res:French }"
+    )
+    novels = _tokens("SELECT DISTINCT ?x WHERE { ?x a ont:Novel . ?x ont:language res:French }")
+    films = _tokens(
+        "SELECT DISTINCT ?x WHERE { ?x a ont:Film . ?x ont:director ?d . ?d ont:nationality ?m . ?m ont:officialLanguage res:French }"
+    )
+    for tokens, question in [
+        (speaking, "film directors from French-speaking countries"),
+        (speaking, "film directors of countries where people speak in French"),
+        (novels, "French novels"),
+        (novels, "novels written in French"),
+        (films, "films by french film directors"),
+    ]:
+        assert nations.place_adjective_read(tokens, question, units, Said(question, nations.index)) is None, (
+            question
+        )
+
+
+def test_the_class_after_one_the_question_opens_with_is_the_one_asked_for(nations: Repairer) -> None:
+    units = ["res:Russian", "ont:Language", "ont:Novel", "ont:FilmDirector", "ont:Film"]
+    assert nations.asked_class("russian-language novels", units) == "ont:Novel"
+    assert nations.asked_class("Which languages are spoken in France?", units) == "ont:Language"
+    assert nations.asked_class("french film directors", units) == "ont:FilmDirector"  # the longest label
+
+
+def test_an_ask_whose_part_names_nothing_asks_it_of_the_entity_it_names(nations: Repairer) -> None:
+    """ "Did the Oppenheimer movie come out before 2020?" decoded as `res:Oppenheimer a ont:Film . ?x
+    ont:releaseYear ?v . FILTER(?v < 2020)`: true of Casablanca, false of Oppenheimer."""
+    apart_ask = _tokens(
+        "ASK WHERE { res:Oppenheimer a ont:Film . ?x ont:releaseYear ?v . FILTER(?v < 2020) }"
+    )
+    repaired = nations.repair(
+        [apart_ask],
+        ["res:Oppenheimer", "ont:Film", "ont:releaseYear", "2020"],
+        "Did the Oppenheimer movie come out before 2020?",
+    )
+    assert repaired.tokens == _tokens(
+        "ASK WHERE { res:Oppenheimer a ont:Film . res:Oppenheimer ont:releaseYear ?v . FILTER(?v < 2020) }"
+    )
+    assert repaired.answer.boolean is False
+    joined = _tokens("ASK WHERE { res:Oppenheimer ont:releaseYear ?v . FILTER(?v < 2020) }")
+    assert nations.ask_about_the_named(joined) is None
+    two = _tokens(
+        "ASK WHERE { res:Oppenheimer a ont:Film . res:Casablanca a ont:Film . ?x ont:releaseYear ?v }"
+    )
+    assert nations.ask_about_the_named(two) is None  # which of two entities: not for this rule to say
+
+
+def test_a_class_as_the_value_of_a_property_the_question_says_is_a_value_of_that_class(
+    nations: Repairer,
+) -> None:
+    """ "named after countries" as `?x ont:namedAfter ont:Country`: an element named after a country;
+    "How many countries" as `?x ont:country ont:Country` says the property only by the class's word."""
+    named = _tokens("SELECT (COUNT(DISTINCT ?x) AS ?c) WHERE { ?x ont:namedAfter ont:Country }")
+    question = "How many elements are named after countries?"
+    repaired = nations.repair([named], ["ont:ChemicalElement", "ont:namedAfter", "ont:Country"], question)
+    assert repaired.tokens == _tokens(
+        "SELECT (COUNT(DISTINCT ?x) AS ?c) WHERE { ?x ont:namedAfter ?_c1 . ?_c1 a ont:Country }"
+    )
+    assert repaired.answer.rows == (("1",),)
+    countries = _tokens("SELECT (COUNT(DISTINCT ?x) AS ?c) WHERE { ?x ont:country ont:Country }")
+    said = Said("How many countries are there?", nations.index)
+    assert nations.class_as_value_typed(countries, said) is None
+
+
+def test_two_words_name_a_place_as_one_adjective(nations: Repairer) -> None:
+    """ "South American" names South America (not South Africa): the countries on that continent."""
+    said = Said("How many South American countries are there?", nations.index)
+    assert said.place_words("res:South_America") == ["south american"]
+    every = _tokens("SELECT (COUNT(DISTINCT ?x) AS ?c) WHERE { ?x ont:country res:South_America }")
+    read = nations.place_adjective_read(
+        every, said.text, ["res:South_America", "ont:Country", "ont:country"], said
+    )
+    assert read is not None and read[0] == _tokens(
+        "SELECT (COUNT(DISTINCT ?x) AS ?c) WHERE { ?x a ont:Country . ?x ont:continent res:South_America }"
+    )
+
+
+def test_what_a_unit_measures_and_the_direction_asked_both_hold(nations: Repairer) -> None:
+    """ "the fewest people" decoded as the largest area: the population, and the fewest first."""
+    largest = _tokens(
+        "SELECT DISTINCT ?x WHERE { ?x a ont:Country . ?x ont:area ?v } ORDER BY DESC(?v) LIMIT 1"
+    )
+    units = ["ont:Country", "ont:area", "ont:population"]
+    repaired = nations.repair([largest], units, "Which country has the fewest people?")
+    assert repaired.tokens == _tokens(
+        "SELECT DISTINCT ?x WHERE { ?x a ont:Country . ?x ont:population ?v } ORDER BY ASC(?v) LIMIT 1"
+    )
+    assert repaired.answer.rows == (("http://repair.test/resource/Iceland",),)
+
+
+def test_a_superlative_with_no_class_is_ranked_by_the_one_measure_its_answers_have(
+    nations: Repairer,
+) -> None:
+    """ "the eldest of the Pink Floyd members": no class, and a birth date the only measure every member
+    has; countries with a population and an area, or answers not all measured, are not ranked."""
+    members = _tokens("SELECT DISTINCT ?x WHERE { res:Pink_Floyd ont:bandMember ?x }")
+    eldest = nations.repair(
+        [members], ["res:Pink_Floyd", "ont:bandMember"], "Who's the eldest of the Pink Floyd members?"
+    )
+    assert eldest.answer.rows == (("http://repair.test/resource/Roger_Waters",),)
+    assert "ont:birthDate" in eldest.tokens
+    countries = _tokens("SELECT DISTINCT ?x WHERE { ?x ont:population ?p }")
+    biggest = nations.repair([countries], [], "which is the biggest of them?")
+    assert "order" not in biggest.tokens
+    films = _tokens("SELECT DISTINCT ?x WHERE { ?x ont:director res:Ridley_Scott }")
+    newest = nations.repair([films], [], "Which is the newest of Ridley Scott's works?")
+    assert "order" not in newest.tokens
+
+
+def test_a_measure_put_in_by_repair_compares_with_the_entitys_value(nations: Repairer) -> None:
+    """ "Which countries are bigger than Malta?" decoded as continents compared with Malta itself: the
+    rewrite to the area compares with Malta's area."""
+    compared = _tokens(
+        "SELECT DISTINCT ?x WHERE { ?x a ont:Country . ?x ont:continent ?v . FILTER(?v > res:Malta) }"
+    )
+    units = ["ont:Country", "ont:continent", "ont:area", "res:Malta"]
+    repairer = Repairer(nations.kb, nations.prefixes, nations.index, max_rounds=2)
+    repaired = repairer.repair([compared], units, "Which countries are bigger than Malta?")
+    assert repaired.tokens == _tokens(
+        "SELECT DISTINCT ?x WHERE { ?x a ont:Country . ?x ont:area ?v . res:Malta ont:area ?_than . FILTER(?v > ?_than) }"
+    )
+    assert {row[0].rsplit("/", 1)[1] for row in repaired.answer.rows} == {"France", "Iceland"}

@@ -222,6 +222,21 @@ def asks_for_a_ranking(question: str) -> bool:
     return ranking or any(w in _RANKING or _near_graded(w) for w in _words(question))
 
 
+def compares_with_a_bound(question: str) -> bool:
+    """Whether every graded word of `question` is a comparative, it compares with something ("than"),
+    and offers no choice ("or") nor ranking word: "European countries bigger than Germany" asks for
+    every country past the bound, not the top one ("Which is bigger, Spain or France?" chooses)."""
+    words = _words(question)
+    orders = asked_orders(question)
+    return (
+        bool(orders)
+        and all(a.form == "comparative" for a in orders)
+        and "than" in words
+        and "or" not in words
+        and not any(w in _RANKING for w in words)
+    )
+
+
 def _near_graded(word: str) -> bool:
     return (
         len(word) >= 4
@@ -256,7 +271,9 @@ def ranked_noun(question: str, width: int = 3) -> list[str]:
 def unasked_ranking_removed(tokens: Sequence[str], question: str) -> tuple[list[str], str] | None:
     """`tokens` without the `order by ... limit N [offset M]` that ends it, when `question` asks for no
     ranking (module docstring); None when there is none to remove or the question asks for one."""
-    if "order" not in tokens or "limit" not in tokens or asks_for_a_ranking(question):
+    if "order" not in tokens or "limit" not in tokens:
+        return None
+    if asks_for_a_ranking(question) and not compares_with_a_bound(question):
         return None
     at = len(tokens) - 1 - list(reversed(tokens)).index("order")
     if at + 1 >= len(tokens) or tokens[at + 1] != "by" or "}" in tokens[at:] or tokens.index("limit") < at:

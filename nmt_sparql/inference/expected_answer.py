@@ -170,6 +170,7 @@ def expected_answer(question: str) -> Expected:
 # naming what is asked for follow.
 _ASKING = re.compile(
     r"^(?:(?:(?:in|on|at|from|for|to|by|with|into|through|during) )?(?:which|what)(?: (?:kind|kinds|type|types|sort) of)?"
+    r"(?: of (?:the|its|their|his|her|\S+(?:'s|’s|s'|s’)))?"
     r"|how many|(?:(?:a |the )?list|name|give me|show me|find|count|search for)(?: me)?(?: all)?(?: of)?(?: the)?"
     rf"|{_NUMBER_OF}(?: the)?)$"
 )

@@ -81,6 +81,21 @@ repairer looks for a query that answers:
 - when no query gives the kind asked for, one of the form asked for (a list for "which book", with
   answers of another class) is kept before one that is not (a yes/no).
 
+- before it runs, a place adjective before the class the question asks for ("french film directors",
+  "Which German university is the oldest?", "South American countries") is read as the place: the
+  pattern, or chain, that joins the answer to the place or its language becomes the link the KB most
+  often joins that class's members to the place by, through the members' own facts (nationality; a
+  city's country), unless the word is a language's ("Spanish-speaking", "written in French") or the
+  language joins the class's members itself. A class written as the value of a property the question
+  names (`?x ont:namedAfter ont:Person`) becomes a value of that class; an ASK with a part that names
+  nothing (`res:Oppenheimer_film a ont:Film . ?x ont:releaseYear ?v`) asks it of the entity it names.
+  These rules and the ones above apply in turn, each to what the one before made.
+- a superlative with no class to go by ("the eldest of the Pink Floyd members") is ranked by the one
+  measure every answer has (birth date); a measure a rewrite puts into a comparison with an entity
+  compares with that entity's value; a comparative with "than" and no choice ("European countries
+  bigger than Germany") asks for every answer past the bound, so a ranking is dropped and the bound
+  restricts nothing.
+
 Every query, ASK checks included, goes through `KnowledgeBase.query` (safety checks, the KB's timeout);
 a hypothesis that the safety check refuses is recorded as refused and never sent. Each round records
 what it tried and why each attempt failed, so a user (or a report) sees how the answer was found.
@@ -170,6 +185,10 @@ _CHAIN_READINGS = {
 }
 # The properties of an entity's facts a pattern from it may take instead of its own (`_rewrites`).
 _ENTITY_FACTS = 12
+# Words after a place adjective that make it a language's ("Spanish-speaking", "russian-language"); one
+# before it that makes it a language's too ("written in French").
+_SPOKEN_AFTER = frozenset({"speaking", "language", "languages", "speaker", "speakers", "spoken"})
+_SPOKEN_BEFORE = frozenset({"in", "into", "from"})
 
 
 @dataclass
@@ -801,6 +820,9 @@ class Repairer:
             if added not in (0, 1) or not self._matches(tokens, new_patterns[: k + 1 + added]):
                 continue
             runs += 1
+            compared = self.entity_compared(tokens)  # a measure put in now compares with the entity's
+            if compared is not None:
+                tokens, change = compared[0], f"{change}, {compared[1]}"
             attempt, answer, unknown = self._try(tokens, f"{target.label}: {change}", expected)
             rnd.attempts.append(attempt)
             settled = self._settled(tokens, answer, attempt, rnd, question, units, expected, said)
@@ -989,12 +1011,15 @@ class Repairer:
         planet closest to the Sun" needs no such pattern). An entity named inside the name of an
         element the query uses is part of that name, not left out; so is a place named by an adjective
         that is the name of an element the query uses, or in it ("German" of "novels written in German",
-        "Swiss" of "countries that pay with Swiss francs")."""
+        "Swiss" of "countries that pay with Swiss francs"). What the question compares with ("bigger
+        than Germany") restricts nothing."""
         used = said.names_used(tokens)
+        bound = self._compared_with(said.text, units, "than")
         left = [
             u
             for u in self._named(said, units)
             if u not in tokens
+            and u != bound
             and not said.inside(u, used)
             and (
                 said.names_in_full(u)
@@ -1249,20 +1274,149 @@ class Repairer:
         """The class among the question's units that the words opening it name ("Which painters ..."
         -> ont:Painter; after one word that modifies it: "Count the Dutch painters"), else those after
         its superlative ("What's the newest university?"): the label's words, the last one in the
-        singular or plural."""
+        singular or plural. A class named right after it is the head of the compound it opens
+        ("russian-language novels": novels, not languages)."""
         for noun in (asked_noun(question), ranked_noun(question)):
-            for start, unit in itertools.product((0, 1), units):
-                if self._kind(unit) != "class":
-                    continue
-                label = _name(unit, self.index).lower().split()
-                said = noun[start : start + len(label)]
-                if (
-                    len(said) == len(label)
-                    and said[:-1] == label[:-1]
-                    and label[-1] in inflections(said[-1], ("NOUN",))
-                ):
-                    return unit
+            for start in (0, 1):
+                found = self._class_named_at(noun, start, units)
+                if found is not None:
+                    return (self._class_named_at(noun, found[1], units) or found)[0]
         return None
+
+    def place_adjective_read(
+        self, tokens: list[str], question: str, units: Sequence[str], said: Said | None
+    ) -> tuple[list[str], str] | None:
+        """`tokens` with a place adjective before a class the question names read as the place
+        ("french film directors": `?x ont:nationality res:France`, not directors of a French-speaking
+        country; "German universities": a university in a city of Germany): the pattern, or chain
+        through one variable, that joins the answer to the entity the adjective names (the place, or
+        its language) becomes the link the KB most often joins that class's members to the place by,
+        directly else through one element, and the answer is typed by the class. Not when the word is
+        a language's ("Spanish-speaking", "written in French") or the language joins members of the
+        class directly ("Spanish novels": `?x ont:language res:Spanish`). None when nothing changes."""
+        if said is None or self.index is None:
+            return None
+        types = token_types(tokens, self.prefixes)
+        patterns = triple_patterns(tokens, types)
+        words = said.text.split()
+        for place in units:
+            if self._kind(place) != "entity":
+                continue
+            for word in said.place_words(place):
+                span = word.split()
+                at = next(i for i in range(len(words)) if words[i : i + len(span)] == span)
+                end = at + len(span)
+                if set(words[end : end + 1]) & _SPOKEN_AFTER or set(words[at - 1 : at]) & _SPOKEN_BEFORE:
+                    continue
+                named = self._class_named_at(words, end, units)
+                if named is None:
+                    continue
+                cls = named[0]
+                typed = [tokens[s] for s, p, o in patterns if tokens[p] == "a" and tokens[o] == cls]
+                var = typed[0] if typed else answer_variable(tokens, types)
+                asked = self.asked_class(question, units) == cls or asked_noun(question)[: len(span)] == span
+                if var is None or not typed and not asked:
+                    continue  # "paintings by Dutch painters": the painters are no answer, nor typed
+                new = self._placed(tokens, types, var, place, word, cls)
+                if new is not None:
+                    return new, f"'{word}' read as {place}, joined to {cls} as the KB joins them"
+        return None
+
+    def _placed(
+        self, tokens: list[str], types: Sequence[TokenType], var: str, place: str, word: str, cls: str
+    ) -> list[str] | None:
+        """`place_adjective_read` of one place and class: the new tokens, or None."""
+        named = {
+            t
+            for t in tokens
+            if self._kind(t) == "entity"
+            and (
+                t == place
+                or normalize(_name(t, self.index)) == word
+                or word in place_names(_name(t, self.index))
+            )
+        }
+        patterns = triple_patterns(tokens, types)
+        old: list[tuple[int, int, int]] = []
+        for s, p, o in patterns:
+            ends = {tokens[s], tokens[o]}
+            if var in ends and ends & named:
+                old = [(s, p, o)]
+                break
+        if not old:
+            for first, second in itertools.permutations(patterns, 2):
+                middle = ({tokens[first[0]], tokens[first[2]]} - {var}) & {
+                    tokens[second[0]],
+                    tokens[second[2]],
+                }
+                if (
+                    var in (tokens[first[0]], tokens[first[2]])
+                    and len(middle) == 1
+                    and next(iter(middle)).startswith("?")
+                    and tokens.count(next(iter(middle))) == 2
+                    and {tokens[second[0]], tokens[second[2]]} & named
+                ):
+                    old = [first, second]
+                    break
+        if not old:
+            return None
+        if len(old) == 1:
+            s, p, o = old[0]
+            kept = tokens[s] if tokens[o] == var else tokens[o]
+            if kept != place and self._holds([var, "a", cls, ".", *(tokens[i] for i in old[0])]):
+                return None  # the language joins the class's members itself ("Spanish novels")
+        link = self._place_link(var, cls, place)
+        middle = {tokens[i] for t in old for i in t if tokens[i].startswith("?")} - {var}
+        was = {tuple("?_in" if tokens[i] in middle else tokens[i] for i in t) for t in old}
+        if link is None or was == {tuple(link[i : i + 3]) for i in range(0, len(link), 4)}:
+            return None  # the query joins them so already
+        spans = sorted(old)
+        first_at, last_at = spans[0][0], spans[-1][2]
+        if len(spans) == 2 and spans[1][0] != spans[0][2] + 2:
+            return None  # the chain's two patterns are not next to each other
+        new = [*tokens[:first_at], *link, *tokens[last_at + 1 :]]
+        typed = typed_by(new, cls, self.prefixes)
+        return typed if typed is not None else new
+
+    def _place_link(self, var: str, cls: str, place: str) -> list[str] | None:
+        """The patterns that join `var`, a member of `cls`, to `place` by the member's own facts as the
+        KB most often does (an adjective says what the thing itself is, not what points to it): one
+        fact, else two through an element between; None when no member reaches the place so."""
+        for chain in (["?_m", "?_p", place], ["?_m", "?_p", "?_in", ".", "?_in", "?_q", place]):
+            picked = [v for v in ("?_p", "?_q") if v in chain]
+            answer = self._query(
+                detokenize(
+                    ["select", *picked, "(", "count", "(", "distinct", "?_m", ")", "as", "?_n", ")",
+                     "where", "{", "?_m", "a", cls, ".", *chain, "}", "group", "by", *picked,
+                     "order", "by", "desc", "(", "?_n", ")", "limit", "1"],
+                    self.prefixes,
+                )
+            )  # fmt: skip
+            rows = answer.rows if answer.ok else []
+            if rows and all(v is not None for v in rows[0][: len(picked)]):
+                props = dict(zip(picked, (token_of(v, self.prefixes) for v in rows[0]), strict=False))
+                return [var if t == "?_m" else props.get(t, t) for t in chain]
+        return None
+
+    def _class_named_at(
+        self, words: Sequence[str], start: int, units: Sequence[str]
+    ) -> tuple[str, int] | None:
+        """The class among `units` whose label (the longest) `words` say from `start`, the last word in
+        the singular or plural, and where its words end."""
+        found, end = None, start
+        for unit in units:
+            if self._kind(unit) != "class":
+                continue
+            label = _name(unit, self.index).lower().split()
+            said = list(words[start : start + len(label)])
+            if (
+                len(said) == len(label)
+                and said[:-1] == label[:-1]
+                and label[-1] in inflections(said[-1], ("NOUN",))
+                and start + len(label) > end
+            ):
+                found, end = unit, start + len(label)
+        return None if found is None else (found, end)
 
     def _accept(
         self,
@@ -1748,6 +1902,69 @@ class Repairer:
         asked_for = ["select", *distinct, dangling[0], *tokens[where:]]
         return asked_for, f"the value {dangling[0]} nothing else reads is the answer"
 
+    def class_as_value_typed(self, tokens: Sequence[str], said: Said | None) -> tuple[list[str], str] | None:
+        """`tokens` with a class written as the value of a property the question names by words of
+        its own (`?x ont:namedAfter ont:Person`: "the elements named after people") read as a value
+        of that class (`?x ont:namedAfter ?_c1 . ?_c1 a ont:Person`). A property that the question
+        says only by the class's words ("How many countries ...": `ont:country ont:Country`) is left
+        for repair to read as a type (`a`)."""
+        if said is None:
+            return None
+        types = token_types(list(tokens), self.prefixes)
+        new, changed = list(tokens), []
+        for _, p, o in reversed(triple_patterns(tokens, types)):
+            prop, cls = tokens[p], tokens[o]
+            if (
+                prop == "a"
+                or self._kind(cls) != "class"
+                or not said.words(prop, specific=True) - said.words(cls)
+            ):
+                continue
+            var = f"?_c{len(changed) + 1}"
+            new[o : o + 1] = [var, ".", var, "a", cls]
+            changed.append(f"{prop} {cls}")
+        return (
+            (new, f"a class as a value read as one of its members ({', '.join(changed)})")
+            if changed
+            else None
+        )
+
+    def ask_about_the_named(self, tokens: Sequence[str]) -> tuple[list[str], str] | None:
+        """An ASK whose patterns fall apart, one part naming an entity and another naming none ("Did
+        the Oppenheimer movie come out before 2020?" decoded as `res:Oppenheimer_film a ont:Film . ?x
+        ont:releaseYear ?v . filter ( ?v < 2020 )`: whether anything came out before 2020), with the
+        unnamed part's subject made that entity, when the entity has the property it reads."""
+        if tokens[:1] != ["ask"]:
+            return None
+        types = token_types(list(tokens), self.prefixes)
+        patterns = triple_patterns(tokens, types)
+        entities = {tokens[i] for t in patterns for i in (t[0], t[2]) if self._kind(tokens[i]) == "entity"}
+        if len(entities) != 1:
+            return None
+        named = next(iter(entities))
+        parts: list[tuple[set[str], list[tuple[int, int, int]]]] = []
+        for triple in patterns:
+            variables = {tokens[i] for i in triple if types[i] == TokenType.VARIABLE}
+            joined = [part for part in parts if part[0] & variables]
+            parts = [part for part in parts if not part[0] & variables]
+            parts.append(
+                (variables.union(*(j[0] for j in joined)), [t for j in joined for t in j[1]] + [triple])
+            )
+        unnamed = [
+            part
+            for part in parts
+            if part[0] and not any(named in (tokens[t[0]], tokens[t[2]]) for t in part[1])
+        ]
+        if len(parts) < 2 or len(unnamed) != 1:
+            return None
+        for s, p, _ in unnamed[0][1]:
+            if types[s] == TokenType.VARIABLE and self._holds([named, tokens[p], "?_v"]):
+                var = tokens[s]
+                return [
+                    named if t == var else t for t in tokens
+                ], f"{var} of a part that names nothing is {named}"
+        return None
+
     def _answer_body(self, tokens: Sequence[str]) -> tuple[str, int, list[str]] | None:
         """(answer variable, position of the closing brace, the patterns between the braces) of a
         query, for a rewrite that adds patterns; None without an answer variable or braces."""
@@ -1785,7 +2002,42 @@ class Repairer:
         typed = self._types_of(tokens, token_types(tokens, self.prefixes), var)
         classes = typed or [c for c in [self.asked_class(question, units)] if c]
         only = [a for c in classes if len(a := self.index.attributes(c, 2)) == 1]
-        return self._measured([m for a in only for m in a], body, var, value)
+        measured = self._measured([m for a in only for m in a], body, var, value)
+        if measured or classes:
+            return measured
+        # no class to go by ("the eldest of the Pink Floyd members"): the one measure all answers have
+        found = self._query(
+            detokenize(
+                ["select", "distinct", "?_p", "where", "{", *body, ".", var, "?_p", "?_val", ".",
+                 "filter", "(", "isliteral", "(", "?_val", ")", ")", "}", "limit", "20"],
+                self.prefixes,
+            )
+        )  # fmt: skip
+        props = [token_of(row[0], self.prefixes) for row in found.rows if row[0]] if found.ok else []
+        own = self._measured(props, body, var, value)
+        every = self._query(
+            detokenize(
+                [
+                    "select",
+                    "(",
+                    "count",
+                    "(",
+                    "distinct",
+                    var,
+                    ")",
+                    "as",
+                    "?_n",
+                    ")",
+                    "where",
+                    "{",
+                    *body,
+                    "}",
+                ],
+                self.prefixes,
+            )
+        )
+        total = int(float(every.rows[0][0])) if every.ok and every.rows and every.rows[0][0] else -1
+        return own if len(own) == 1 and own[0][0] == total else []
 
     def _measured(self, props: Sequence[str], body: list[str], var: str, rank: str) -> list[tuple[int, str]]:
         """(answers that have it, property) for each of `props` whose values are numbers or dates and
@@ -1958,13 +2210,14 @@ class Repairer:
         for n, hyp in self._named_first(hypotheses, said, units):
             tokens, source = list(hyp), f"hypothesis {n}"
             if question:
-                for change in (
-                    self.measure_of_unit(tokens, question),
-                    turned_to_question(tokens, question, self.values_are_dates),
-                    unasked_ranking_removed(tokens, question),
-                    unordered_limit_removed(tokens, question),
-                    unasked_comparison_made_equal(tokens, question),
-                ):
+                for rule in (
+                    lambda t: self.measure_of_unit(t, question),
+                    lambda t: turned_to_question(t, question, self.values_are_dates),
+                    lambda t: unasked_ranking_removed(t, question),
+                    lambda t: unordered_limit_removed(t, question),
+                    lambda t: unasked_comparison_made_equal(t, question),
+                ):  # each reads what the one before it made
+                    change = rule(tokens)
                     if change is not None:
                         tokens, source = change[0], f"{source}: {change[1]}"
                 for compare in (
@@ -1976,6 +2229,15 @@ class Repairer:
                     compared = compare(tokens)
                     if compared is not None:
                         tokens, source = compared[0], f"{source}: {compared[1]}"
+                valued = self.class_as_value_typed(tokens, said)
+                if valued is not None:
+                    tokens, source = valued[0], f"{source}: {valued[1]}"
+                joined = self.ask_about_the_named(tokens)
+                if joined is not None:
+                    tokens, source = joined[0], f"{source}: {joined[1]}"
+                placed = self.place_adjective_read(tokens, question, units, said)
+                if placed is not None:
+                    tokens, source = placed[0], f"{source}: {placed[1]}"
                 uncounted = self.measure_not_counted(tokens) if expected.count else None
                 if uncounted is not None:
                     tokens, source = uncounted[0], f"{source}: {uncounted[1]}"
@@ -2143,9 +2405,15 @@ class Said:
         return frozenset(n for n in self.names_within(token) if not any(misspelt(w, n) for w in words))
 
     def place_words(self, token: str) -> list[str]:
-        """The question's words that are place adjectives of the element's label ("american")."""
+        """The question's words that are place adjectives of the element's label ("american"), or
+        name it with the word before ("south american" for South America)."""
         label = normalize(self.index.label(token) or "")
-        return [w for w in self.text.split() if label and label in place_names(w)]
+        words = self.text.split()
+        if not label:
+            return []
+        return [w for w in words if label in place_names(w)] + [
+            f"{a} {b}" for a, b in itertools.pairwise(words) if label in (f"{a} {n}" for n in place_names(b))
+        ]
 
     def words(self, token: str, specific: bool = False) -> frozenset[str]:
         """The question's words the element's names say; `specific`: only by a name that is not a part
