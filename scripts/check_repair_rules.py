@@ -38,9 +38,11 @@ from nmt_sparql.annotation.linking.index import KBIndex
 from nmt_sparql.annotation.units import units as units_of
 from nmt_sparql.inference.asked_order import (
     turned_to_question,
+    unasked_bound_removed,
     unasked_comparison_made_equal,
     unasked_filter_removed,
     unasked_ranking_removed,
+    unlimited_top,
     unordered_limit_removed,
 )
 from nmt_sparql.inference.expected_answer import fits
@@ -136,9 +138,15 @@ def main() -> None:
         if (
             any(
                 rule(tokens, question) is not None
-                for rule in (unasked_ranking_removed, unordered_limit_removed, unasked_comparison_made_equal)
+                for rule in (
+                    unasked_ranking_removed,
+                    unordered_limit_removed,
+                    unlimited_top,
+                    unasked_comparison_made_equal,
+                )
             )
             or unasked_filter_removed(tokens, token_types(tokens, pm), question) is not None
+            or unasked_bound_removed(tokens, token_types(tokens, pm), question) is not None
         ):
             changed["ranking"].append(where)
         checked["value compared"] += 1

@@ -14,10 +14,14 @@ from nmt_sparql.inference.asked_order import (
     measured_by_unit,
     ranked_noun,
     turned_to_question,
+    unasked_bound_removed,
     unasked_comparison_made_equal,
     unasked_ranking_removed,
+    unlimited_top,
     unordered_limit_removed,
 )
+from nmt_sparql.sparql.prefixes import prefix_map
+from nmt_sparql.sparql.tokens import token_types
 
 
 @pytest.mark.parametrize(
@@ -150,6 +154,7 @@ def test_a_superlative_outside_a_name_asks_for_the_top_answer() -> None:
         ("What is the most populous country?", ["country"]),
         ("Which planet is farthest from the Sun?", []),
         ("Which country has the highest population?", ["population"]),
+        ("least populous country in south america", ["country", "in", "south"]),  # opening a noun phrase
     ],
 )
 def test_the_words_a_superlative_ranks(question: str, noun: list[str]) -> None:
@@ -261,3 +266,27 @@ def test_a_century_or_a_decade_is_the_years_it_spans(question: str, years: tuple
 )
 def test_a_unit_names_the_measure_it_counts(question: str, measure: str | None) -> None:
     assert measured_by_unit(question) == measure
+
+
+def test_a_bound_no_word_of_a_superlative_question_sets_is_removed() -> None:
+    """ "Which Alpine mountain is the lowest?" decoded with `filter ( ?v > "Alpine" )`."""
+    query = _q('?x ont:mountainRange res:Alps . ?x ont:elevation ?v . filter ( ?v > "Alpine" )')
+    types = token_types(query, prefix_map("bundled"))
+    removed = unasked_bound_removed(query, types, "Which Alpine mountain is the lowest?")
+    assert removed is not None and removed[0] == _q("?x ont:mountainRange res:Alps . ?x ont:elevation ?v")
+    for bounded in (
+        "the lowest Alpine mountain higher than 4000 m",
+        "Which is the lowest mountain over 4000 m?",
+    ):
+        assert unasked_bound_removed(query, types, bounded) is None
+    assert unasked_bound_removed(query, types, "Which Alpine mountains are there?") is None  # no top one
+
+
+def test_an_order_without_a_limit_is_kept_to_the_top_one_a_superlative_asks_for() -> None:
+    """`order by asc ( ?v ) ?v`: a decoding that lost its `limit 1`."""
+    lost = _q("?x a ont:Country . ?x ont:population ?v") + ["order", "by", "asc", "(", "?v", ")", "?v"]
+    kept = unlimited_top(lost, "least populous country")
+    assert kept is not None and kept[0] == _q("?x a ont:Country . ?x ont:population ?v") + [
+        "order", "by", "asc", "(", "?v", ")", "limit", "1",
+    ]  # fmt: skip
+    assert unlimited_top(lost, "countries by population") is None  # no top one asked for

@@ -1661,8 +1661,8 @@ def nations(prefixes: PrefixMap, tmp_path: Path) -> Iterator[Repairer]:
 
 def test_a_place_adjective_before_the_class_asked_for_reads_the_place(nations: Repairer) -> None:
     """ "french film directors" are directors of French nationality, not of a French-speaking country
-    (Belgium's Brel); "Belgian universities" are in a city of Belgium, by the university's own facts
-    (not by where an alumnus comes from)."""
+    (Belgium's Brel); "Belgian universities", and universities "in Belgium", are in a city of Belgium,
+    by the university's own facts (not by where an alumnus comes from)."""
     units = ["res:French", "res:France", "ont:officialLanguage", "ont:FilmDirector", "ont:nationality"]
     spoken = _tokens(
         "SELECT DISTINCT ?x WHERE { ?x a ont:FilmDirector . ?x ont:nationality ?m . ?m ont:officialLanguage res:French }"
@@ -1684,6 +1684,11 @@ def test_a_place_adjective_before_the_class_asked_for_reads_the_place(nations: R
     assert belgian is not None and belgian[0] == _tokens(
         "SELECT DISTINCT ?x WHERE { ?x a ont:University . ?x ont:city ?_in . ?_in ont:country res:Belgium . ?x ont:foundingYear ?v } ORDER BY ASC(?v) LIMIT 1"
     )
+    question = "the oldest university in belgum"  # the place named after the class, misspelt
+    after = nations.place_adjective_read(
+        old, question, ["res:Belgium", "ont:University"], Said(question, nations.index)
+    )
+    assert after is not None and after[0] == belgian[0]
 
 
 def test_a_place_adjective_of_a_language_or_another_class_is_left_as_it_is(nations: Repairer) -> None:

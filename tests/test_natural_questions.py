@@ -39,6 +39,7 @@ SETS = {
     "natural_questions_heldout11.jsonl": (96, 16),
     "natural_questions_heldout12.jsonl": (96, 16),
     "natural_questions_heldout13.jsonl": (96, 16),
+    "natural_questions_heldout14.jsonl": (96, 16),
 }
 KINDS = ("one_hop", "list", "two_hop", "count", "ask", "superlative_comparison")
 

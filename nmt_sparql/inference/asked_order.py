@@ -35,7 +35,7 @@ from rapidfuzz.distance import OSA
 from nmt_sparql.annotation.linking.wordforms import is_dictionary_word
 from nmt_sparql.core.marks import UNIT_PATTERN
 from nmt_sparql.inference.expected_answer import one_edit_from
-from nmt_sparql.sparql.patterns import idle_filters
+from nmt_sparql.sparql.patterns import constant_comparisons, idle_filters
 from nmt_sparql.sparql.tokens import TokenType
 
 Sense = Literal["high", "low", "early", "late"]
@@ -257,12 +257,13 @@ def asks_for_the_top(question: str) -> bool:
 
 
 def ranked_noun(question: str, width: int = 3) -> list[str]:
-    """Up to `width` words after the first superlative that follows "the" ("What's the newest
-    university?", "the most populous country in Europe"): what the question ranks; [] without one."""
+    """Up to `width` words after the first superlative that follows "the" or opens the question
+    ("What's the newest university?", "the most populous country in Europe", "oldest university in
+    Germany"): what the question ranks; [] without one."""
     words = _words(question)
-    for i, word in enumerate(words[1:], 1):
+    for i, word in enumerate(words):
         graded = _graded(word)
-        if words[i - 1] == "the" and graded is not None and graded[0] == "superlative":
+        if (i == 0 or words[i - 1] == "the") and graded is not None and graded[0] == "superlative":
             at = i + 2 if word in ("most", "least") else i + 1
             return words[at : at + width]
     return []
@@ -293,6 +294,21 @@ def unordered_limit_removed(tokens: Sequence[str], question: str) -> tuple[list[
     if not tail or tail[0] not in ("limit", "offset"):
         return None
     return list(tokens[: close + 1]), "limit without an order removed (the question asks for the top one)"
+
+
+def unlimited_top(tokens: Sequence[str], question: str) -> tuple[list[str], str] | None:
+    """`tokens` ordered by their first ORDER BY condition and kept to the top one, when `question` asks
+    for the top one and the query orders with no LIMIT (`order by asc ( ?v ) ?v`, a decoding that
+    lost its `limit 1`): every answer in order is no top one."""
+    if "order" not in tokens or "limit" in tokens or not asks_for_the_top(question):
+        return None
+    at = len(tokens) - 1 - list(reversed(tokens)).index("order")
+    if tokens[at + 1 : at + 3] not in (["by", "asc"], ["by", "desc"]) or tokens[at + 3 : at + 4] != ["("]:
+        return None
+    end = tokens.index(")", at)
+    if "}" in tokens[at:]:
+        return None
+    return [*tokens[: end + 1], "limit", "1"], "kept to the top one (the question asks for it)"
 
 
 _CENTURY = re.compile(r"\b(\d{1,2})(?:st|nd|rd|th)\s+century\b")
@@ -359,6 +375,27 @@ def unasked_filter_removed(
     kept = [t for i, t in enumerate(tokens) if i not in idle]
     kept = [t for t, after in zip(kept, [*kept[1:], ""]) if not (t == "." and after in (".", "}"))]
     return kept, "a FILTER on nothing the query binds removed (the question compares nothing)"
+
+
+def unasked_bound_removed(
+    tokens: Sequence[str], types: Sequence[TokenType], question: str
+) -> tuple[list[str], str] | None:
+    """`tokens` without its FILTERs that compare a value with a constant, when `question` asks for the
+    top one and compares with nothing ("Which Alpine mountain is the lowest?" decoded with `filter ( ?v >
+    "Alpine" )`): a superlative ranks, and no word of the question sets a bound; None otherwise."""
+    if "filter" not in tokens or not asks_for_the_top(question):
+        return None
+    words = set(_words(question))
+    bounding = (_COMPARING - {"most", "least"}) | _PREPOSITIONS.keys()
+    if any(a.form == "comparative" for a in asked_orders(question)) or words & bounding:
+        return None
+    spans = constant_comparisons(tokens, types)
+    if not spans:
+        return None
+    drop = {i for start, end in spans for i in range(start, end)}
+    kept = [t for i, t in enumerate(tokens) if i not in drop]
+    kept = [t for t, after in zip(kept, [*kept[1:], ""]) if not (t == "." and after in (".", "}"))]
+    return kept, "a FILTER with a bound removed (the question asks for the top one and sets no bound)"
 
 
 # Words for people counted ("the most people", "2 million inhabitants"): a population, when a number,

@@ -131,9 +131,11 @@ from nmt_sparql.inference.asked_order import (
     ranked_noun,
     ranks_by_size,
     turned_to_question,
+    unasked_bound_removed,
     unasked_comparison_made_equal,
     unasked_filter_removed,
     unasked_ranking_removed,
+    unlimited_top,
     unordered_limit_removed,
 )
 from nmt_sparql.inference.expected_answer import (
@@ -1288,9 +1290,10 @@ class Repairer:
     ) -> tuple[list[str], str] | None:
         """`tokens` with a place adjective before a class the question names read as the place
         ("french film directors": `?x ont:nationality res:France`, not directors of a French-speaking
-        country; "German universities": a university in a city of Germany): the pattern, or chain
-        through one variable, that joins the answer to the entity the adjective names (the place, or
-        its language) becomes the link the KB most often joins that class's members to the place by,
+        country; "German universities": a university in a city of Germany), and so a place named right
+        after the class ("the oldest university in Germany", "rivers in Europe"): the pattern, or chain
+        through one variable, that joins the answer to the entity the words name (the place, or its
+        language) becomes the link the KB most often joins that class's members to the place by,
         directly else through one element, and the answer is typed by the class. Not when the word is
         a language's ("Spanish-speaking", "written in French") or the language joins members of the
         class directly ("Spanish novels": `?x ont:language res:Spanish`). None when nothing changes."""
@@ -1298,10 +1301,27 @@ class Repairer:
             return None
         types = token_types(tokens, self.prefixes)
         patterns = triple_patterns(tokens, types)
+        asked_for = self.asked_class(question, units)
+        for place, word, cls, opens in self._places_of_classes(said, units):
+            typed = [tokens[s] for s, p, o in patterns if tokens[p] == "a" and tokens[o] == cls]
+            var = typed[0] if typed else answer_variable(tokens, types)
+            asked = asked_for == cls or asked_noun(question)[: len(opens)] == opens
+            if var is None or not typed and not asked:
+                continue  # "paintings by Dutch painters": the painters are no answer, nor typed
+            new = self._placed(tokens, types, var, place, word, cls)
+            if new is not None:
+                return new, f"'{word}' read as {place}, joined to {cls} as the KB joins them"
+        return None
+
+    def _places_of_classes(
+        self, said: Said, units: Sequence[str]
+    ) -> Iterator[tuple[str, str, str, list[str]]]:
+        """(place, its words, class, the words the phrase opens with) for each place adjective of a
+        unit right before a class of the units ("german universities"), then each unit place named
+        right after a class and "in" or "from" ("universities in germany")."""
         words = said.text.split()
-        for place in units:
-            if self._kind(place) != "entity":
-                continue
+        entities = [u for u in units if self._kind(u) == "entity"]
+        for place in entities:
             for word in said.place_words(place):
                 span = word.split()
                 at = next(i for i in range(len(words)) if words[i : i + len(span)] == span)
@@ -1309,18 +1329,18 @@ class Repairer:
                 if set(words[end : end + 1]) & _SPOKEN_AFTER or set(words[at - 1 : at]) & _SPOKEN_BEFORE:
                     continue
                 named = self._class_named_at(words, end, units)
-                if named is None:
+                if named is not None:
+                    yield place, word, named[0], span
+        for place in entities:
+            label = normalize(self.index.label(place) or "").split() if self.index is not None else []
+            for start in range(len(words)):
+                named = self._class_named_at(words, start, units)
+                if named is None or words[named[1] : named[1] + 1] not in (["in"], ["from"]):
                     continue
-                cls = named[0]
-                typed = [tokens[s] for s, p, o in patterns if tokens[p] == "a" and tokens[o] == cls]
-                var = typed[0] if typed else answer_variable(tokens, types)
-                asked = self.asked_class(question, units) == cls or asked_noun(question)[: len(span)] == span
-                if var is None or not typed and not asked:
-                    continue  # "paintings by Dutch painters": the painters are no answer, nor typed
-                new = self._placed(tokens, types, var, place, word, cls)
-                if new is not None:
-                    return new, f"'{word}' read as {place}, joined to {cls} as the KB joins them"
-        return None
+                after = named[1] + 1 + (words[named[1] + 1 : named[1] + 2] == ["the"])
+                said_as = words[after : after + len(label)]
+                if label and len(said_as) == len(label) and all(map(misspelt, said_as, label)):
+                    yield place, " ".join(said_as), named[0], words[start : named[1]]
 
     def _placed(
         self, tokens: list[str], types: Sequence[TokenType], var: str, place: str, word: str, cls: str
@@ -2215,6 +2235,7 @@ class Repairer:
                     lambda t: turned_to_question(t, question, self.values_are_dates),
                     lambda t: unasked_ranking_removed(t, question),
                     lambda t: unordered_limit_removed(t, question),
+                    lambda t: unlimited_top(t, question),
                     lambda t: unasked_comparison_made_equal(t, question),
                 ):  # each reads what the one before it made
                     change = rule(tokens)
@@ -2241,13 +2262,14 @@ class Repairer:
                 uncounted = self.measure_not_counted(tokens) if expected.count else None
                 if uncounted is not None:
                     tokens, source = uncounted[0], f"{source}: {uncounted[1]}"
-                unfiltered = (
-                    unasked_filter_removed(tokens, token_types(tokens, self.prefixes), question)
-                    if "filter" in tokens
-                    else None
-                )
-                if unfiltered is not None:
-                    tokens, source = unfiltered[0], f"{source}: {unfiltered[1]}"
+                for unasked in (unasked_filter_removed, unasked_bound_removed):
+                    unfiltered = (
+                        unasked(tokens, token_types(tokens, self.prefixes), question)
+                        if "filter" in tokens
+                        else None
+                    )
+                    if unfiltered is not None:
+                        tokens, source = unfiltered[0], f"{source}: {unfiltered[1]}"
                 dangling = self.dangling_value_asked(tokens, said) if asks_class is None else None
                 if dangling is not None:
                     tokens, source = dangling[0], f"{source}: {dangling[1]}"

@@ -145,6 +145,17 @@ def compared_variables(tokens: Sequence[str], types: Sequence[TokenType]) -> set
     return out
 
 
+def constant_comparisons(tokens: Sequence[str], types: Sequence[TokenType]) -> list[tuple[int, int]]:
+    """(start, end) token spans of the FILTERs that order one variable against a constant (`filter ( ?v
+    > 8000 )`, `filter ( ?v > "Alpine" )`), not two variables against each other."""
+    return [
+        (start, end)
+        for start, end in _filter_spans(tokens)
+        if any(tokens[i] in ("<", ">", "<=", ">=") for i in range(start, end))
+        and len({tokens[i] for i in range(start, end) if types[i] == TokenType.VARIABLE}) == 1
+    ]
+
+
 def _alone(tokens: Sequence[str], types: Sequence[TokenType], span: tuple[int, int]) -> bool:
     """Whether a FILTER span tests one term alone (`filter ( ?v )`)."""
     start, end = span
