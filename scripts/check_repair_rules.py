@@ -18,7 +18,8 @@ pattern the KB's values of its property rule out, or is a "yes" by a property th
 an entity named alike that can take the place of one that cannot, or by the property that links two ends
 that the query's property never takes; a place adjective before the class asked for read as the place,
 a class as the value of a property the question says read as one of its members, an ASK part that names
-nothing asked of the entity. A rule that would reject
+nothing asked of the entity, a choice between two named entities ranked by the measure asked (its answer
+must be the gold one). A rule that would reject
 or rewrite a *gold* query is a rule that breaks right answers. This script runs each rule on every gold
 query of a prepared dataset (and any JSONL files of {question, query}) against its KB and counts the
 gold queries each rule would change: all counts should be 0.
@@ -105,6 +106,7 @@ def main() -> None:
         "ask of the named": [],
         "class as a value": [],
         "place adjective": [],
+        "choice between two": [],
     }
     checked = {key: 0 for key in changed}
     for source, record in records(args.data, args.extra):
@@ -188,6 +190,12 @@ def main() -> None:
             checked["place adjective"] += 1
             if repairer.place_adjective_read(tokens, question, linked, said_linked) is not None:
                 changed["place adjective"].append(where)
+            chosen = repairer.choice_between(question, linked)
+            if chosen is not None:  # its answer must be the gold one
+                checked["choice between two"] += 1
+                again = kb.query(detokenize(chosen[0], pm))
+                if not again.ok or sorted(map(str, again.rows)) != sorted(map(str, answer.rows)):
+                    changed["choice between two"].append(where)
             checked["named but left out"] += 1
             if (
                 repairer.named_left_out(tokens, question, linked) is not None

@@ -1626,6 +1626,8 @@ NATION_ENTRIES = [
     Entry("res:South_America", "entity", ("South America",)),
     Entry("res:Iceland", "entity", ("Iceland",)),
     Entry("res:Malta", "entity", ("Malta",)),
+    Entry("res:Syd_Barrett", "entity", ("Syd Barrett",)),
+    Entry("res:Roger_Waters", "entity", ("Roger Waters",)),
     Entry("ont:Country", "class", ("country",)),
     Entry("ont:ChemicalElement", "class", ("chemical element", "element")),
     Entry("ont:namedAfter", "property", ("named after",)),
@@ -1820,3 +1822,22 @@ def test_a_measure_put_in_by_repair_compares_with_the_entitys_value(nations: Rep
         "SELECT DISTINCT ?x WHERE { ?x a ont:Country . ?x ont:area ?v . res:Malta ont:area ?_than . FILTER(?v > ?_than) }"
     )
     assert {row[0].rsplit("/", 1)[1] for row in repaired.answer.rows} == {"France", "Iceland"}
+
+
+def test_a_choice_between_two_named_entities_ranks_the_two_by_the_measure_asked(nations: Repairer) -> None:
+    """ "Who is older, Syd Barrett or Roger Waters?": the two by birth date, the earliest; the measure is
+    the one both have when no unit names it. No graded word, no choice."""
+    units = ["res:Syd_Barrett", "res:Roger_Waters"]
+    older = nations.repair(
+        [_tokens("SELECT DISTINCT ?x WHERE { res:Syd_Barrett ont:birthDate ?x }")],
+        units,
+        "Who is older, Syd Barrett or Roger Waters?",
+    )
+    assert older.tokens == _tokens(
+        "SELECT DISTINCT ?x WHERE { ?x ont:birthDate ?v . FILTER(?x = res:Syd_Barrett || ?x = res:Roger_Waters) } ORDER BY ASC(?v) LIMIT 1"
+    )
+    assert older.answer.rows == (("http://repair.test/resource/Roger_Waters",),)
+    younger = nations.choice_between("who was born later, syd barett or roger waters", units)  # misspelt
+    assert younger is not None and "desc" in younger[0]
+    assert nations.choice_between("Who sang, Syd Barrett or Roger Waters?", units) is None
+    assert nations.choice_between("Who is older than Syd Barrett?", units) is None

@@ -1949,6 +1949,63 @@ class Repairer:
             else None
         )
 
+    def choice_between(self, question: str, units: Sequence[str]) -> tuple[list[str], str] | None:
+        """The query a choice between two named entities asks ("Who is older, Mick Jagger or Keith
+        Richards?", "Which premiered first, Carmen or Aida?"): the two, ranked by the measure both
+        have that the question's graded word orders (a measured property of the units, else the one
+        measure both have), in its direction, the top one kept; None when the question ends with no
+        such choice, has no graded word, or no measure fits."""
+        if self.index is None or " or " not in f" {normalize(question)} ":
+            return None
+        words = normalize(question).split()
+        entities = [u for u in units if self._kind(u) == "entity"]
+        for a, b in itertools.permutations(entities, 2):
+            la, lb = (normalize(self.index.label(u) or "").split() for u in (a, b))
+            end_a = len(words) - len(lb) - 1
+            start_a = end_a - len(la)
+            if (
+                not la
+                or not lb
+                or start_a < 1
+                or words[end_a] != "or"
+                or not all(map(misspelt, words[end_a + 1 :], lb))
+                or not all(map(misspelt, words[start_a:end_a], la))
+            ):
+                continue
+            head = " ".join(words[:start_a])
+            graded = asked(head, "superlative") or asked(head, "comparative")
+            if graded is None:
+                return None
+            props = [u for u in units if self._kind(u) == "property" and self._measured_values(u)]
+            props = [p for p in props if self._holds([a, p, "?_v"]) and self._holds([b, p, "?_v"])]
+            if not props:
+                of_a = self._own_measures(a)
+                props = [p for p in self._own_measures(b) if p in of_a]
+                if len(props) != 1:
+                    return None
+            prop = props[0]
+            up = ascending(graded.sense, graded.word, self.values_are_dates(prop))
+            if up is None:
+                return None
+            query = (
+                f"select distinct ?x where {{ ?x {prop} ?v . filter ( ?x = {a} || ?x = {b} ) }} "
+                f"order by {'asc' if up else 'desc'} ( ?v ) limit 1"
+            ).split()
+            return query, f"a choice between {a} and {b} by {prop} ({graded.word})"
+        return None
+
+    def _own_measures(self, entity: str) -> list[str]:
+        """The properties whose values of `entity` are literals and whose KB values are measures."""
+        found = self._query(
+            detokenize(
+                ["select", "distinct", "?_p", "where", "{", entity, "?_p", "?_v", ".",
+                 "filter", "(", "isliteral", "(", "?_v", ")", ")", "}", "limit", "20"],
+                self.prefixes,
+            )
+        )  # fmt: skip
+        props = [token_of(row[0], self.prefixes) for row in found.rows if row[0]] if found.ok else []
+        return [p for p in props if self._measured_values(p)]
+
     def ask_about_the_named(self, tokens: Sequence[str]) -> tuple[list[str], str] | None:
         """An ASK whose patterns fall apart, one part naming an entity and another naming none ("Did
         the Oppenheimer movie come out before 2020?" decoded as `res:Oppenheimer_film a ont:Film . ?x
@@ -2227,6 +2284,13 @@ class Repairer:
         expected = expected_of(question)
         said = Said(question, self.index) if question and self.index is not None else None
         asks_class = self.asked_class(question, units) if question else None
+        choice = self.choice_between(question, units) if question else None
+        if choice is not None:
+            attempt, answer, _ = self._try(choice[0], f"the question: {choice[1]}", expected)
+            first.attempts.append(attempt)
+            seen.add(tuple(choice[0]))
+            if attempt.outcome == ANSWERED and answer is not None:
+                return Repaired(choice[0], answer, rounds, 1)
         for n, hyp in self._named_first(hypotheses, said, units):
             tokens, source = list(hyp), f"hypothesis {n}"
             if question:
