@@ -1614,8 +1614,9 @@ res:Iceland a ont:Country ; ont:population 370000 ; ont:area 103000 .
 res:Malta a ont:Country ; ont:population 500000 ; ont:area 316 .
 res:Peru a ont:Country ; ont:continent res:South_America .
 res:Ghana a ont:Country ; ont:continent res:Africa .
-res:Francium a ont:ChemicalElement ; ont:namedAfter res:France .
-res:Curium a ont:ChemicalElement ; ont:namedAfter res:Marie_Curie .
+res:Francium a ont:ChemicalElement ; ont:namedAfter res:France ; ont:atomicNumber 87 .
+res:Curium a ont:ChemicalElement ; ont:namedAfter res:Marie_Curie ; ont:atomicNumber 96 .
+res:Oganesson a ont:ChemicalElement ; ont:atomicNumber 118 .
 res:Pink_Floyd ont:bandMember res:Syd_Barrett, res:Roger_Waters .
 res:Syd_Barrett ont:birthDate "1946-01-06"^^<http://www.w3.org/2001/XMLSchema#date> .
 res:Roger_Waters ont:birthDate "1943-09-06"^^<http://www.w3.org/2001/XMLSchema#date> .
@@ -1631,6 +1632,7 @@ NATION_ENTRIES = [
     Entry("ont:Country", "class", ("country",)),
     Entry("ont:ChemicalElement", "class", ("chemical element", "element")),
     Entry("ont:namedAfter", "property", ("named after",)),
+    Entry("ont:atomicNumber", "property", ("atomic number",)),
     Entry("ont:country", "property", ("country",)),
     Entry("ont:continent", "property", ("continent",)),
     Entry("ont:population", "property", ("population",)),
@@ -1841,3 +1843,18 @@ def test_a_choice_between_two_named_entities_ranks_the_two_by_the_measure_asked(
     assert younger is not None and "desc" in younger[0]
     assert nations.choice_between("Who sang, Syd Barrett or Roger Waters?", units) is None
     assert nations.choice_between("Who is older than Syd Barrett?", units) is None
+
+
+def test_a_ranking_that_leaves_out_a_said_property_and_class_ranks_only_answers_with_both(
+    nations: Repairer,
+) -> None:
+    """ "Of the elements named after countries, which has the highest atomic number?" decoded as every
+    element by atomic number: named after something keeps Curium first, named after a country does not."""
+    every = _tokens(
+        "SELECT DISTINCT ?x WHERE { ?x a ont:ChemicalElement . ?x ont:atomicNumber ?v } ORDER BY DESC(?v) LIMIT 1"
+    )
+    units = ["ont:ChemicalElement", "ont:namedAfter", "ont:Country", "ont:atomicNumber"]
+    question = "Of the elements named after countries, which has the highest atomic number?"
+    repaired = nations.repair([every], units, question)
+    assert repaired.answer.rows == (("http://repair.test/resource/Francium",),)
+    assert "ont:namedAfter ?_w . ?_w a ont:Country" in " ".join(repaired.tokens)

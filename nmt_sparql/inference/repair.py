@@ -1077,28 +1077,51 @@ class Repairer:
         source: str,
         rnd: Round,
         expected: Expected,
+        question: str = "",
     ) -> tuple[list[str], Answer] | None:
         """A ranked SELECT that leaves out a property the question says by a name of its own (`said_but_
         left_out`, ranked: "Of the elements named after a country, which has the lowest atomic number?"
         decoded as every element by atomic number) ranking only the answers that have it (`?x
-        ont:namedAfter ?_w`, either way), the first that answers and changes the answer; else None."""
+        ont:namedAfter ?_w`, either way), also with what they have typed by a class the question names
+        and the query leaves out (`?_w a ont:Country`), the first that answers and changes the answer;
+        else None."""
         parts = self._answer_body(tokens)
         if said is None or parts is None:
             return None
         var, close, _ = parts
+        classes = self._classes_left_out(tokens, said, units, question)[: self.per_element]
         return self._first_change(
             (
                 (
-                    [*tokens[:close], ".", *pattern, *tokens[close:]],
-                    f"{source}: restricted to answers with {prop} (said)",
+                    [*tokens[:close], ".", *pattern, *typed, *tokens[close:]],
+                    f"{source}: restricted to answers with {prop} (said){' ' if typed else ''}{' '.join(typed)}",
                 )
                 for prop in self.said_but_left_out(tokens, said, units, ranked=True)[: self.per_element]
                 for pattern in ([var, prop, "?_w"], ["?_w", prop, var])
+                for typed in ([], *([".", "?_w", "a", c] for c in classes))
             ),
             answer,
             rnd,
             expected,
         )
+
+    def _classes_left_out(
+        self, tokens: Sequence[str], said: Said, units: Sequence[str], question: str
+    ) -> list[str]:
+        """The classes among the units that the question names in full and does not ask for, and that
+        the query leaves out; a class whose label is in the name of an element the query uses is named
+        by it ("whose job is politician": the occupation `res:Politician`, not the class)."""
+        asked_for = self.asked_class(question, units) if question else None
+        used = said.names_used(tokens)
+        return [
+            u
+            for u in dict.fromkeys(units)
+            if u not in tokens
+            and u != asked_for
+            and self._kind(u) == "class"
+            and said.names_in_full(u)
+            and not said.inside(u, used)
+        ]
 
     def class_left_out(
         self, tokens: list[str], question: str, units: Sequence[str]
@@ -1111,7 +1134,7 @@ class Repairer:
         rnd, said, expected = Round(1, "left out"), Said(question, self.index), expected_of(question)
         answer = self._query(detokenize(tokens, self.prefixes))
         return self._said_restricted(
-            tokens, answer, said, units, "query", rnd, expected
+            tokens, answer, said, units, "query", rnd, expected, question
         ) or self._typed_between(tokens, answer, said, units, question, "query", rnd, expected)
 
     def _typed_between(
@@ -1133,17 +1156,7 @@ class Repairer:
         politician": the occupation `res:Politician`, not the class)."""
         if said is None or tokens[:1] != ["select"]:
             return None
-        asked_for = self.asked_class(question, units)
-        used = said.names_used(tokens)
-        classes = [
-            u
-            for u in dict.fromkeys(units)
-            if u not in tokens
-            and u != asked_for
-            and self._kind(u) == "class"
-            and said.names_in_full(u)
-            and not said.inside(u, used)
-        ]
+        classes = self._classes_left_out(tokens, said, units, question)
         types = token_types(tokens, self.prefixes)
         var = answer_variable(tokens, types)
         if not classes or var is None or "}" not in tokens:
@@ -1469,7 +1482,9 @@ class Repairer:
         )
         if narrowed is not None:
             tokens, answer = narrowed
-        restricted = self._said_restricted(tokens, answer, said, units, attempt.source, rnd, expected)
+        restricted = self._said_restricted(
+            tokens, answer, said, units, attempt.source, rnd, expected, question
+        )
         if restricted is not None:
             tokens, answer = restricted
         classed = self._typed_between(tokens, answer, said, units, question, attempt.source, rnd, expected)
