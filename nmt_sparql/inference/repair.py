@@ -1378,16 +1378,14 @@ class Repairer:
                 break
         if not old:
             for first, second in itertools.permutations(patterns, 2):
-                middle = ({tokens[first[0]], tokens[first[2]]} - {var}) & {
-                    tokens[second[0]],
-                    tokens[second[2]],
-                }
+                ends_1, ends_2 = {tokens[first[0]], tokens[first[2]]}, {tokens[second[0]], tokens[second[2]]}
+                shared = list((ends_1 - {var}) & ends_2)
                 if (
-                    var in (tokens[first[0]], tokens[first[2]])
-                    and len(middle) == 1
-                    and next(iter(middle)).startswith("?")
-                    and tokens.count(next(iter(middle))) == 2
-                    and {tokens[second[0]], tokens[second[2]]} & named
+                    var in ends_1
+                    and len(shared) == 1
+                    and shared[0].startswith("?")
+                    and tokens.count(shared[0]) == 2  # a variable only the chain reads
+                    and ends_2 & named
                 ):
                     old = [first, second]
                     break
