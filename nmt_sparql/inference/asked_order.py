@@ -372,9 +372,9 @@ def unasked_filter_removed(
     idle = {i for start, end in idle_filters(tokens, types) for i in range(start, end)}
     if not idle:
         return None
-    kept = [t for i, t in enumerate(tokens) if i not in idle]
-    kept = [t for t, after in zip(kept, [*kept[1:], ""]) if not (t == "." and after in (".", "}"))]
-    return kept, "a FILTER on nothing the query binds removed (the question compares nothing)"
+    return _without(
+        tokens, idle
+    ), "a FILTER on nothing the query binds removed (the question compares nothing)"
 
 
 def unasked_bound_removed(
@@ -393,9 +393,15 @@ def unasked_bound_removed(
     if not spans:
         return None
     drop = {i for start, end in spans for i in range(start, end)}
+    return _without(
+        tokens, drop
+    ), "a FILTER with a bound removed (the question asks for the top one and sets no bound)"
+
+
+def _without(tokens: Sequence[str], drop: set[int]) -> list[str]:
+    """`tokens` without the positions in `drop`, and without a "." the removal left before "." or "}"."""
     kept = [t for i, t in enumerate(tokens) if i not in drop]
-    kept = [t for t, after in zip(kept, [*kept[1:], ""]) if not (t == "." and after in (".", "}"))]
-    return kept, "a FILTER with a bound removed (the question asks for the top one and sets no bound)"
+    return [t for t, after in zip(kept, [*kept[1:], ""]) if not (t == "." and after in (".", "}"))]
 
 
 # Words for people counted ("the most people", "2 million inhabitants"): a population, when a number,

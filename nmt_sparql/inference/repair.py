@@ -299,6 +299,7 @@ class Repairer:
         self.max_checks, self.max_runs = max_checks, max_runs
         self._known: dict[str, bool] = {}
         self._kinds_of: dict[str, list[frozenset[str]]] = {}
+        self._links: dict[tuple[str, str], list[str] | None] = {}  # `_place_link`, per class and place
         self._held: dict[tuple[str, ...], bool] = {}  # `_holds`, asked again by several rules
 
     # -- one query -------------------------------------------------------------------------------
@@ -1412,7 +1413,17 @@ class Repairer:
     def _place_link(self, var: str, cls: str, place: str) -> list[str] | None:
         """The patterns that join `var`, a member of `cls`, to `place` by the member's own facts as the
         KB most often does (an adjective says what the thing itself is, not what points to it): one
-        fact, else two through an element between; None when no member reaches the place so."""
+        fact, else two through an element between; None when no member reaches the place so. Looked up
+        once per class and place (every hypothesis of a question asks the same)."""
+        if (cls, place) not in self._links:
+            if len(self._links) >= _HELD_KEPT:  # a server's repairer meets classes and places without end
+                self._links.clear()
+            self._links[(cls, place)] = self._most_used_link(cls, place)
+        link = self._links[(cls, place)]
+        return None if link is None else [var if t == "?_m" else t for t in link]
+
+    def _most_used_link(self, cls: str, place: str) -> list[str] | None:
+        """`_place_link` for the variable `?_m`, by two GROUP BY queries at most."""
         for chain in (["?_m", "?_p", place], ["?_m", "?_p", "?_in", ".", "?_in", "?_q", place]):
             picked = [v for v in ("?_p", "?_q") if v in chain]
             answer = self._query(
@@ -1426,7 +1437,7 @@ class Repairer:
             rows = answer.rows if answer.ok else []
             if rows and all(v is not None for v in rows[0][: len(picked)]):
                 props = dict(zip(picked, (token_of(v, self.prefixes) for v in rows[0]), strict=False))
-                return [var if t == "?_m" else props.get(t, t) for t in chain]
+                return [props.get(t, t) for t in chain]
         return None
 
     def _class_named_at(
@@ -1992,8 +2003,8 @@ class Repairer:
             props = [u for u in units if self._kind(u) == "property" and self._measured_values(u)]
             props = [p for p in props if self._holds([a, p, "?_v"]) and self._holds([b, p, "?_v"])]
             if not props:
-                of_a = self._own_measures(a)
-                props = [p for p in self._own_measures(b) if p in of_a]
+                of_a = self._literal_measures(a)
+                props = [p for p in self._literal_measures(b) if p in of_a]
                 if len(props) != 1:
                     return None
             prop = props[0]
@@ -2007,12 +2018,14 @@ class Repairer:
             return query, f"a choice between {a} and {b} by {prop} ({graded.word})"
         return None
 
-    def _own_measures(self, entity: str) -> list[str]:
-        """The properties whose values of `entity` are literals and whose KB values are measures."""
+    def _literal_measures(self, var: str, body: Sequence[str] = ()) -> list[str]:
+        """The properties whose values of `var` (an entity, or a variable `body` binds) are literals and
+        whose KB values are measures (numbers or dates)."""
+        where = [*body, "."] if body else []
         found = self._query(
             detokenize(
-                ["select", "distinct", "?_p", "where", "{", entity, "?_p", "?_v", ".",
-                 "filter", "(", "isliteral", "(", "?_v", ")", ")", "}", "limit", "20"],
+                ["select", "distinct", "?_p", "where", "{", *where, var, "?_p", "?_val", ".",
+                 "filter", "(", "isliteral", "(", "?_val", ")", ")", "}", "limit", "20"],
                 self.prefixes,
             )
         )  # fmt: skip
@@ -2096,36 +2109,10 @@ class Repairer:
         if measured or classes:
             return measured
         # no class to go by ("the eldest of the Pink Floyd members"): the one measure all answers have
-        found = self._query(
-            detokenize(
-                ["select", "distinct", "?_p", "where", "{", *body, ".", var, "?_p", "?_val", ".",
-                 "filter", "(", "isliteral", "(", "?_val", ")", ")", "}", "limit", "20"],
-                self.prefixes,
-            )
-        )  # fmt: skip
-        props = [token_of(row[0], self.prefixes) for row in found.rows if row[0]] if found.ok else []
+        props = self._literal_measures(var, body)
         own = self._measured(props, body, var, value)
-        every = self._query(
-            detokenize(
-                [
-                    "select",
-                    "(",
-                    "count",
-                    "(",
-                    "distinct",
-                    var,
-                    ")",
-                    "as",
-                    "?_n",
-                    ")",
-                    "where",
-                    "{",
-                    *body,
-                    "}",
-                ],
-                self.prefixes,
-            )
-        )
+        counted = f"select ( count ( distinct {var} ) as ?_n ) where {{".split()
+        every = self._query(detokenize([*counted, *body, "}"], self.prefixes))
         total = int(float(every.rows[0][0])) if every.ok and every.rows and every.rows[0][0] else -1
         return own if len(own) == 1 and own[0][0] == total else []
 
