@@ -1841,6 +1841,8 @@ def test_a_choice_between_two_named_entities_ranks_the_two_by_the_measure_asked(
     assert older.answer.rows == (("http://repair.test/resource/Roger_Waters",),)
     younger = nations.choice_between("who was born later, syd barett or roger waters", units)  # misspelt
     assert younger is not None and "desc" in younger[0]
+    the = nations.choice_between("Who is the oldest, the Syd Barrett or the Roger Waters?", units)
+    assert the is not None and the[0] == older.tokens  # articles before the names
     assert nations.choice_between("Who sang, Syd Barrett or Roger Waters?", units) is None
     assert nations.choice_between("Who is older than Syd Barrett?", units) is None
 

@@ -1981,10 +1981,10 @@ class Repairer:
         such choice, has no graded word, or no measure fits."""
         if self.index is None or " or " not in f" {normalize(question)} ":
             return None
-        words = normalize(question).split()
+        words = [w for w in normalize(question).split() if w != "the"]  # "the Danube or the Rhine"
         entities = [u for u in units if self._kind(u) == "entity"]
         for a, b in itertools.permutations(entities, 2):
-            la, lb = (normalize(self.index.label(u) or "").split() for u in (a, b))
+            la, lb = ([w for w in normalize(self.index.label(u) or "").split() if w != "the"] for u in (a, b))
             end_a = len(words) - len(lb) - 1
             start_a = end_a - len(la)
             if (
