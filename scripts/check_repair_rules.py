@@ -48,7 +48,9 @@ from nmt_sparql.inference.asked_order import (
 )
 from nmt_sparql.inference.expected_answer import fits
 from nmt_sparql.inference.kb import open_kb
-from nmt_sparql.inference.repair import Repairer, Said, expected_of, typed_by
+from nmt_sparql.inference.kb_reading import typed_by
+from nmt_sparql.inference.repair import Repairer, expected_of
+from nmt_sparql.inference.said import Said
 from nmt_sparql.sparql.patterns import falls_apart, reads_unbound
 from nmt_sparql.sparql.prefixes import prefix_map
 from nmt_sparql.sparql.tokens import detokenize, token_types, tokenize

@@ -22,10 +22,10 @@ from nmt_sparql.inference.repair import (
     WRONG_KIND,
     Repaired,
     Repairer,
-    Said,
     repair_rounds,
     rounds_histogram,
 )
+from nmt_sparql.inference.said import Said
 from nmt_sparql.metrics.evaluate import PredictionRecord, evaluate_predictions
 from nmt_sparql.reports.report import write_report
 from nmt_sparql.sparql.patterns import (

@@ -96,6 +96,10 @@ repairer looks for a query that answers:
   bigger than Germany") asks for every answer past the bound, so a ranking is dropped and the bound
   restricts nothing.
 
+The rules that compare and rank by a measure are inference/comparisons.py, the reading of place
+adjectives inference/place_reading.py, the cached KB reads they share inference/kb_reading.py, and what a
+question says of KB elements inference/said.py; `Repairer` runs them in rounds.
+
 Every query, ASK checks included, goes through `KnowledgeBase.query` (safety checks, the KB's timeout);
 a hypothesis that the safety check refuses is recorded as refused and never sent. Each round records
 what it tried and why each attempt failed, so a user (or a report) sees how the answer was found.
@@ -113,10 +117,8 @@ from typing import Any
 
 from tqdm.auto import tqdm
 
-from nmt_sparql.annotation.linking.index import QUALIFIER, KBIndex, Kind, misspelt, normalize
-from nmt_sparql.annotation.linking.linker import STOPWORDS
+from nmt_sparql.annotation.linking.index import QUALIFIER, KBIndex, Kind, normalize
 from nmt_sparql.annotation.linking.sources import token_of
-from nmt_sparql.annotation.linking.wordforms import head_plurals, inflections, is_common_noun, place_names
 from nmt_sparql.annotation.units import units
 from nmt_sparql.execution.answer import Answer
 from nmt_sparql.execution.base import ExistenceCheckError, KnowledgeBase
@@ -126,9 +128,7 @@ from nmt_sparql.inference.asked_order import (
     asked,
     asked_period,
     asks_for_the_top,
-    measured_by_unit,
     ordered_variable,
-    ranked_noun,
     ranks_by_size,
     turned_to_question,
     unasked_bound_removed,
@@ -138,15 +138,18 @@ from nmt_sparql.inference.asked_order import (
     unlimited_top,
     unordered_limit_removed,
 )
+from nmt_sparql.inference.comparisons import Comparisons
 from nmt_sparql.inference.expected_answer import (
     ANY,
     TIME_NOUNS,
     Expected,
-    asked_noun,
     expected_answer,
     fits,
     value_kinds,
 )
+from nmt_sparql.inference.kb_reading import NUMBER, element_name, typed_by
+from nmt_sparql.inference.place_reading import PlaceReading
+from nmt_sparql.inference.said import Said
 from nmt_sparql.sparql.patterns import (
     answer_variable,
     apart,
@@ -158,9 +161,8 @@ from nmt_sparql.sparql.patterns import (
     triple_patterns,
 )
 from nmt_sparql.sparql.prefixes import PrefixMap, prefix_map
-from nmt_sparql.sparql.tokens import TokenType, detokenize, local_name, token_types
+from nmt_sparql.sparql.tokens import TokenType, detokenize, token_types
 from nmt_sparql.sparql.validate import query_parse_error
-from nmt_sparql.tokenization.kbmask import typed_mask
 
 MAX_ROUNDS = 5
 ANSWERED, PARSE_ERROR, EMPTY, UNKNOWN_IRI, REFUSED, KB_ERROR, WRONG_KIND = (
@@ -168,16 +170,6 @@ ANSWERED, PARSE_ERROR, EMPTY, UNKNOWN_IRI, REFUSED, KB_ERROR, WRONG_KIND = (
 )  # fmt: skip
 # Query shapes whose triple patterns are not one conjunction: an empty answer cannot be blamed on one.
 _NOT_CONJUNCTIVE = {"union", "optional", "minus", "not", "exists"}
-# Words an element's learned names may hold that name nothing by themselves ("is", "be", "been").
-_FUNCTION_WORDS = frozenset({
-    "the", "and", "was", "were", "are", "been", "being", "has", "have", "had", "does", "did", "its", "his",
-    "her", "their", "for", "from", "with", "into", "than", "that", "this", "which", "what", "who", "whom",
-})  # fmt: skip
-_KIND_OF_MASK: dict[str, Kind] = {"<kb:entity>": "entity", "<kb:property>": "property", "<kb:class>": "class"}
-
-
-_NUMBER = re.compile(r"-?\d+(\.\d+)?")  # a number the linker passes as a literal unit ("1960")
-_HELD_KEPT = 10_000  # patterns whose ASK `Repairer._holds` keeps before starting afresh
 # The readings of an empty chain tried after the hypotheses, (read from its other end, properties
 # exchanged) -> what the attempt's source says, in the order they are tried.
 _CHAIN_READINGS = {
@@ -187,10 +179,6 @@ _CHAIN_READINGS = {
 }
 # The properties of an entity's facts a pattern from it may take instead of its own (`_rewrites`).
 _ENTITY_FACTS = 12
-# Words after a place adjective that make it a language's ("Spanish-speaking", "russian-language"); one
-# before it that makes it a language's too ("written in French").
-_SPOKEN_AFTER = frozenset({"speaking", "language", "languages", "speaker", "speakers", "spoken"})
-_SPOKEN_BEFORE = frozenset({"in", "into", "from"})
 
 
 @dataclass
@@ -256,15 +244,6 @@ def _is_empty(tokens: Sequence[str], answer: Answer) -> bool:
     return answer.is_empty() or ("count" in tokens and answer.number() == 0)
 
 
-def _name(token: str, index: KBIndex | None) -> str:
-    """What to look a KB element up by: its label, else its local name in words (`birthPlace` -> birth Place)."""
-    label = index.label(token) if index is not None else None
-    if label:
-        return label
-    local = re.sub(r"(?<=[a-z0-9])(?=[A-Z])", " ", local_name(token))
-    return " ".join(re.split(r"[_\-\s]+", local))
-
-
 def expected_of(question: str) -> Expected:
     """What `question` asks for (inference/expected_answer.py), and whether a superlative asks for the
     top answer only (inference/asked_order.py)."""
@@ -274,7 +253,7 @@ def expected_of(question: str) -> Expected:
     return expected
 
 
-class Repairer:
+class Repairer(Comparisons, PlaceReading):
     """Repairs the n-best hypotheses of questions on one KB (see the module docstring).
 
     `index`: the KB index the annotator uses (None: replacements come from the question's units only);
@@ -294,13 +273,9 @@ class Repairer:
     ):
         if not 1 <= max_rounds <= MAX_ROUNDS:
             raise ValueError(f"repair rounds must be within 1..{MAX_ROUNDS}, got {max_rounds}")
-        self.kb, self.prefixes, self.index = kb, prefixes, index
-        self.max_rounds, self.per_element = max_rounds, per_element
-        self.max_checks, self.max_runs = max_checks, max_runs
+        super().__init__(kb, prefixes, index, per_element)
+        self.max_rounds, self.max_checks, self.max_runs = max_rounds, max_checks, max_runs
         self._known: dict[str, bool] = {}
-        self._kinds_of: dict[str, list[frozenset[str]]] = {}
-        self._links: dict[tuple[str, str], list[str] | None] = {}  # `_place_link`, per class and place
-        self._held: dict[tuple[str, ...], bool] = {}  # `_holds`, asked again by several rules
 
     # -- one query -------------------------------------------------------------------------------
 
@@ -406,12 +381,6 @@ class Repairer:
             if not classes or classes & asked:
                 return True
         return not entities
-
-    def _query(self, sparql: str) -> Answer:
-        try:
-            return self.kb.query(sparql)
-        except UnsafeQueryError as err:
-            return Answer.failed(str(err))
 
     def _matches(self, tokens: Sequence[str], patterns: Sequence[tuple[int, int, int]]) -> bool:
         """ASK: does the conjunction of these triple patterns of `tokens` match anything in the KB?"""
@@ -574,18 +543,6 @@ class Repairer:
                 out.append((new, change))
         return out
 
-    def _value_kinds(self, prop: str) -> list[frozenset[str]]:
-        """The kinds of a few of the KB's values of `prop` (`value_kinds`: iri, number, date, text)."""
-        if prop not in self._kinds_of:
-            answer = self._query(
-                detokenize(
-                    ["select", "?_v", "where", "{", "?_s", prop, "?_v", "}", "limit", "5"], self.prefixes
-                )
-            )
-            values = [v for row in answer.values() for v in row if v is not None] if answer.ok else []
-            self._kinds_of[prop] = [value_kinds(v) for v in values]
-        return self._kinds_of[prop]
-
     def compared_unmeasured(self, tokens: Sequence[str], types: Sequence[TokenType]) -> int | None:
         """The position among the triple patterns of one whose value a FILTER compares while the KB's
         values of its property are no numbers or dates ("Was the Mona Lisa painted before 1600?" as
@@ -619,11 +576,6 @@ class Repairer:
             if kinds and (types[o] == TokenType.URI) != any("iri" in k for k in kinds):
                 return True
         return False
-
-    def values_are_dates(self, prop: str) -> bool:
-        """Whether the KB's values of `prop` are dates or years (what "oldest" orders by)."""
-        kinds = self._value_kinds(prop)
-        return bool(kinds) and all("date" in k for k in kinds)
 
     def orders_by_no_measure(self, tokens: Sequence[str], question: str) -> bool:
         """A superlative question answered by ordering on values that are no numbers or dates
@@ -663,27 +615,15 @@ class Repairer:
         named = set(re.findall(r"\w+", (self.index.label(prop) or "").lower()))
         return bool(named & TIME_NOUNS) and not said & TIME_NOUNS
 
-    def _holds(self, pattern: list[str]) -> bool:
-        key = tuple(pattern)
-        if key not in self._held:
-            if len(self._held) >= _HELD_KEPT:  # a server's repairer meets patterns without end
-                self._held.clear()
-            answer = self._query(detokenize(["ask", "where", "{", *pattern, "}"], self.prefixes))
-            self._held[key] = answer.ok and bool(answer.boolean)
-        return self._held[key]
-
     # -- replacements ----------------------------------------------------------------------------
-
-    def _kind(self, token: str) -> Kind | None:
-        found = self.index.kind(token) if self.index is not None else None
-        return found or _KIND_OF_MASK.get(typed_mask(token))
 
     def _replacements(self, token: str, kind: Kind, units: Sequence[str]) -> list[str]:
         """Elements of `kind` to put in place of `token`: the question's units, then the index's nearest."""
         found = [u for u in units if u != token and self._kind(u) == kind]
         if self.index is not None:
             found += [
-                h.token for h in self.index.lookup(_name(token, self.index), [kind], self.per_element + 1)
+                h.token
+                for h in self.index.lookup(element_name(token, self.index), [kind], self.per_element + 1)
             ]
         return [t for t in dict.fromkeys(found) if t != token][: self.per_element]
 
@@ -754,16 +694,6 @@ class Repairer:
             if new[o] != tokens[o] and new[s] == tokens[s] and new[p] == tokens[p]:  # another entity
                 yield from ((t, f"{change}, {c}") for t, c in self._through(new, pattern))
         yield from rewrites[single:]
-
-    def _types_of(self, tokens: Sequence[str], types: Sequence[TokenType], variable: str) -> list[str]:
-        """The classes a query gives `variable` (`variable a C` patterns)."""
-        if types[tokens.index(variable)] != TokenType.VARIABLE:
-            return []
-        return [
-            tokens[o]
-            for s, p, o in triple_patterns(tokens, types)
-            if tokens[s] == variable and tokens[p] == "a" and types[o] == TokenType.URI
-        ]
 
     def _blame(self, target: _Target, question: str = "") -> tuple[int, list[tuple[int, int, int]]] | str:
         """The position of the offending triple pattern among the query's patterns, or why none is found."""
@@ -1286,180 +1216,6 @@ class Repairer:
             and not said.words(u) & used
         ]
 
-    def asked_class(self, question: str, units: Sequence[str]) -> str | None:
-        """The class among the question's units that the words opening it name ("Which painters ..."
-        -> ont:Painter; after one word that modifies it: "Count the Dutch painters"), else those after
-        its superlative ("What's the newest university?"): the label's words, the last one in the
-        singular or plural. A class named right after it is the head of the compound it opens
-        ("russian-language novels": novels, not languages)."""
-        for noun in (asked_noun(question), ranked_noun(question)):
-            for start in (0, 1):
-                found = self._class_named_at(noun, start, units)
-                if found is not None:
-                    return (self._class_named_at(noun, found[1], units) or found)[0]
-        return None
-
-    def place_adjective_read(
-        self, tokens: list[str], question: str, units: Sequence[str], said: Said | None
-    ) -> tuple[list[str], str] | None:
-        """`tokens` with a place adjective before a class the question names read as the place
-        ("french film directors": `?x ont:nationality res:France`, not directors of a French-speaking
-        country; "German universities": a university in a city of Germany), and so a place named right
-        after the class ("the oldest university in Germany", "rivers in Europe"): the pattern, or chain
-        through one variable, that joins the answer to the entity the words name (the place, or its
-        language) becomes the link the KB most often joins that class's members to the place by,
-        directly else through one element, and the answer is typed by the class. Not when the word is
-        a language's ("Spanish-speaking", "written in French") or the language joins members of the
-        class directly ("Spanish novels": `?x ont:language res:Spanish`). None when nothing changes."""
-        if said is None or self.index is None:
-            return None
-        types = token_types(tokens, self.prefixes)
-        patterns = triple_patterns(tokens, types)
-        asked_for = self.asked_class(question, units)
-        for place, word, cls, opens in self._places_of_classes(said, units):
-            typed = [tokens[s] for s, p, o in patterns if tokens[p] == "a" and tokens[o] == cls]
-            var = typed[0] if typed else answer_variable(tokens, types)
-            asked = asked_for == cls or asked_noun(question)[: len(opens)] == opens
-            if var is None or not typed and not asked:
-                continue  # "paintings by Dutch painters": the painters are no answer, nor typed
-            new = self._placed(tokens, types, var, place, word, cls)
-            if new is not None:
-                return new, f"'{word}' read as {place}, joined to {cls} as the KB joins them"
-        return None
-
-    def _places_of_classes(
-        self, said: Said, units: Sequence[str]
-    ) -> Iterator[tuple[str, str, str, list[str]]]:
-        """(place, its words, class, the words the phrase opens with) for each place adjective of a
-        unit right before a class of the units ("german universities"), then each unit place named
-        right after a class and "in" or "from" ("universities in germany")."""
-        words = said.text.split()
-        entities = [u for u in units if self._kind(u) == "entity"]
-        for place in entities:
-            for word in said.place_words(place):
-                span = word.split()
-                at = next(i for i in range(len(words)) if words[i : i + len(span)] == span)
-                end = at + len(span)
-                if set(words[end : end + 1]) & _SPOKEN_AFTER or set(words[at - 1 : at]) & _SPOKEN_BEFORE:
-                    continue
-                named = self._class_named_at(words, end, units)
-                if named is not None:
-                    yield place, word, named[0], span
-        for place in entities:
-            label = normalize(self.index.label(place) or "").split() if self.index is not None else []
-            for start in range(len(words)):
-                named = self._class_named_at(words, start, units)
-                if named is None or words[named[1] : named[1] + 1] not in (["in"], ["from"]):
-                    continue
-                after = named[1] + 1 + (words[named[1] + 1 : named[1] + 2] == ["the"])
-                said_as = words[after : after + len(label)]
-                if label and len(said_as) == len(label) and all(map(misspelt, said_as, label)):
-                    yield place, " ".join(said_as), named[0], words[start : named[1]]
-
-    def _placed(
-        self, tokens: list[str], types: Sequence[TokenType], var: str, place: str, word: str, cls: str
-    ) -> list[str] | None:
-        """`place_adjective_read` of one place and class: the new tokens, or None."""
-        named = {
-            t
-            for t in tokens
-            if self._kind(t) == "entity"
-            and (
-                t == place
-                or normalize(_name(t, self.index)) == word
-                or word in place_names(_name(t, self.index))
-            )
-        }
-        patterns = triple_patterns(tokens, types)
-        old: list[tuple[int, int, int]] = []
-        for s, p, o in patterns:
-            ends = {tokens[s], tokens[o]}
-            if var in ends and ends & named:
-                old = [(s, p, o)]
-                break
-        if not old:
-            for first, second in itertools.permutations(patterns, 2):
-                ends_1, ends_2 = {tokens[first[0]], tokens[first[2]]}, {tokens[second[0]], tokens[second[2]]}
-                shared = list((ends_1 - {var}) & ends_2)
-                if (
-                    var in ends_1
-                    and len(shared) == 1
-                    and shared[0].startswith("?")
-                    and tokens.count(shared[0]) == 2  # a variable only the chain reads
-                    and ends_2 & named
-                ):
-                    old = [first, second]
-                    break
-        if not old:
-            return None
-        if len(old) == 1:
-            s, p, o = old[0]
-            kept = tokens[s] if tokens[o] == var else tokens[o]
-            if kept != place and self._holds([var, "a", cls, ".", *(tokens[i] for i in old[0])]):
-                return None  # the language joins the class's members itself ("Spanish novels")
-        link = self._place_link(var, cls, place)
-        middle = {tokens[i] for t in old for i in t if tokens[i].startswith("?")} - {var}
-        was = {tuple("?_in" if tokens[i] in middle else tokens[i] for i in t) for t in old}
-        if link is None or was == {tuple(link[i : i + 3]) for i in range(0, len(link), 4)}:
-            return None  # the query joins them so already
-        spans = sorted(old)
-        first_at, last_at = spans[0][0], spans[-1][2]
-        if len(spans) == 2 and spans[1][0] != spans[0][2] + 2:
-            return None  # the chain's two patterns are not next to each other
-        new = [*tokens[:first_at], *link, *tokens[last_at + 1 :]]
-        typed = typed_by(new, cls, self.prefixes)
-        return typed if typed is not None else new
-
-    def _place_link(self, var: str, cls: str, place: str) -> list[str] | None:
-        """The patterns that join `var`, a member of `cls`, to `place` by the member's own facts as the
-        KB most often does (an adjective says what the thing itself is, not what points to it): one
-        fact, else two through an element between; None when no member reaches the place so. Looked up
-        once per class and place (every hypothesis of a question asks the same)."""
-        if (cls, place) not in self._links:
-            if len(self._links) >= _HELD_KEPT:  # a server's repairer meets classes and places without end
-                self._links.clear()
-            self._links[(cls, place)] = self._most_used_link(cls, place)
-        link = self._links[(cls, place)]
-        return None if link is None else [var if t == "?_m" else t for t in link]
-
-    def _most_used_link(self, cls: str, place: str) -> list[str] | None:
-        """`_place_link` for the variable `?_m`, by two GROUP BY queries at most."""
-        for chain in (["?_m", "?_p", place], ["?_m", "?_p", "?_in", ".", "?_in", "?_q", place]):
-            picked = [v for v in ("?_p", "?_q") if v in chain]
-            answer = self._query(
-                detokenize(
-                    ["select", *picked, "(", "count", "(", "distinct", "?_m", ")", "as", "?_n", ")",
-                     "where", "{", "?_m", "a", cls, ".", *chain, "}", "group", "by", *picked,
-                     "order", "by", "desc", "(", "?_n", ")", "limit", "1"],
-                    self.prefixes,
-                )
-            )  # fmt: skip
-            rows = answer.rows if answer.ok else []
-            if rows and all(v is not None for v in rows[0][: len(picked)]):
-                props = dict(zip(picked, (token_of(v, self.prefixes) for v in rows[0]), strict=False))
-                return [props.get(t, t) for t in chain]
-        return None
-
-    def _class_named_at(
-        self, words: Sequence[str], start: int, units: Sequence[str]
-    ) -> tuple[str, int] | None:
-        """The class among `units` whose label (the longest) `words` say from `start`, the last word in
-        the singular or plural, and where its words end."""
-        found, end = None, start
-        for unit in units:
-            if self._kind(unit) != "class":
-                continue
-            label = _name(unit, self.index).lower().split()
-            said = list(words[start : start + len(label)])
-            if (
-                len(said) == len(label)
-                and said[:-1] == label[:-1]
-                and label[-1] in inflections(said[-1], ("NOUN",))
-                and start + len(label) > end
-            ):
-                found, end = unit, start + len(label)
-        return None if found is None else (found, end)
-
     def _accept(
         self,
         tokens: list[str],
@@ -1608,7 +1364,7 @@ class Repairer:
         comparison is made with ("planets farther from the sun than Earth": `res:Earth
         ont:orderFromSun ?_than . filter ( ?v > ?_than )`)."""
         wanted = asked(question, "comparative") if question else None
-        numbers = [u for u in units if _NUMBER.fullmatch(u) and u not in tokens]
+        numbers = [u for u in units if NUMBER.fullmatch(u) and u not in tokens]
         than = self._compared_with(question, units, wanted.word) if wanted and len(numbers) != 1 else None
         if wanted is None or (len(numbers) != 1 and than is None):
             return None
@@ -1688,234 +1444,6 @@ class Repairer:
 
         return self._first_change(rewrites(), answer, rnd, expected)
 
-    def _comparison(
-        self, prop: str, value: str, dates: bool, low: bool, number: str | None, than: str | None
-    ) -> tuple[list[str], list[str]]:
-        """(a pattern reading the `than` entity's value of `prop`, or nothing; the FILTER) that compare
-        `value` with that entity's value, else with `number` (`_as_compared`), `<` when `low`."""
-        if than is not None:
-            return [than, prop, "?_than"], ["filter", "(", value, "<" if low else ">", "?_than", ")"]
-        assert number is not None
-        return [], ["filter", "(", *self._as_compared(prop, value, dates), "<" if low else ">", number, ")"]
-
-    def _as_compared(self, prop: str, value: str, dates: bool) -> list[str]:
-        """How a FILTER reads a value of `prop` to compare it with a number: `year ( ?v )` for dates that
-        are no plain numbers (a year is compared with "1960"), the value itself otherwise."""
-        years = dates and not any("number" in k for k in self._value_kinds(prop))
-        return ["year", "(", value, ")"] if years else [value]
-
-    def _compared_with(self, question: str, units: Sequence[str], word: str) -> str | None:
-        """The entity among the units that the question compares with: named right after "than" or the
-        comparing word ("farther from the sun than Earth", "directed after Alien"); None without one."""
-        if self.index is None:
-            return None
-        text = f" {normalize(question)} "
-        for unit in units:
-            label = normalize(self.index.label(unit) or "") if self._kind(unit) == "entity" else ""
-            if label and any(
-                f" {w} {label} " in text or f" {w} the {label} " in text for w in ("than", normalize(word))
-            ):
-                return unit
-        return None
-
-    def value_compared(self, tokens: Sequence[str], question: str) -> tuple[list[str], str] | None:
-        """`tokens` with a number the question compares with ("Was Boléro first performed before 1930?")
-        that a pattern takes as its value (`res:Bolero ont:premiereYear 1930`) made a comparison of the
-        value (`res:Bolero ont:premiereYear ?v . filter ( ?v < 1930 )`), in the direction the question's
-        word says (`year ( ?v )` for dates); None when the query compares already or nothing fits."""
-        wanted = asked(question, "comparative")
-        if wanted is None or "filter" in tokens or "}" not in tokens:
-            return None
-        said = set(re.findall(r"\d+(?:\.\d+)?", question.replace(",", "")))
-        types = token_types(list(tokens), self.prefixes)
-        for _, p, o in triple_patterns(tokens, types):
-            number, prop = tokens[o], tokens[p]
-            if types[p] != TokenType.URI or not _NUMBER.fullmatch(number) or number not in said:
-                continue
-            dates = self.values_are_dates(prop)
-            low = ascending(wanted.sense, wanted.word, dates)
-            if low is None:
-                continue
-            value = next(v for v in ("?v", "?_value") if v not in tokens)
-            compared = self._as_compared(prop, value, dates)
-            new = [*tokens[:o], value, *tokens[o + 1 :]]
-            close = len(new) - 1 - new[::-1].index("}")
-            new[close:close] = [".", "filter", "(", *compared, "<" if low else ">", number, ")"]
-            return new, f"the value {number} made a comparison ('{wanted.word}')"
-        return None
-
-    def entity_as_value(
-        self, tokens: Sequence[str], question: str, units: Sequence[str]
-    ) -> tuple[list[str], str] | None:
-        """`tokens` with an entity that a pattern takes as the value of a measured property while the
-        question compares (`res:Let_It_Be ont:releaseYear res:Abbey_Road`, "Did Abbey Road come out
-        before Let It Be?") made a comparison of the two ends' values (`res:Abbey_Road ont:releaseYear ?v
-        . res:Let_It_Be ont:releaseYear ?_than . filter ( ?v < ?_than )`), in the direction the
-        question's word says: an IRI is no number or date, so the pattern holds of nothing. The entity
-        compared with is the one named after the comparing word (`_compared_with`), whichever end the
-        query put it at; None when the question names none, the query ranks, or nothing fits."""
-        wanted = asked(question, "comparative")
-        if wanted is None or {"filter", "order", "?_than"} & set(tokens) or "}" not in tokens:
-            return None  # a ranking: what it ranks by is another question
-        than = self._compared_with(question, units, wanted.word)
-        if than is None:
-            return None  # "formed after 1990": compared with a number, not with an entity
-        types = token_types(list(tokens), self.prefixes)
-        for s, p, o in triple_patterns(tokens, types):
-            prop, subject, other = tokens[p], tokens[s], tokens[o]
-            if (
-                types[p] != TokenType.URI
-                or types[o] != TokenType.URI
-                or self._kind(other) != "entity"
-                or not self._measured_values(prop)
-            ):
-                continue
-            if subject == than:
-                subject, other = other, subject  # "before Let It Be": Let It Be is compared with
-            elif other != than:
-                continue
-            dates = self.values_are_dates(prop)
-            low = ascending(wanted.sense, wanted.word, dates)
-            if low is None:
-                continue
-            value = next(v for v in ("?v", "?_value") if v not in tokens)
-            new = [*tokens[:s], subject, prop, value, ".", other, prop, "?_than", *tokens[o + 1 :]]
-            close = len(new) - 1 - new[::-1].index("}")
-            new[close:close] = [".", "filter", "(", value, "<" if low else ">", "?_than", ")"]
-            return new, f"{subject}'s {prop} compared with {other}'s ('{wanted.word}'), not with the entity"
-        return None
-
-    def entity_compared(self, tokens: Sequence[str]) -> tuple[list[str], str] | None:
-        """`tokens` with a FILTER that compares a value with an entity (`?x ont:length ?v . filter ( ?v
-        > res:Danube )`, "rivers longer than the Danube") comparing it with the entity's value of the
-        same property instead (`res:Danube ont:length ?_than . filter ( ?v > ?_than )`), when its values
-        are numbers or dates: an IRI is no number, so the comparison as written fails on every row; None
-        when there is none."""
-        if "filter" not in tokens or "?_than" in tokens:
-            return None
-        types = token_types(list(tokens), self.prefixes)
-        props = {
-            tokens[o]: tokens[p]
-            for _, p, o in triple_patterns(tokens, types)
-            if types[p] == TokenType.URI and self._measured_values(tokens[p])
-        }
-        for at in (i for i, t in enumerate(tokens) if t == "filter"):
-            if tokens[at + 1 : at + 2] != ["("] or tokens[at + 3 : at + 4] not in (
-                [">"],
-                ["<"],
-                [">="],
-                ["<="],
-            ):
-                continue
-            for value, entity in ((at + 2, at + 4), (at + 4, at + 2)):
-                if (
-                    entity < len(tokens)
-                    and tokens[value] in props
-                    and types[entity] == TokenType.URI
-                    and self._kind(tokens[entity]) == "entity"
-                ):
-                    prop = props[tokens[value]]
-                    new = [*tokens[:entity], "?_than", *tokens[entity + 1 :]]
-                    dot = [] if tokens[at - 1] in (".", "{") else ["."]
-                    new[at:at] = [*dot, tokens[entity], prop, "?_than", "."]
-                    return new, f"compared with {tokens[entity]}'s {prop}, not the entity itself"
-        return None
-
-    def ask_compared(
-        self, tokens: Sequence[str], question: str, units: Sequence[str]
-    ) -> tuple[list[str], str] | None:
-        """An ASK that reads a value nothing tests (`ask where { res:Thames ont:length ?v }`) while the
-        question compares ("Is the Thames longer than the Tiber?", "... higher than 4000 metres") with
-        that value compared: with the entity's value of the same property, or the one number the
-        question says, in the direction its word says; None when nothing fits."""
-        wanted = asked(question, "comparative")
-        if wanted is None or tokens[:1] != ["ask"] or "filter" in tokens or "}" not in tokens:
-            return None
-        numbers = [u for u in units if _NUMBER.fullmatch(u) and u not in tokens]
-        than = self._compared_with(question, units, wanted.word) if len(numbers) != 1 else None
-        if len(numbers) != 1 and than is None:
-            return None
-        types = token_types(list(tokens), self.prefixes)
-        count = Counter(tokens)
-        for _, p, o in triple_patterns(tokens, types):
-            value, prop = tokens[o], tokens[p]
-            measured = types[p] == TokenType.URI and self._measured_values(prop)
-            if types[o] != TokenType.VARIABLE or count[value] != 1 or not measured or than in tokens:
-                continue
-            dates = self.values_are_dates(prop)
-            low = ascending(wanted.sense, wanted.word, dates)
-            if low is None:
-                continue
-            other, test = self._comparison(
-                prop, value, dates, low, numbers[0] if than is None else None, than
-            )
-            close = len(tokens) - 1 - tokens[::-1].index("}")
-            new = [*tokens[:close], ".", *([*other, "."] if other else []), *test, *tokens[close:]]
-            return new, f"its value {value} compared ('{wanted.word}')"
-        return None
-
-    def measure_of_unit(self, tokens: Sequence[str], question: str) -> tuple[list[str], str] | None:
-        """`tokens` ranking or comparing by the measure a unit of the question names (`measured_by_unit`)
-        in place of another ("Which Asian country has the most people?" ordered by area: people counted
-        are a population; "larger than a million square kilometres" by length: an area): the index's
-        property whose label holds the unit's word and whose values are measures."""
-        word = measured_by_unit(question) if self.index is not None else None
-        if word is None or self.index is None:
-            return None
-        types = token_types(list(tokens), self.prefixes)
-        ordered = ordered_variable(tokens)
-        read = compared_variables(tokens, types) | ({ordered} if ordered else set())
-        props = {
-            tokens[p] for _, p, o in triple_patterns(tokens, types) if tokens[o] in read and tokens[p] != "a"
-        }
-        if len(props) != 1:
-            return None
-        prop = props.pop()
-        if word in _name(prop, self.index).lower().split():
-            return None
-        measures = [
-            h.token
-            for h in self.index.lookup(word, ["property"], self.per_element)
-            if word in _name(h.token, self.index).lower().split() and self._measured_values(h.token)
-        ]
-        if not measures:
-            return None
-        new = [measures[0] if t == prop else t for t in tokens]
-        return new, f"{prop} -> {measures[0]} (the question's unit measures {word})"
-
-    def counted_measure(self, tokens: Sequence[str]) -> tuple[str, frozenset[str]] | None:
-        """(variable, properties) of a COUNT of the values of measures (numbers or years: `count (
-        distinct ?x )` over `res:Iceland ont:population ?x`), else None: such a count is 1, whatever
-        the question asked."""
-        if tokens[:4] != ["select", "(", "count", "("] or "as" not in tokens or "}" not in tokens:
-            return None
-        close = tokens.index(")", 4)
-        counted = [t for t in tokens[4:close] if t.startswith(("?", "$"))]
-        if len(counted) != 1 or "group" in tokens:
-            return None
-        types = token_types(list(tokens), self.prefixes)
-        var = counted[0]
-        binding = [(s, p, o) for s, p, o in triple_patterns(tokens, types) if var in (tokens[s], tokens[o])]
-        if not binding or any(tokens[o] != var or types[p] != TokenType.URI for s, p, o in binding):
-            return None
-        props = frozenset(tokens[p] for _, p, _ in binding)
-        if not all((kinds := self._value_kinds(p)) and all("number" in k for k in kinds) for p in props):
-            return None
-        return var, props
-
-    def measure_not_counted(self, tokens: Sequence[str]) -> tuple[list[str], str] | None:
-        """`tokens` asking for the values it counts, when it counts the values of a measure ("How many
-        people live in Iceland?" decoded as `count ( distinct ?x )` over `res:Iceland ont:population
-        ?x`): a count of numbers is 1, never what "how many" asks; the number is the answer. Not for
-        years or dates ("How many people founded Intel?" decoded over `ont:foundingYear`): a year
-        answers no "how many", so such a count stays, and is the wrong kind (`_try`). (Repair asks it
-        of questions that ask how many; other questions reject a count as the wrong kind.)"""
-        measured = self.counted_measure(tokens)
-        if measured is None or any(self.values_are_dates(p) for p in measured[1]):
-            return None
-        values = ["select", "distinct", measured[0], *tokens[tokens.index("where") :]]
-        return values, "a count of a measure's values asks for the values"
-
     def dangling_value_asked(self, tokens: Sequence[str], said: Said | None) -> tuple[list[str], str] | None:
         """`tokens` answering with the value of a pattern `?x P ?v` whose `?v` nothing else reads, in a
         SELECT of `?x` with no order, filter or count, when the question says P by a name of its own
@@ -1973,65 +1501,6 @@ class Repairer:
             else None
         )
 
-    def choice_between(self, question: str, units: Sequence[str]) -> tuple[list[str], str] | None:
-        """The query a choice between two named entities asks ("Who is older, Mick Jagger or Keith
-        Richards?", "Which premiered first, Carmen or Aida?"): the two, ranked by the measure both
-        have that the question's graded word orders (a measured property of the units, else the one
-        measure both have), in its direction, the top one kept; None when the question ends with no
-        such choice, has no graded word, or no measure fits."""
-        if self.index is None or " or " not in f" {normalize(question)} ":
-            return None
-        words = [w for w in normalize(question).split() if w != "the"]  # "the Danube or the Rhine"
-        entities = [u for u in units if self._kind(u) == "entity"]
-        for a, b in itertools.permutations(entities, 2):
-            la, lb = ([w for w in normalize(self.index.label(u) or "").split() if w != "the"] for u in (a, b))
-            end_a = len(words) - len(lb) - 1
-            start_a = end_a - len(la)
-            if (
-                not la
-                or not lb
-                or start_a < 1
-                or words[end_a] != "or"
-                or not all(map(misspelt, words[end_a + 1 :], lb))
-                or not all(map(misspelt, words[start_a:end_a], la))
-            ):
-                continue
-            head = " ".join(words[:start_a])
-            graded = asked(head, "superlative") or asked(head, "comparative")
-            if graded is None:
-                return None
-            props = [u for u in units if self._kind(u) == "property" and self._measured_values(u)]
-            props = [p for p in props if self._holds([a, p, "?_v"]) and self._holds([b, p, "?_v"])]
-            if not props:
-                of_a = self._literal_measures(a)
-                props = [p for p in self._literal_measures(b) if p in of_a]
-                if len(props) != 1:
-                    return None
-            prop = props[0]
-            up = ascending(graded.sense, graded.word, self.values_are_dates(prop))
-            if up is None:
-                return None
-            query = (
-                f"select distinct ?x where {{ ?x {prop} ?v . filter ( ?x = {a} || ?x = {b} ) }} "
-                f"order by {'asc' if up else 'desc'} ( ?v ) limit 1"
-            ).split()
-            return query, f"a choice between {a} and {b} by {prop} ({graded.word})"
-        return None
-
-    def _literal_measures(self, var: str, body: Sequence[str] = ()) -> list[str]:
-        """The properties whose values of `var` (an entity, or a variable `body` binds) are literals and
-        whose KB values are measures (numbers or dates)."""
-        where = [*body, "."] if body else []
-        found = self._query(
-            detokenize(
-                ["select", "distinct", "?_p", "where", "{", *where, var, "?_p", "?_val", ".",
-                 "filter", "(", "isliteral", "(", "?_val", ")", ")", "}", "limit", "20"],
-                self.prefixes,
-            )
-        )  # fmt: skip
-        props = [token_of(row[0], self.prefixes) for row in found.rows if row[0]] if found.ok else []
-        return [p for p in props if self._measured_values(p)]
-
     def ask_about_the_named(self, tokens: Sequence[str]) -> tuple[list[str], str] | None:
         """An ASK whose patterns fall apart, one part naming an entity and another naming none ("Did
         the Oppenheimer movie come out before 2020?" decoded as `res:Oppenheimer_film a ont:Film . ?x
@@ -2067,68 +1536,6 @@ class Repairer:
                     named if t == var else t for t in tokens
                 ], f"{var} of a part that names nothing is {named}"
         return None
-
-    def _answer_body(self, tokens: Sequence[str]) -> tuple[str, int, list[str]] | None:
-        """(answer variable, position of the closing brace, the patterns between the braces) of a
-        query, for a rewrite that adds patterns; None without an answer variable or braces."""
-        var = answer_variable(tokens, token_types(tokens, self.prefixes))
-        found = braces(tokens)
-        if var is None or found is None:
-            return None
-        open_at, close = found
-        return var, close, list(tokens[open_at + 1 : close])
-
-    def _measured_values(self, prop: str) -> bool:
-        """Whether the KB's values of `prop` are all numbers or dates: what a comparison can test."""
-        kinds = self._value_kinds(prop)
-        return bool(kinds) and all(k & {"number", "date"} for k in kinds)
-
-    def _bound_values(self, tokens: Sequence[str], var: str) -> dict[str, str]:
-        """property -> the variable a pattern `var property ?value` binds: a ranking or comparison by a
-        measure the query already reads uses its variable rather than reading the values twice."""
-        bound: dict[str, str] = {}
-        for s, p, o in triple_patterns(tokens, token_types(tokens, self.prefixes)):
-            if tokens[s] == var and tokens[o].startswith("?"):
-                bound.setdefault(tokens[p], tokens[o])
-        return bound
-
-    def _measures(
-        self, tokens: list[str], var: str, body: list[str], value: str, units: Sequence[str], question: str
-    ) -> list[tuple[int, str]]:
-        """What a ranking or comparison of the answers of `body` can use (`_measured`): the units'
-        measured properties, else the one measure of the class the answers have or the question asks
-        for ("the first album by the Beatles": release year); a class with several says nothing without
-        a word for one ("which planet is first from the sun" is not its year of discovery)."""
-        measured = self._measured([u for u in units if self._kind(u) == "property"], body, var, value)
-        if measured or self.index is None:
-            return measured
-        typed = self._types_of(tokens, token_types(tokens, self.prefixes), var)
-        classes = typed or [c for c in [self.asked_class(question, units)] if c]
-        only = [a for c in classes if len(a := self.index.attributes(c, 2)) == 1]
-        measured = self._measured([m for a in only for m in a], body, var, value)
-        if measured or classes:
-            return measured
-        # no class to go by ("the eldest of the Pink Floyd members"): the one measure all answers have
-        props = self._literal_measures(var, body)
-        own = self._measured(props, body, var, value)
-        counted = f"select ( count ( distinct {var} ) as ?_n ) where {{".split()
-        every = self._query(detokenize([*counted, *body, "}"], self.prefixes))
-        total = int(float(every.rows[0][0])) if every.ok and every.rows and every.rows[0][0] else -1
-        return own if len(own) == 1 and own[0][0] == total else []
-
-    def _measured(self, props: Sequence[str], body: list[str], var: str, rank: str) -> list[tuple[int, str]]:
-        """(answers that have it, property) for each of `props` whose values are numbers or dates and
-        that some answers of `body` have, most answers first: what a ranking of them can order by."""
-        measured: list[tuple[int, str]] = []
-        for prop in dict.fromkeys(props):
-            if not self._measured_values(prop):
-                continue
-            count = f"select ( count ( distinct {var} ) as ?_n ) where {{".split()
-            counted = self._query(detokenize([*count, *body, ".", var, prop, rank, "}"], self.prefixes))
-            n = int(float(counted.rows[0][0])) if counted.ok and counted.rows and counted.rows[0][0] else 0
-            if n:
-                measured.append((n, prop))
-        return sorted(measured, key=lambda m: -m[0])
 
     def _said_hop(
         self,
@@ -2429,105 +1836,6 @@ class Repairer:
             sent = best.outcome == UNKNOWN_IRI
             answer = self._query(best.sparql) if sent else Answer.failed(f"{best.outcome}: {best.detail}")
         return Repaired(tokens, answer, rounds, None, reason)
-
-
-class Said:
-    """What one question says of KB elements: the words of the question that an element's names in
-    the KB index (label, inflections, spans training aligned with it) say, function words aside."""
-
-    def __init__(self, question: str, index: KBIndex):
-        self.text, self.index = f" {normalize(question)} ", index
-        self._words: dict[str, frozenset[str]] = {}
-        self._parts: dict[str, frozenset[str]] = {}  # `part_words`
-        self._names: dict[str, frozenset[str]] = {}  # `names_within`: each asks the index of every name
-
-    def names_whole(self, token: str) -> bool:
-        """Whether the question names the element in full (`names_in_full`) or by a place adjective of
-        its label ("american" for the United States: `place_words`)."""
-        return self.names_in_full(token) or bool(self.place_words(token))
-
-    def names_in_full(self, token: str) -> bool:
-        """Whether the question holds the element's label whole ("alps" for the Alps), or the plural
-        of a label that is a common noun ("physicists" for physicist)."""
-        raw = self.index.label(token) or ""
-        forms = [raw, *(head_plurals(raw) if is_common_noun(raw) else ())]
-        return any(f" {normalize(f)} " in self.text for f in forms if f)
-
-    def names_used(self, tokens: Sequence[str]) -> list[str]:
-        """The names (labels, spaced for word matches) of the KB elements a query uses."""
-        return [f" {normalize(self.index.label(t) or '')} " for t in tokens if ":" in t]
-
-    def inside(self, token: str, names: Sequence[str]) -> bool:
-        """Whether the element's label is within one of `names` (`names_used`): "London" in "Imperial
-        College London", "politician" in the occupation's name: the question's words name that."""
-        return any(f" {normalize(self.index.label(token) or token)} " in name for name in names)
-
-    def part_words(self, token: str) -> frozenset[str]:
-        """The question's words that are a name within the element's label or a misspelling of one
-        ("verdi" for Giuseppe Verdi, "pucini" for Giacomo Puccini, "himalayan" for the Himalayas): a
-        word the label capitalises that names no class or property ("University" of the University of
-        Cambridge names a class)."""
-        if token not in self._parts:
-            names = self.names_within(token)
-            self._parts[token] = frozenset(
-                w for w in self.text.split() if w not in STOPWORDS and any(misspelt(w, n) for n in names)
-            )
-        return self._parts[token]
-
-    def names_within(self, token: str) -> frozenset[str]:
-        """The names within the element's label: the words it capitalises that name no class or
-        property ("oxford" and "brookes" of Oxford Brookes University)."""
-        if token not in self._names:
-            raw = QUALIFIER.sub("", self.index.label(token) or "")
-            names = {normalize(w) for w in raw.split() if w[:1].isupper()} - STOPWORDS
-            self._names[token] = frozenset(
-                n for n in names if n and not self.index.exact(n, ("class", "property"))
-            )
-        return self._names[token]
-
-    def unsaid_names(self, token: str) -> frozenset[str]:
-        """The names within the element's label that the question does not say, nor misspell."""
-        words = [w for w in self.text.split() if w not in STOPWORDS]
-        return frozenset(n for n in self.names_within(token) if not any(misspelt(w, n) for w in words))
-
-    def place_words(self, token: str) -> list[str]:
-        """The question's words that are place adjectives of the element's label ("american"), or
-        name it with the word before ("south american" for South America)."""
-        label = normalize(self.index.label(token) or "")
-        words = self.text.split()
-        if not label:
-            return []
-        return [w for w in words if label in place_names(w)] + [
-            f"{a} {b}" for a, b in itertools.pairwise(words) if label in (f"{a} {n}" for n in place_names(b))
-        ]
-
-    def words(self, token: str, specific: bool = False) -> frozenset[str]:
-        """The question's words the element's names say; `specific`: only by a name that is not a part
-        of a longer one ("places" of "places of birth" says no birth place; "born" of "was born in" does,
-        function words aside)."""
-        key = f"{specific} {token}"
-        if key not in self._words:
-            names = [n for n in self.index.names(token) if n not in _FUNCTION_WORDS and len(n) > 2]
-            if specific:
-                content = {n: set(n.split()) - STOPWORDS for n in names}
-                names = [n for n in names if not any(content[n] < content[m] for m in names)]
-            found = {w for n in names if f" {n} " in self.text for w in n.split()}
-            self._words[key] = frozenset(found - _FUNCTION_WORDS)
-        return self._words[key]
-
-
-def typed_by(tokens: Sequence[str], cls: str | None, prefixes: PrefixMap) -> list[str] | None:
-    """A SELECT with `?answer a cls .` put first in its body, or None: no class, an ASK, no answer
-    variable, or a query that already names the class. An answer typed by another class is typed by
-    `cls` too ("albums by bands from London" read as `?x a ont:Band ...`): what the KB holds of both
-    classes stays, else the query answers with nothing of the class asked for."""
-    if cls is None or not tokens or tokens[0] != "select" or cls in tokens or "{" not in tokens:
-        return None
-    var = answer_variable(tokens, token_types(tokens, prefixes))
-    if var is None:
-        return None
-    at = tokens.index("{") + 1
-    return [*tokens[:at], var, "a", cls, ".", *tokens[at:]]
 
 
 def rounds_histogram(repairs: Sequence[Repaired]) -> dict[str, int]:

@@ -1,0 +1,358 @@
+"""Rewrites that compare and rank by measures: what repair (inference/repair.py) does with the
+numbers and dates a question compares or ranks.
+
+A comparison with an entity is made with its value (`filter ( ?v > res:Danube )` compares with
+`res:Danube ont:length ?_than`); an ASK that reads a value and tests nothing ("Is the Thames longer than
+the Tiber?") compares it with the entity's, or the number's, the question says; a number a pattern takes
+as its value ("before 1930") becomes a comparison; a count of a measure's values asks for the values; a
+choice between two named entities ("Who is older, A or B?") ranks the two. What a ranking or comparison
+can use is a measured property of the question's units, else the one measure of the class asked for,
+else the one measure every answer has (`_measures`).
+"""
+
+from __future__ import annotations
+
+import itertools
+import re
+from collections import Counter
+from collections.abc import Sequence
+
+from nmt_sparql.annotation.linking.index import misspelt, normalize
+from nmt_sparql.inference.asked_order import ascending, asked, measured_by_unit, ordered_variable
+from nmt_sparql.inference.kb_reading import NUMBER, KBReader, element_name
+from nmt_sparql.sparql.patterns import answer_variable, braces, compared_variables, triple_patterns
+from nmt_sparql.sparql.tokens import TokenType, detokenize, token_types
+
+
+class Comparisons(KBReader):
+    """The comparison and ranking rewrites of one KB (see the module docstring)."""
+
+    def value_compared(self, tokens: Sequence[str], question: str) -> tuple[list[str], str] | None:
+        """`tokens` with a number the question compares with ("Was Boléro first performed before 1930?")
+        that a pattern takes as its value (`res:Bolero ont:premiereYear 1930`) made a comparison of the
+        value (`res:Bolero ont:premiereYear ?v . filter ( ?v < 1930 )`), in the direction the question's
+        word says (`year ( ?v )` for dates); None when the query compares already or nothing fits."""
+        wanted = asked(question, "comparative")
+        if wanted is None or "filter" in tokens or "}" not in tokens:
+            return None
+        said = set(re.findall(r"\d+(?:\.\d+)?", question.replace(",", "")))
+        types = token_types(list(tokens), self.prefixes)
+        for _, p, o in triple_patterns(tokens, types):
+            number, prop = tokens[o], tokens[p]
+            if types[p] != TokenType.URI or not NUMBER.fullmatch(number) or number not in said:
+                continue
+            dates = self.values_are_dates(prop)
+            low = ascending(wanted.sense, wanted.word, dates)
+            if low is None:
+                continue
+            value = next(v for v in ("?v", "?_value") if v not in tokens)
+            compared = self._as_compared(prop, value, dates)
+            new = [*tokens[:o], value, *tokens[o + 1 :]]
+            close = len(new) - 1 - new[::-1].index("}")
+            new[close:close] = [".", "filter", "(", *compared, "<" if low else ">", number, ")"]
+            return new, f"the value {number} made a comparison ('{wanted.word}')"
+        return None
+
+    def entity_as_value(
+        self, tokens: Sequence[str], question: str, units: Sequence[str]
+    ) -> tuple[list[str], str] | None:
+        """`tokens` with an entity that a pattern takes as the value of a measured property while the
+        question compares (`res:Let_It_Be ont:releaseYear res:Abbey_Road`, "Did Abbey Road come out
+        before Let It Be?") made a comparison of the two ends' values (`res:Abbey_Road ont:releaseYear ?v
+        . res:Let_It_Be ont:releaseYear ?_than . filter ( ?v < ?_than )`), in the direction the
+        question's word says: an IRI is no number or date, so the pattern holds of nothing. The entity
+        compared with is the one named after the comparing word (`_compared_with`), whichever end the
+        query put it at; None when the question names none, the query ranks, or nothing fits."""
+        wanted = asked(question, "comparative")
+        if wanted is None or {"filter", "order", "?_than"} & set(tokens) or "}" not in tokens:
+            return None  # a ranking: what it ranks by is another question
+        than = self._compared_with(question, units, wanted.word)
+        if than is None:
+            return None  # "formed after 1990": compared with a number, not with an entity
+        types = token_types(list(tokens), self.prefixes)
+        for s, p, o in triple_patterns(tokens, types):
+            prop, subject, other = tokens[p], tokens[s], tokens[o]
+            if (
+                types[p] != TokenType.URI
+                or types[o] != TokenType.URI
+                or self._kind(other) != "entity"
+                or not self._measured_values(prop)
+            ):
+                continue
+            if subject == than:
+                subject, other = other, subject  # "before Let It Be": Let It Be is compared with
+            elif other != than:
+                continue
+            dates = self.values_are_dates(prop)
+            low = ascending(wanted.sense, wanted.word, dates)
+            if low is None:
+                continue
+            value = next(v for v in ("?v", "?_value") if v not in tokens)
+            new = [*tokens[:s], subject, prop, value, ".", other, prop, "?_than", *tokens[o + 1 :]]
+            close = len(new) - 1 - new[::-1].index("}")
+            new[close:close] = [".", "filter", "(", value, "<" if low else ">", "?_than", ")"]
+            return new, f"{subject}'s {prop} compared with {other}'s ('{wanted.word}'), not with the entity"
+        return None
+
+    def entity_compared(self, tokens: Sequence[str]) -> tuple[list[str], str] | None:
+        """`tokens` with a FILTER that compares a value with an entity (`?x ont:length ?v . filter ( ?v
+        > res:Danube )`, "rivers longer than the Danube") comparing it with the entity's value of the
+        same property instead (`res:Danube ont:length ?_than . filter ( ?v > ?_than )`), when its values
+        are numbers or dates: an IRI is no number, so the comparison as written fails on every row; None
+        when there is none."""
+        if "filter" not in tokens or "?_than" in tokens:
+            return None
+        types = token_types(list(tokens), self.prefixes)
+        props = {
+            tokens[o]: tokens[p]
+            for _, p, o in triple_patterns(tokens, types)
+            if types[p] == TokenType.URI and self._measured_values(tokens[p])
+        }
+        for at in (i for i, t in enumerate(tokens) if t == "filter"):
+            if tokens[at + 1 : at + 2] != ["("] or tokens[at + 3 : at + 4] not in (
+                [">"],
+                ["<"],
+                [">="],
+                ["<="],
+            ):
+                continue
+            for value, entity in ((at + 2, at + 4), (at + 4, at + 2)):
+                if (
+                    entity < len(tokens)
+                    and tokens[value] in props
+                    and types[entity] == TokenType.URI
+                    and self._kind(tokens[entity]) == "entity"
+                ):
+                    prop = props[tokens[value]]
+                    new = [*tokens[:entity], "?_than", *tokens[entity + 1 :]]
+                    dot = [] if tokens[at - 1] in (".", "{") else ["."]
+                    new[at:at] = [*dot, tokens[entity], prop, "?_than", "."]
+                    return new, f"compared with {tokens[entity]}'s {prop}, not the entity itself"
+        return None
+
+    def ask_compared(
+        self, tokens: Sequence[str], question: str, units: Sequence[str]
+    ) -> tuple[list[str], str] | None:
+        """An ASK that reads a value nothing tests (`ask where { res:Thames ont:length ?v }`) while the
+        question compares ("Is the Thames longer than the Tiber?", "... higher than 4000 metres") with
+        that value compared: with the entity's value of the same property, or the one number the
+        question says, in the direction its word says; None when nothing fits."""
+        wanted = asked(question, "comparative")
+        if wanted is None or tokens[:1] != ["ask"] or "filter" in tokens or "}" not in tokens:
+            return None
+        numbers = [u for u in units if NUMBER.fullmatch(u) and u not in tokens]
+        than = self._compared_with(question, units, wanted.word) if len(numbers) != 1 else None
+        if len(numbers) != 1 and than is None:
+            return None
+        types = token_types(list(tokens), self.prefixes)
+        count = Counter(tokens)
+        for _, p, o in triple_patterns(tokens, types):
+            value, prop = tokens[o], tokens[p]
+            measured = types[p] == TokenType.URI and self._measured_values(prop)
+            if types[o] != TokenType.VARIABLE or count[value] != 1 or not measured or than in tokens:
+                continue
+            dates = self.values_are_dates(prop)
+            low = ascending(wanted.sense, wanted.word, dates)
+            if low is None:
+                continue
+            other, test = self._comparison(
+                prop, value, dates, low, numbers[0] if than is None else None, than
+            )
+            close = len(tokens) - 1 - tokens[::-1].index("}")
+            new = [*tokens[:close], ".", *([*other, "."] if other else []), *test, *tokens[close:]]
+            return new, f"its value {value} compared ('{wanted.word}')"
+        return None
+
+    def measure_of_unit(self, tokens: Sequence[str], question: str) -> tuple[list[str], str] | None:
+        """`tokens` ranking or comparing by the measure a unit of the question names (`measured_by_unit`)
+        in place of another ("Which Asian country has the most people?" ordered by area: people counted
+        are a population; "larger than a million square kilometres" by length: an area): the index's
+        property whose label holds the unit's word and whose values are measures."""
+        word = measured_by_unit(question) if self.index is not None else None
+        if word is None or self.index is None:
+            return None
+        types = token_types(list(tokens), self.prefixes)
+        ordered = ordered_variable(tokens)
+        read = compared_variables(tokens, types) | ({ordered} if ordered else set())
+        props = {
+            tokens[p] for _, p, o in triple_patterns(tokens, types) if tokens[o] in read and tokens[p] != "a"
+        }
+        if len(props) != 1:
+            return None
+        prop = props.pop()
+        if word in element_name(prop, self.index).lower().split():
+            return None
+        measures = [
+            h.token
+            for h in self.index.lookup(word, ["property"], self.per_element)
+            if word in element_name(h.token, self.index).lower().split() and self._measured_values(h.token)
+        ]
+        if not measures:
+            return None
+        new = [measures[0] if t == prop else t for t in tokens]
+        return new, f"{prop} -> {measures[0]} (the question's unit measures {word})"
+
+    def counted_measure(self, tokens: Sequence[str]) -> tuple[str, frozenset[str]] | None:
+        """(variable, properties) of a COUNT of the values of measures (numbers or years: `count (
+        distinct ?x )` over `res:Iceland ont:population ?x`), else None: such a count is 1, whatever
+        the question asked."""
+        if tokens[:4] != ["select", "(", "count", "("] or "as" not in tokens or "}" not in tokens:
+            return None
+        close = tokens.index(")", 4)
+        counted = [t for t in tokens[4:close] if t.startswith(("?", "$"))]
+        if len(counted) != 1 or "group" in tokens:
+            return None
+        types = token_types(list(tokens), self.prefixes)
+        var = counted[0]
+        binding = [(s, p, o) for s, p, o in triple_patterns(tokens, types) if var in (tokens[s], tokens[o])]
+        if not binding or any(tokens[o] != var or types[p] != TokenType.URI for s, p, o in binding):
+            return None
+        props = frozenset(tokens[p] for _, p, _ in binding)
+        if not all((kinds := self._value_kinds(p)) and all("number" in k for k in kinds) for p in props):
+            return None
+        return var, props
+
+    def measure_not_counted(self, tokens: Sequence[str]) -> tuple[list[str], str] | None:
+        """`tokens` asking for the values it counts, when it counts the values of a measure ("How many
+        people live in Iceland?" decoded as `count ( distinct ?x )` over `res:Iceland ont:population
+        ?x`): a count of numbers is 1, never what "how many" asks; the number is the answer. Not for
+        years or dates ("How many people founded Intel?" decoded over `ont:foundingYear`): a year
+        answers no "how many", so such a count stays, and is the wrong kind (`_try`). (Repair asks it
+        of questions that ask how many; other questions reject a count as the wrong kind.)"""
+        measured = self.counted_measure(tokens)
+        if measured is None or any(self.values_are_dates(p) for p in measured[1]):
+            return None
+        values = ["select", "distinct", measured[0], *tokens[tokens.index("where") :]]
+        return values, "a count of a measure's values asks for the values"
+
+    def choice_between(self, question: str, units: Sequence[str]) -> tuple[list[str], str] | None:
+        """The query a choice between two named entities asks ("Who is older, Mick Jagger or Keith
+        Richards?", "Which premiered first, Carmen or Aida?"): the two, ranked by the measure both
+        have that the question's graded word orders (a measured property of the units, else the one
+        measure both have), in its direction, the top one kept; None when the question ends with no
+        such choice, has no graded word, or no measure fits."""
+        if self.index is None or " or " not in f" {normalize(question)} ":
+            return None
+        words = [w for w in normalize(question).split() if w != "the"]  # "the Danube or the Rhine"
+        entities = [u for u in units if self._kind(u) == "entity"]
+        for a, b in itertools.permutations(entities, 2):
+            la, lb = ([w for w in normalize(self.index.label(u) or "").split() if w != "the"] for u in (a, b))
+            end_a = len(words) - len(lb) - 1
+            start_a = end_a - len(la)
+            if (
+                not la
+                or not lb
+                or start_a < 1
+                or words[end_a] != "or"
+                or not all(map(misspelt, words[end_a + 1 :], lb))
+                or not all(map(misspelt, words[start_a:end_a], la))
+            ):
+                continue
+            head = " ".join(words[:start_a])
+            graded = asked(head, "superlative") or asked(head, "comparative")
+            if graded is None:
+                return None
+            props = [u for u in units if self._kind(u) == "property" and self._measured_values(u)]
+            props = [p for p in props if self._holds([a, p, "?_v"]) and self._holds([b, p, "?_v"])]
+            if not props:
+                of_a = self._literal_measures(a)
+                props = [p for p in self._literal_measures(b) if p in of_a]
+                if len(props) != 1:
+                    return None
+            prop = props[0]
+            up = ascending(graded.sense, graded.word, self.values_are_dates(prop))
+            if up is None:
+                return None
+            query = (
+                f"select distinct ?x where {{ ?x {prop} ?v . filter ( ?x = {a} || ?x = {b} ) }} "
+                f"order by {'asc' if up else 'desc'} ( ?v ) limit 1"
+            ).split()
+            return query, f"a choice between {a} and {b} by {prop} ({graded.word})"
+        return None
+
+    def _comparison(
+        self, prop: str, value: str, dates: bool, low: bool, number: str | None, than: str | None
+    ) -> tuple[list[str], list[str]]:
+        """(a pattern reading the `than` entity's value of `prop`, or nothing; the FILTER) that compare
+        `value` with that entity's value, else with `number` (`_as_compared`), `<` when `low`."""
+        if than is not None:
+            return [than, prop, "?_than"], ["filter", "(", value, "<" if low else ">", "?_than", ")"]
+        assert number is not None
+        return [], ["filter", "(", *self._as_compared(prop, value, dates), "<" if low else ">", number, ")"]
+
+    def _as_compared(self, prop: str, value: str, dates: bool) -> list[str]:
+        """How a FILTER reads a value of `prop` to compare it with a number: `year ( ?v )` for dates that
+        are no plain numbers (a year is compared with "1960"), the value itself otherwise."""
+        years = dates and not any("number" in k for k in self._value_kinds(prop))
+        return ["year", "(", value, ")"] if years else [value]
+
+    def _compared_with(self, question: str, units: Sequence[str], word: str) -> str | None:
+        """The entity among the units that the question compares with: named right after "than" or the
+        comparing word ("farther from the sun than Earth", "directed after Alien"); None without one."""
+        if self.index is None:
+            return None
+        text = f" {normalize(question)} "
+        for unit in units:
+            label = normalize(self.index.label(unit) or "") if self._kind(unit) == "entity" else ""
+            if label and any(
+                f" {w} {label} " in text or f" {w} the {label} " in text for w in ("than", normalize(word))
+            ):
+                return unit
+        return None
+
+    def _answer_body(self, tokens: Sequence[str]) -> tuple[str, int, list[str]] | None:
+        """(answer variable, position of the closing brace, the patterns between the braces) of a
+        query, for a rewrite that adds patterns; None without an answer variable or braces."""
+        var = answer_variable(tokens, token_types(tokens, self.prefixes))
+        found = braces(tokens)
+        if var is None or found is None:
+            return None
+        open_at, close = found
+        return var, close, list(tokens[open_at + 1 : close])
+
+    def _bound_values(self, tokens: Sequence[str], var: str) -> dict[str, str]:
+        """property -> the variable a pattern `var property ?value` binds: a ranking or comparison by a
+        measure the query already reads uses its variable rather than reading the values twice."""
+        bound: dict[str, str] = {}
+        for s, p, o in triple_patterns(tokens, token_types(tokens, self.prefixes)):
+            if tokens[s] == var and tokens[o].startswith("?"):
+                bound.setdefault(tokens[p], tokens[o])
+        return bound
+
+    def _measures(
+        self, tokens: list[str], var: str, body: list[str], value: str, units: Sequence[str], question: str
+    ) -> list[tuple[int, str]]:
+        """What a ranking or comparison of the answers of `body` can use (`_measured`): the units'
+        measured properties, else the one measure of the class the answers have or the question asks
+        for ("the first album by the Beatles": release year); a class with several says nothing without
+        a word for one ("which planet is first from the sun" is not its year of discovery)."""
+        measured = self._measured([u for u in units if self._kind(u) == "property"], body, var, value)
+        if measured or self.index is None:
+            return measured
+        typed = self._types_of(tokens, token_types(tokens, self.prefixes), var)
+        classes = typed or [c for c in [self.asked_class(question, units)] if c]
+        only = [a for c in classes if len(a := self.index.attributes(c, 2)) == 1]
+        measured = self._measured([m for a in only for m in a], body, var, value)
+        if measured or classes:
+            return measured
+        # no class to go by ("the eldest of the Pink Floyd members"): the one measure all answers have
+        props = self._literal_measures(var, body)
+        own = self._measured(props, body, var, value)
+        counted = f"select ( count ( distinct {var} ) as ?_n ) where {{".split()
+        every = self._query(detokenize([*counted, *body, "}"], self.prefixes))
+        total = int(float(every.rows[0][0])) if every.ok and every.rows and every.rows[0][0] else -1
+        return own if len(own) == 1 and own[0][0] == total else []
+
+    def _measured(self, props: Sequence[str], body: list[str], var: str, rank: str) -> list[tuple[int, str]]:
+        """(answers that have it, property) for each of `props` whose values are numbers or dates and
+        that some answers of `body` have, most answers first: what a ranking of them can order by."""
+        measured: list[tuple[int, str]] = []
+        for prop in dict.fromkeys(props):
+            if not self._measured_values(prop):
+                continue
+            count = f"select ( count ( distinct {var} ) as ?_n ) where {{".split()
+            counted = self._query(detokenize([*count, *body, ".", var, prop, rank, "}"], self.prefixes))
+            n = int(float(counted.rows[0][0])) if counted.ok and counted.rows and counted.rows[0][0] else 0
+            if n:
+                measured.append((n, prop))
+        return sorted(measured, key=lambda m: -m[0])

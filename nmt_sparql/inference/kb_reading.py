@@ -1,0 +1,162 @@
+"""The KB reads that repair's rules share (inference/repair.py), asked once and kept.
+
+A rule asks what kind of element a token is, whether a pattern holds, what kind of values a property
+takes (numbers and dates are what a ranking or comparison can use), which class a question asks for;
+every hypothesis of a question, and every question a server meets, asks the same again, so the answers
+are cached, within bounds.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from nmt_sparql.annotation.linking.index import KBIndex, Kind
+from nmt_sparql.annotation.linking.sources import token_of
+from nmt_sparql.annotation.linking.wordforms import inflections
+from nmt_sparql.execution.answer import Answer
+from nmt_sparql.execution.base import KnowledgeBase
+from nmt_sparql.execution.safety import UnsafeQueryError
+from nmt_sparql.inference.asked_order import ranked_noun
+from nmt_sparql.inference.expected_answer import asked_noun, value_kinds
+from nmt_sparql.sparql.patterns import answer_variable, triple_patterns
+from nmt_sparql.sparql.prefixes import PrefixMap
+from nmt_sparql.sparql.tokens import TokenType, detokenize, local_name, token_types
+from nmt_sparql.tokenization.kbmask import typed_mask
+
+NUMBER = re.compile(r"-?\d+(\.\d+)?")  # a number the linker passes as a literal unit ("1960")
+HELD_KEPT = 10_000  # answers a cache keeps before starting afresh (a server meets patterns without end)
+_KIND_OF_MASK: dict[str, Kind] = {"<kb:entity>": "entity", "<kb:property>": "property", "<kb:class>": "class"}
+
+
+def typed_by(tokens: Sequence[str], cls: str | None, prefixes: PrefixMap) -> list[str] | None:
+    """A SELECT with `?answer a cls .` put first in its body, or None: no class, an ASK, no answer
+    variable, or a query that already names the class. An answer typed by another class is typed by
+    `cls` too ("albums by bands from London" read as `?x a ont:Band ...`): what the KB holds of both
+    classes stays, else the query answers with nothing of the class asked for."""
+    if cls is None or not tokens or tokens[0] != "select" or cls in tokens or "{" not in tokens:
+        return None
+    var = answer_variable(tokens, token_types(tokens, prefixes))
+    if var is None:
+        return None
+    at = tokens.index("{") + 1
+    return [*tokens[:at], var, "a", cls, ".", *tokens[at:]]
+
+
+def element_name(token: str, index: KBIndex | None) -> str:
+    """What to look a KB element up by: its label, else its local name in words (`birthPlace` -> birth Place)."""
+    label = index.label(token) if index is not None else None
+    if label:
+        return label
+    local = re.sub(r"(?<=[a-z0-9])(?=[A-Z])", " ", local_name(token))
+    return " ".join(re.split(r"[_\-\s]+", local))
+
+
+class KBReader:
+    """The cached KB reads of one KB and index (None: elements are known by their masks only);
+    `per_element`: how many candidates a rule takes of each kind."""
+
+    def __init__(
+        self, kb: KnowledgeBase, prefixes: PrefixMap, index: KBIndex | None = None, per_element: int = 4
+    ):
+        self.kb, self.prefixes, self.index, self.per_element = kb, prefixes, index, per_element
+        self._kinds_of: dict[str, list[frozenset[str]]] = {}
+        self._held: dict[tuple[str, ...], bool] = {}  # `_holds`, asked again by several rules
+
+    def _query(self, sparql: str) -> Answer:
+        try:
+            return self.kb.query(sparql)
+        except UnsafeQueryError as err:
+            return Answer.failed(str(err))
+
+    def _holds(self, pattern: list[str]) -> bool:
+        key = tuple(pattern)
+        if key not in self._held:
+            if len(self._held) >= HELD_KEPT:  # a server's repairer meets patterns without end
+                self._held.clear()
+            answer = self._query(detokenize(["ask", "where", "{", *pattern, "}"], self.prefixes))
+            self._held[key] = answer.ok and bool(answer.boolean)
+        return self._held[key]
+
+    def _kind(self, token: str) -> Kind | None:
+        found = self.index.kind(token) if self.index is not None else None
+        return found or _KIND_OF_MASK.get(typed_mask(token))
+
+    def _value_kinds(self, prop: str) -> list[frozenset[str]]:
+        """The kinds of a few of the KB's values of `prop` (`value_kinds`: iri, number, date, text)."""
+        if prop not in self._kinds_of:
+            answer = self._query(
+                detokenize(
+                    ["select", "?_v", "where", "{", "?_s", prop, "?_v", "}", "limit", "5"], self.prefixes
+                )
+            )
+            values = [v for row in answer.values() for v in row if v is not None] if answer.ok else []
+            self._kinds_of[prop] = [value_kinds(v) for v in values]
+        return self._kinds_of[prop]
+
+    def values_are_dates(self, prop: str) -> bool:
+        """Whether the KB's values of `prop` are dates or years (what "oldest" orders by)."""
+        kinds = self._value_kinds(prop)
+        return bool(kinds) and all("date" in k for k in kinds)
+
+    def _measured_values(self, prop: str) -> bool:
+        """Whether the KB's values of `prop` are all numbers or dates: what a comparison can test."""
+        kinds = self._value_kinds(prop)
+        return bool(kinds) and all(k & {"number", "date"} for k in kinds)
+
+    def _literal_measures(self, var: str, body: Sequence[str] = ()) -> list[str]:
+        """The properties whose values of `var` (an entity, or a variable `body` binds) are literals and
+        whose KB values are measures (numbers or dates)."""
+        where = [*body, "."] if body else []
+        found = self._query(
+            detokenize(
+                ["select", "distinct", "?_p", "where", "{", *where, var, "?_p", "?_val", ".",
+                 "filter", "(", "isliteral", "(", "?_val", ")", ")", "}", "limit", "20"],
+                self.prefixes,
+            )
+        )  # fmt: skip
+        props = [token_of(row[0], self.prefixes) for row in found.rows if row[0]] if found.ok else []
+        return [p for p in props if self._measured_values(p)]
+
+    def _types_of(self, tokens: Sequence[str], types: Sequence[TokenType], variable: str) -> list[str]:
+        """The classes a query gives `variable` (`variable a C` patterns)."""
+        if types[tokens.index(variable)] != TokenType.VARIABLE:
+            return []
+        return [
+            tokens[o]
+            for s, p, o in triple_patterns(tokens, types)
+            if tokens[s] == variable and tokens[p] == "a" and types[o] == TokenType.URI
+        ]
+
+    def asked_class(self, question: str, units: Sequence[str]) -> str | None:
+        """The class among the question's units that the words opening it name ("Which painters ..."
+        -> ont:Painter; after one word that modifies it: "Count the Dutch painters"), else those after
+        its superlative ("What's the newest university?"): the label's words, the last one in the
+        singular or plural. A class named right after it is the head of the compound it opens
+        ("russian-language novels": novels, not languages)."""
+        for noun in (asked_noun(question), ranked_noun(question)):
+            for start in (0, 1):
+                found = self._class_named_at(noun, start, units)
+                if found is not None:
+                    return (self._class_named_at(noun, found[1], units) or found)[0]
+        return None
+
+    def _class_named_at(
+        self, words: Sequence[str], start: int, units: Sequence[str]
+    ) -> tuple[str, int] | None:
+        """The class among `units` whose label (the longest) `words` say from `start`, the last word in
+        the singular or plural, and where its words end."""
+        found, end = None, start
+        for unit in units:
+            if self._kind(unit) != "class":
+                continue
+            label = element_name(unit, self.index).lower().split()
+            said = list(words[start : start + len(label)])
+            if (
+                len(said) == len(label)
+                and said[:-1] == label[:-1]
+                and label[-1] in inflections(said[-1], ("NOUN",))
+                and start + len(label) > end
+            ):
+                found, end = unit, start + len(label)
+        return None if found is None else (found, end)

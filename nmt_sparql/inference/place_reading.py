@@ -1,0 +1,181 @@
+"""Place adjectives read as places, for repair (inference/repair.py).
+
+A place adjective before the class the question asks for ("french film directors", "Which German
+university is the oldest?", "South American countries"), or a place named right after the class
+("universities in germany"), is read as the place: the pattern, or chain, that joins the answer to the
+place or its language becomes the link the KB most often joins that class's members to the place by,
+through the members' own facts (nationality; a city's country), unless the word is a language's
+("Spanish-speaking", "written in French") or the language joins the class's members itself.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Iterator, Sequence
+
+from nmt_sparql.annotation.linking.index import KBIndex, misspelt, normalize
+from nmt_sparql.annotation.linking.sources import token_of
+from nmt_sparql.annotation.linking.wordforms import place_names
+from nmt_sparql.execution.base import KnowledgeBase
+from nmt_sparql.inference.expected_answer import asked_noun
+from nmt_sparql.inference.kb_reading import HELD_KEPT, KBReader, element_name, typed_by
+from nmt_sparql.inference.said import Said
+from nmt_sparql.sparql.patterns import answer_variable, triple_patterns
+from nmt_sparql.sparql.prefixes import PrefixMap
+from nmt_sparql.sparql.tokens import TokenType, detokenize, token_types
+
+# Words after a place adjective that make it a language's ("Spanish-speaking", "russian-language"); one
+# before it that makes it a language's too ("written in French").
+_SPOKEN_AFTER = frozenset({"speaking", "language", "languages", "speaker", "speakers", "spoken"})
+_SPOKEN_BEFORE = frozenset({"in", "into", "from"})
+
+
+class PlaceReading(KBReader):
+    """Place adjectives of one KB read as places (see the module docstring)."""
+
+    def __init__(
+        self, kb: KnowledgeBase, prefixes: PrefixMap, index: KBIndex | None = None, per_element: int = 4
+    ):
+        super().__init__(kb, prefixes, index, per_element)
+        self._links: dict[tuple[str, str], list[str] | None] = {}  # `_place_link`, per class and place
+
+    def place_adjective_read(
+        self, tokens: list[str], question: str, units: Sequence[str], said: Said | None
+    ) -> tuple[list[str], str] | None:
+        """`tokens` with a place adjective before a class the question names read as the place
+        ("french film directors": `?x ont:nationality res:France`, not directors of a French-speaking
+        country; "German universities": a university in a city of Germany), and so a place named right
+        after the class ("the oldest university in Germany", "rivers in Europe"): the pattern, or chain
+        through one variable, that joins the answer to the entity the words name (the place, or its
+        language) becomes the link the KB most often joins that class's members to the place by,
+        directly else through one element, and the answer is typed by the class. Not when the word is
+        a language's ("Spanish-speaking", "written in French") or the language joins members of the
+        class directly ("Spanish novels": `?x ont:language res:Spanish`). None when nothing changes."""
+        if said is None or self.index is None:
+            return None
+        types = token_types(tokens, self.prefixes)
+        patterns = triple_patterns(tokens, types)
+        asked_for = self.asked_class(question, units)
+        for place, word, cls, opens in self._places_of_classes(said, units):
+            typed = [tokens[s] for s, p, o in patterns if tokens[p] == "a" and tokens[o] == cls]
+            var = typed[0] if typed else answer_variable(tokens, types)
+            asked = asked_for == cls or asked_noun(question)[: len(opens)] == opens
+            if var is None or not typed and not asked:
+                continue  # "paintings by Dutch painters": the painters are no answer, nor typed
+            new = self._placed(tokens, types, var, place, word, cls)
+            if new is not None:
+                return new, f"'{word}' read as {place}, joined to {cls} as the KB joins them"
+        return None
+
+    def _places_of_classes(
+        self, said: Said, units: Sequence[str]
+    ) -> Iterator[tuple[str, str, str, list[str]]]:
+        """(place, its words, class, the words the phrase opens with) for each place adjective of a
+        unit right before a class of the units ("german universities"), then each unit place named
+        right after a class and "in" or "from" ("universities in germany")."""
+        words = said.text.split()
+        entities = [u for u in units if self._kind(u) == "entity"]
+        for place in entities:
+            for word in said.place_words(place):
+                span = word.split()
+                at = next(i for i in range(len(words)) if words[i : i + len(span)] == span)
+                end = at + len(span)
+                if set(words[end : end + 1]) & _SPOKEN_AFTER or set(words[at - 1 : at]) & _SPOKEN_BEFORE:
+                    continue
+                named = self._class_named_at(words, end, units)
+                if named is not None:
+                    yield place, word, named[0], span
+        for place in entities:
+            label = normalize(self.index.label(place) or "").split() if self.index is not None else []
+            for start in range(len(words)):
+                named = self._class_named_at(words, start, units)
+                if named is None or words[named[1] : named[1] + 1] not in (["in"], ["from"]):
+                    continue
+                after = named[1] + 1 + (words[named[1] + 1 : named[1] + 2] == ["the"])
+                said_as = words[after : after + len(label)]
+                if label and len(said_as) == len(label) and all(map(misspelt, said_as, label)):
+                    yield place, " ".join(said_as), named[0], words[start : named[1]]
+
+    def _placed(
+        self, tokens: list[str], types: Sequence[TokenType], var: str, place: str, word: str, cls: str
+    ) -> list[str] | None:
+        """`place_adjective_read` of one place and class: the new tokens, or None."""
+        named = {
+            t
+            for t in tokens
+            if self._kind(t) == "entity"
+            and (
+                t == place
+                or normalize(element_name(t, self.index)) == word
+                or word in place_names(element_name(t, self.index))
+            )
+        }
+        patterns = triple_patterns(tokens, types)
+        old: list[tuple[int, int, int]] = []
+        for s, p, o in patterns:
+            ends = {tokens[s], tokens[o]}
+            if var in ends and ends & named:
+                old = [(s, p, o)]
+                break
+        if not old:
+            for first, second in itertools.permutations(patterns, 2):
+                ends_1, ends_2 = {tokens[first[0]], tokens[first[2]]}, {tokens[second[0]], tokens[second[2]]}
+                shared = list((ends_1 - {var}) & ends_2)
+                if (
+                    var in ends_1
+                    and len(shared) == 1
+                    and shared[0].startswith("?")
+                    and tokens.count(shared[0]) == 2  # a variable only the chain reads
+                    and ends_2 & named
+                ):
+                    old = [first, second]
+                    break
+        if not old:
+            return None
+        if len(old) == 1:
+            s, p, o = old[0]
+            kept = tokens[s] if tokens[o] == var else tokens[o]
+            if kept != place and self._holds([var, "a", cls, ".", *(tokens[i] for i in old[0])]):
+                return None  # the language joins the class's members itself ("Spanish novels")
+        link = self._place_link(var, cls, place)
+        middle = {tokens[i] for t in old for i in t if tokens[i].startswith("?")} - {var}
+        was = {tuple("?_in" if tokens[i] in middle else tokens[i] for i in t) for t in old}
+        if link is None or was == {tuple(link[i : i + 3]) for i in range(0, len(link), 4)}:
+            return None  # the query joins them so already
+        spans = sorted(old)
+        first_at, last_at = spans[0][0], spans[-1][2]
+        if len(spans) == 2 and spans[1][0] != spans[0][2] + 2:
+            return None  # the chain's two patterns are not next to each other
+        new = [*tokens[:first_at], *link, *tokens[last_at + 1 :]]
+        typed = typed_by(new, cls, self.prefixes)
+        return typed if typed is not None else new
+
+    def _place_link(self, var: str, cls: str, place: str) -> list[str] | None:
+        """The patterns that join `var`, a member of `cls`, to `place` by the member's own facts as the
+        KB most often does (an adjective says what the thing itself is, not what points to it): one
+        fact, else two through an element between; None when no member reaches the place so. Looked up
+        once per class and place (every hypothesis of a question asks the same)."""
+        if (cls, place) not in self._links:
+            if len(self._links) >= HELD_KEPT:  # a server's repairer meets classes and places without end
+                self._links.clear()
+            self._links[(cls, place)] = self._most_used_link(cls, place)
+        link = self._links[(cls, place)]
+        return None if link is None else [var if t == "?_m" else t for t in link]
+
+    def _most_used_link(self, cls: str, place: str) -> list[str] | None:
+        """`_place_link` for the variable `?_m`, by two GROUP BY queries at most."""
+        for chain in (["?_m", "?_p", place], ["?_m", "?_p", "?_in", ".", "?_in", "?_q", place]):
+            picked = [v for v in ("?_p", "?_q") if v in chain]
+            answer = self._query(
+                detokenize(
+                    ["select", *picked, "(", "count", "(", "distinct", "?_m", ")", "as", "?_n", ")",
+                     "where", "{", "?_m", "a", cls, ".", *chain, "}", "group", "by", *picked,
+                     "order", "by", "desc", "(", "?_n", ")", "limit", "1"],
+                    self.prefixes,
+                )
+            )  # fmt: skip
+            rows = answer.rows if answer.ok else []
+            if rows and all(v is not None for v in rows[0][: len(picked)]):
+                props = dict(zip(picked, (token_of(v, self.prefixes) for v in rows[0]), strict=False))
+                return [props.get(t, t) for t in chain]
+        return None

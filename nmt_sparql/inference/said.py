@@ -1,0 +1,104 @@
+"""What one question says of KB elements, by the names the KB index holds for them: the words repair's
+rules (inference/repair.py) read to tell which elements a question names, in full, in part, misspelt, or by
+a place adjective.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Sequence
+
+from nmt_sparql.annotation.linking.index import QUALIFIER, KBIndex, misspelt, normalize
+from nmt_sparql.annotation.linking.linker import STOPWORDS
+from nmt_sparql.annotation.linking.wordforms import head_plurals, is_common_noun, place_names
+
+# Words an element's learned names may hold that name nothing by themselves ("is", "be", "been").
+_FUNCTION_WORDS = frozenset({
+    "the", "and", "was", "were", "are", "been", "being", "has", "have", "had", "does", "did", "its", "his",
+    "her", "their", "for", "from", "with", "into", "than", "that", "this", "which", "what", "who", "whom",
+})  # fmt: skip
+
+
+class Said:
+    """What one question says of KB elements: the words of the question that an element's names in
+    the KB index (label, inflections, spans training aligned with it) say, function words aside."""
+
+    def __init__(self, question: str, index: KBIndex):
+        self.text, self.index = f" {normalize(question)} ", index
+        self._words: dict[str, frozenset[str]] = {}
+        self._parts: dict[str, frozenset[str]] = {}  # `part_words`
+        self._names: dict[str, frozenset[str]] = {}  # `names_within`: each asks the index of every name
+
+    def names_whole(self, token: str) -> bool:
+        """Whether the question names the element in full (`names_in_full`) or by a place adjective of
+        its label ("american" for the United States: `place_words`)."""
+        return self.names_in_full(token) or bool(self.place_words(token))
+
+    def names_in_full(self, token: str) -> bool:
+        """Whether the question holds the element's label whole ("alps" for the Alps), or the plural
+        of a label that is a common noun ("physicists" for physicist)."""
+        raw = self.index.label(token) or ""
+        forms = [raw, *(head_plurals(raw) if is_common_noun(raw) else ())]
+        return any(f" {normalize(f)} " in self.text for f in forms if f)
+
+    def names_used(self, tokens: Sequence[str]) -> list[str]:
+        """The names (labels, spaced for word matches) of the KB elements a query uses."""
+        return [f" {normalize(self.index.label(t) or '')} " for t in tokens if ":" in t]
+
+    def inside(self, token: str, names: Sequence[str]) -> bool:
+        """Whether the element's label is within one of `names` (`names_used`): "London" in "Imperial
+        College London", "politician" in the occupation's name: the question's words name that."""
+        return any(f" {normalize(self.index.label(token) or token)} " in name for name in names)
+
+    def part_words(self, token: str) -> frozenset[str]:
+        """The question's words that are a name within the element's label or a misspelling of one
+        ("verdi" for Giuseppe Verdi, "pucini" for Giacomo Puccini, "himalayan" for the Himalayas): a
+        word the label capitalises that names no class or property ("University" of the University of
+        Cambridge names a class)."""
+        if token not in self._parts:
+            names = self.names_within(token)
+            self._parts[token] = frozenset(
+                w for w in self.text.split() if w not in STOPWORDS and any(misspelt(w, n) for n in names)
+            )
+        return self._parts[token]
+
+    def names_within(self, token: str) -> frozenset[str]:
+        """The names within the element's label: the words it capitalises that name no class or
+        property ("oxford" and "brookes" of Oxford Brookes University)."""
+        if token not in self._names:
+            raw = QUALIFIER.sub("", self.index.label(token) or "")
+            names = {normalize(w) for w in raw.split() if w[:1].isupper()} - STOPWORDS
+            self._names[token] = frozenset(
+                n for n in names if n and not self.index.exact(n, ("class", "property"))
+            )
+        return self._names[token]
+
+    def unsaid_names(self, token: str) -> frozenset[str]:
+        """The names within the element's label that the question does not say, nor misspell."""
+        words = [w for w in self.text.split() if w not in STOPWORDS]
+        return frozenset(n for n in self.names_within(token) if not any(misspelt(w, n) for w in words))
+
+    def place_words(self, token: str) -> list[str]:
+        """The question's words that are place adjectives of the element's label ("american"), or
+        name it with the word before ("south american" for South America)."""
+        label = normalize(self.index.label(token) or "")
+        words = self.text.split()
+        if not label:
+            return []
+        return [w for w in words if label in place_names(w)] + [
+            f"{a} {b}" for a, b in itertools.pairwise(words) if label in (f"{a} {n}" for n in place_names(b))
+        ]
+
+    def words(self, token: str, specific: bool = False) -> frozenset[str]:
+        """The question's words the element's names say; `specific`: only by a name that is not a part
+        of a longer one ("places" of "places of birth" says no birth place; "born" of "was born in" does,
+        function words aside)."""
+        key = f"{specific} {token}"
+        if key not in self._words:
+            names = [n for n in self.index.names(token) if n not in _FUNCTION_WORDS and len(n) > 2]
+            if specific:
+                content = {n: set(n.split()) - STOPWORDS for n in names}
+                names = [n for n in names if not any(content[n] < content[m] for m in names)]
+            found = {w for n in names if f" {n} " in self.text for w in n.split()}
+            self._words[key] = frozenset(found - _FUNCTION_WORDS)
+        return self._words[key]
