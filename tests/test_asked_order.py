@@ -173,6 +173,8 @@ def test_a_word_one_edit_from_several_graded_words_still_asks_for_a_ranking() ->
         ("Which Kubrick film came out last?", "late"),
         ("Stanley Kubrick's final film", "late"),  # after a possessive
         ("her initial novel", "early"),
+        ("What was the Beatles' debut album?", "early"),  # a noun ordinal, after a plural possessive
+        ("the maiden voyage of the Titanic", "early"),
     ],
 )
 def test_an_ordinal_ranks_by_time_after_the_or_a_possessive_or_at_the_end(question: str, sense: str) -> None:
@@ -191,6 +193,7 @@ def test_a_bound_ranks_nothing() -> None:
 
 def test_an_ordinal_adverb_asks_for_no_ranking() -> None:
     assert asked("In which year was Tosca first performed", "superlative") is None
+    assert asked("When did Adele debut?", "superlative") is None  # a verb
     assert not asks_for_the_top("Which operas were first performed after 1900?")
 
 
@@ -242,6 +245,8 @@ def test_a_comparison_the_question_never_asks_for_becomes_an_equality() -> None:
         ("How many albums did the Beatles put out in the 1960s?", (1960, 1970)),
         ("books from the 1800s", (1800, 1900)),  # a hundred years, but the 2000s are a decade
         ("films of the 2000s", (2000, 2010)),
+        ("how many michael jackson albums were released in the eighties", (1980, 1990)),
+        ("they played nineties music", None),  # a decade in words after "the" only
         ("films released in 1960", None),
         ("the second century of the city", None),
     ],

@@ -39,6 +39,8 @@ from nmt_sparql.inference.expected_answer import (
         ("South Africa has how many capitals?", COUNT),
         ("How many km long is the Tiber?", MEASURE),
         ("how many meters high is mont blanc", MEASURE),
+        ("How many km does the Tiber run for?", MEASURE),  # a unit, no dimension word
+        ("how many square miles does Texas cover", MEASURE),
         ("How many people live in Berlin?", COUNT),
         ("count the albums by taylor swift", COUNT),
         ("number of countries the Danube flows through", COUNT),
@@ -57,6 +59,7 @@ from nmt_sparql.inference.expected_answer import (
         ("Anthony Burgess was born where?", THING),  # the question word at the end
         ("google was founded by who", replace(THING, asks="who")),
         ("and Alien came out when?", DATE),
+        ("The Son of Man by Magritte dates from what year?", DATE),
         ("What's the nummber of official languages of Senegal", COUNT),  # a typo, and "what's" as "what is"
         ("Queen Victoria was born in London, right?", YES_NO),  # a statement with a tag
         ("Paris is the capital of France, isn't it", YES_NO),

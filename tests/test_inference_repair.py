@@ -1622,6 +1622,8 @@ res:Syd_Barrett ont:birthDate "1946-01-06"^^<http://www.w3.org/2001/XMLSchema#da
 res:Roger_Waters ont:birthDate "1943-09-06"^^<http://www.w3.org/2001/XMLSchema#date> .
 res:Alien ont:director res:Ridley_Scott ; ont:releaseYear 1979 .
 res:Hovis_Advert ont:director res:Ridley_Scott .
+res:Godard ont:occupation res:Critic .
+res:Truffaut ont:occupation res:Critic ; ont:almaMater res:Sorbonne .
 """
 NATION_ENTRIES = [
     Entry("res:South_America", "entity", ("South America",)),
@@ -1641,6 +1643,13 @@ NATION_ENTRIES = [
     Entry("res:French", "entity", ("French",)),
     Entry("res:Belgium", "entity", ("Belgium",)),
     Entry("res:Oppenheimer", "entity", ("Oppenheimer",)),
+    Entry("res:Marie_Curie", "entity", ("Marie Curie",)),
+    Entry("res:Leuven", "entity", ("KU Leuven",)),
+    Entry("res:Leuven_City", "entity", ("Leuven",)),
+    Entry("res:Sorbonne", "entity", ("Sorbonne",)),
+    Entry("res:Critic", "entity", ("critic",)),
+    Entry("ont:almaMater", "property", ("alma mater",)),
+    Entry("ont:occupation", "property", ("occupation",)),
     Entry("ont:FilmDirector", "class", ("film director",)),
     Entry("ont:University", "class", ("university",)),
     Entry("ont:Novel", "class", ("novel",)),
@@ -1844,6 +1853,8 @@ def test_a_choice_between_two_named_entities_ranks_the_two_by_the_measure_asked(
     the = nations.choice_between("Who is the oldest, the Syd Barrett or the Roger Waters?", units)
     assert the is not None and the[0] == older.tokens  # articles before the names
     assert nations.choice_between("Who sang, Syd Barrett or Roger Waters?", units) is None
+    surnames = nations.choice_between("who was born first, barrett or waters?", units)  # a name within each
+    assert surnames is not None and surnames[0] == older.tokens
     assert nations.choice_between("Who is older than Syd Barrett?", units) is None
 
 
@@ -1860,3 +1871,60 @@ def test_a_ranking_that_leaves_out_a_said_property_and_class_ranks_only_answers_
     repaired = nations.repair([every], units, question)
     assert repaired.answer.rows == (("http://repair.test/resource/Francium",),)
     assert "ont:namedAfter ?_w . ?_w a ont:Country" in " ".join(repaired.tokens)
+
+
+def test_a_yes_no_question_naming_a_period_asks_it_of_the_value_a_select_reads(nations: Repairer) -> None:
+    """ "Did Oppenheimer come out in the 2020s?" decoded as a SELECT of its release year: whether that
+    year is in the decade. Not for an entity with no such value: its "no" would say nothing."""
+    year = _tokens("SELECT DISTINCT ?x WHERE { res:Oppenheimer ont:releaseYear ?x }")
+    units = ["res:Oppenheimer", "ont:releaseYear"]
+    recent = nations.repair([year], units, "Did Oppenheimer come out in the 2020s?")
+    assert recent.tokens == _tokens(
+        "ASK WHERE { res:Oppenheimer ont:releaseYear ?x . FILTER(?x >= 2020 && ?x < 2030) }"
+    )
+    assert recent.answer.boolean is True
+    old = nations.repair([year], units, "Did Oppenheimer come out in the nineteenth century?")
+    assert old.answer.boolean is False
+    none = _tokens("SELECT DISTINCT ?x WHERE { res:Iceland ont:releaseYear ?x }")
+    assert nations.ask_compared(none, "Did Iceland come out in the 2020s?", ["res:Iceland"]) is None
+    assert nations.ask_compared(year, "When did Oppenheimer come out in the 2020s?", units) is None
+
+
+def test_an_ask_that_joins_an_entity_to_itself_is_false_for_its_form(nations: Repairer) -> None:
+    itself = _tokens("ASK WHERE { res:France ont:namedAfter res:France }")
+    assert nations.ruled_out(itself, token_types(itself, nations.prefixes))
+
+
+def test_a_variable_one_pattern_alone_reads_is_the_entity_named_and_left_out(nations: Repairer) -> None:
+    """ "Which element is named after Marie Curie?" decoded without her: `?v` says only "something"."""
+    question = "Which element is named after Marie Curie?"
+    some = _tokens("SELECT DISTINCT ?x WHERE { ?x a ont:ChemicalElement . ?x ont:namedAfter ?v }")
+    units = ["res:Marie_Curie", "ont:ChemicalElement", "ont:namedAfter"]
+    filled = nations.named_fills_dangling(some, Said(question, nations.index), units)
+    assert filled is not None and filled[0] == _tokens(
+        "SELECT DISTINCT ?x WHERE { ?x a ont:ChemicalElement . ?x ont:namedAfter res:Marie_Curie }"
+    )
+    assert nations.repair([some], units, question).answer.rows == (("http://repair.test/resource/Curium",),)
+    # no element is named after Oppenheimer: the variable stays
+    other = Said("Which element is named after Oppenheimer?", nations.index)
+    assert nations.named_fills_dangling(some, other, ["res:Oppenheimer", "ont:namedAfter"]) is None
+
+
+def test_an_entity_named_only_within_anothers_name_is_not_named_by_itself(nations: Repairer) -> None:
+    """ "KU Leuven" names the university, not the city Leuven too; misspelt by a word, still in full."""
+    units = ["res:Leuven", "res:Leuven_City"]
+    assert nations._named(Said("Who studied at KU Leuven?", nations.index), units) == ["res:Leuven"]
+    assert nations._named(Said("Who studied at KU Lueven?", nations.index), units) == ["res:Leuven"]
+    both = Said("Who from Leuven studied at KU Leuven?", nations.index)
+    assert nations._named(both, units) == units
+
+
+def test_an_answer_is_restricted_to_the_entity_named_before_it_is_taken_a_hop_further(
+    nations: Repairer,
+) -> None:
+    """ "Which critic has the Sorbonne as alma mater?" answered by every critic: the one whose alma mater
+    is the Sorbonne, not the alma maters of every critic."""
+    critics = _tokens("SELECT DISTINCT ?x WHERE { ?x ont:occupation res:Critic }")
+    units = ["res:Critic", "ont:occupation", "ont:almaMater", "res:Sorbonne"]
+    repaired = nations.repair([critics], units, "Which critic has the Sorbonne as alma mater?")
+    assert repaired.answer.rows == (("http://repair.test/resource/Truffaut",),)

@@ -34,7 +34,7 @@ from rapidfuzz.distance import OSA
 
 from nmt_sparql.annotation.linking.wordforms import is_dictionary_word
 from nmt_sparql.core.marks import UNIT_PATTERN
-from nmt_sparql.inference.expected_answer import one_edit_from
+from nmt_sparql.inference.expected_answer import AREA_UNITS, LENGTH_UNITS, one_edit_from
 from nmt_sparql.sparql.patterns import constant_comparisons, idle_filters
 from nmt_sparql.sparql.tokens import TokenType
 
@@ -54,9 +54,16 @@ _SIZES = (_HIGH | _LOW) - {"most", "least", "many", "much", "few", "less"}
 _EARLY = frozenset({"old", "early"})
 _LATE = frozenset({"young", "new", "late", "recent"})
 # Ordinals that rank by time when the values are dates ("the first album", "came out last").
-_ORDINAL: dict[str, Sense] = {"first": "early", "last": "late", "initial": "early", "final": "late"}
+_ORDINAL: dict[str, Sense] = {
+    "first": "early", "last": "late", "initial": "early", "final": "late", "debut": "early", "maiden": "early",
+}  # fmt: skip
+# Ordinals that are nouns or adjectives before a noun ("the Beatles' debut album", "her maiden voyage"),
+# and rank wherever the question does not use them as a verb ("When did Adele debut?").
+_NOUN_ORDINALS = frozenset({"debut", "maiden"})
 # Words before an ordinal that rank with it: "the first album", "Kubrick's final film", "her last novel".
 _DETERMINERS = frozenset({"the", "s", "its", "his", "her", "their"})
+# Words before which a noun ordinal is a verb ("did Adele debut", "to debut").
+_VERB_BEFORE = frozenset({"to", "did", "does", "do", "will", "would", "could", "can"})
 _OPPOSITE: dict[Sense, Sense] = {"high": "low", "low": "high", "early": "late", "late": "early"}
 # Comparisons said without a graded adjective: "over 1000 metres", "before 1950".
 _PREPOSITIONS: dict[str, Sense] = {
@@ -78,7 +85,7 @@ _COMPARING = frozenset({
 _RANKING = frozenset({
     "first", "last", "second", "third", "fourth", "fifth", "top", "bottom", "best", "worst", "maximum",
     "minimum", "max", "min", "rank", "ranked", "ranking", "record", "leading", "order", "ordered",
-    "sort", "sorted", "final", "initial",
+    "sort", "sorted", "final", "initial", "debut", "maiden",
 })  # fmt: skip
 _FLIP_COMPARISON = {">": "<", "<": ">", ">=": "<=", "<=": ">="}
 
@@ -181,6 +188,8 @@ def asked_orders(question: str) -> list[Asked]:
 def _ranks(words: Sequence[str], i: int) -> bool:
     """Whether the ordinal at `i` ranks: after "the" or a possessive ("the first album", "Kubrick's final
     film") or ending the question ("came out first"), not as an adverb ("was first performed in")."""
+    if words[i] in _NOUN_ORDINALS:
+        return i + 1 < len(words) and not (i > 0 and words[i - 1] in _VERB_BEFORE)
     return (i > 0 and words[i - 1] in _DETERMINERS) or i == len(words) - 1
 
 
@@ -318,18 +327,28 @@ _CENTURY_WORDS = {
 }  # fmt: skip
 _CENTURY_WORD = re.compile(rf"\b({'|'.join(_CENTURY_WORDS)})\s+century\b")
 _DECADE = re.compile(r"\b(\d{3})0'?s\b")
+# Decades said in words ("the eighties"): those of the twentieth century, as English uses them.
+_DECADE_WORDS = {
+    "twenties": 192, "thirties": 193, "forties": 194, "fifties": 195, "sixties": 196, "seventies": 197,
+    "eighties": 198, "nineties": 199,
+}  # fmt: skip
+_DECADE_WORD = re.compile(rf"\bthe\s+({'|'.join(_DECADE_WORDS)})\b")
 
 
 def asked_period(question: str) -> tuple[int, int] | None:
     """The years [start, end) of the period `question` names: a century ("the 17th century", "the
-    nineteenth century") or a decade ("the 1960s"; "the 1800s" is a century, "the 2000s" a decade);
-    None when it names none."""
+    nineteenth century") or a decade ("the 1960s", "the eighties"; "the 1800s" is a century, "the 2000s"
+    a decade); None when it names none."""
     text = question.lower()
     century = _CENTURY.search(text) or _CENTURY_WORD.search(text)
     if century is not None:
         word = century.group(1)
         n = int(word) if word.isdigit() else _CENTURY_WORDS[word]
         return (n - 1) * 100, n * 100
+    said = _DECADE_WORD.search(text)
+    if said is not None:
+        start = _DECADE_WORDS[said.group(1)] * 10
+        return start, start + 10
     decade = _DECADE.search(text)
     if decade is None:
         return None
@@ -410,12 +429,6 @@ _PEOPLE = frozenset({"people", "persons", "inhabitants", "residents", "citizens"
 _AMOUNT = frozenset({
     "most", "fewest", "least", "more", "fewer", "less", "thousand", "million", "billion", "hundred",
 })  # fmt: skip
-# Units of length: after "square" (or written squared), an area.
-_LENGTHS = frozenset({
-    "kilometres", "kilometers", "kilometre", "kilometer", "km", "miles", "mile", "mi", "metres", "meters",
-    "metre", "meter", "m", "feet", "foot", "ft",
-})  # fmt: skip
-_AREAS = frozenset({"km2", "km²", "mi2", "mi²", "m2", "m²", "hectares", "acres", "sqkm"})
 _UNIT_WORD = re.compile(r"[^\W_]+²?|\d+(?:[.,]\d+)*")
 
 
@@ -430,7 +443,7 @@ def measured_by_unit(question: str) -> str | None:
         before = words[i - 1] if i else ""
         if word in _PEOPLE and (before in _AMOUNT or before[:1].isdigit()):
             return "population"
-        if word in _AREAS or (word in _LENGTHS and before in ("square", "sq")):
+        if word in AREA_UNITS or (word in LENGTH_UNITS and before in ("square", "sq")):
             return "area"
     return None
 

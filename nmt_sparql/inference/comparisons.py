@@ -18,8 +18,16 @@ from collections import Counter
 from collections.abc import Sequence
 
 from nmt_sparql.annotation.linking.index import misspelt, normalize
-from nmt_sparql.inference.asked_order import ascending, asked, measured_by_unit, ordered_variable
+from nmt_sparql.inference.asked_order import (
+    ascending,
+    asked,
+    asked_period,
+    measured_by_unit,
+    ordered_variable,
+)
+from nmt_sparql.inference.expected_answer import expected_answer
 from nmt_sparql.inference.kb_reading import NUMBER, KBReader, element_name
+from nmt_sparql.inference.said import Said
 from nmt_sparql.sparql.patterns import answer_variable, braces, compared_variables, triple_patterns
 from nmt_sparql.sparql.tokens import TokenType, detokenize, token_types
 
@@ -134,16 +142,29 @@ class Comparisons(KBReader):
         self, tokens: Sequence[str], question: str, units: Sequence[str]
     ) -> tuple[list[str], str] | None:
         """An ASK that reads a value nothing tests (`ask where { res:Thames ont:length ?v }`) while the
-        question compares ("Is the Thames longer than the Tiber?", "... higher than 4000 metres") with
-        that value compared: with the entity's value of the same property, or the one number the
-        question says, in the direction its word says; None when nothing fits."""
+        question compares ("Is the Thames longer than the Tiber?", "... higher than 4000 metres") or names
+        a period ("Does Philips date back to the 19th century?") with that value compared: with the
+        entity's value of the same property, or the one number the question says, in the direction its
+        word says; or with the period's years (dates only). A yes/no question decoded as a SELECT of that
+        value (`select ?x where { res:Philips ont:foundingYear ?x }`) is asked so, when the entity has
+        the value. None when nothing fits."""
         wanted = asked(question, "comparative")
-        if wanted is None or tokens[:1] != ["ask"] or "filter" in tokens or "}" not in tokens:
+        period = asked_period(question) if wanted is None else None
+        if (wanted is None and period is None) or "filter" in tokens or "}" not in tokens:
+            return None
+        if tokens[:1] == ["select"] and expected_answer(question).boolean:
+            asked_so = self._value_asked(tokens)
+            if asked_so is None:
+                return None
+            tokens = asked_so
+        if tokens[:1] != ["ask"]:
             return None
         numbers = [u for u in units if NUMBER.fullmatch(u) and u not in tokens]
-        than = self._compared_with(question, units, wanted.word) if len(numbers) != 1 else None
-        if len(numbers) != 1 and than is None:
-            return None
+        than = None
+        if wanted is not None:
+            than = self._compared_with(question, units, wanted.word) if len(numbers) != 1 else None
+            if len(numbers) != 1 and than is None:
+                return None
         types = token_types(list(tokens), self.prefixes)
         count = Counter(tokens)
         for _, p, o in triple_patterns(tokens, types):
@@ -152,16 +173,45 @@ class Comparisons(KBReader):
             if types[o] != TokenType.VARIABLE or count[value] != 1 or not measured or than in tokens:
                 continue
             dates = self.values_are_dates(prop)
-            low = ascending(wanted.sense, wanted.word, dates)
-            if low is None:
-                continue
-            other, test = self._comparison(
-                prop, value, dates, low, numbers[0] if than is None else None, than
-            )
+            if period is not None:
+                if not dates:
+                    continue
+                year = self._as_compared(prop, value, True)
+                other, test = (
+                    [],
+                    ["filter", "(", *year, ">=", str(period[0]), "&&", *year, "<", str(period[1]), ")"],
+                )
+                word = f"{period[0]} to {period[1]}"
+            else:
+                assert wanted is not None
+                low = ascending(wanted.sense, wanted.word, dates)
+                if low is None:
+                    continue
+                other, test = self._comparison(
+                    prop, value, dates, low, numbers[0] if than is None else None, than
+                )
+                word = wanted.word
             close = len(tokens) - 1 - tokens[::-1].index("}")
             new = [*tokens[:close], ".", *([*other, "."] if other else []), *test, *tokens[close:]]
-            return new, f"its value {value} compared ('{wanted.word}')"
+            return new, f"its value {value} compared ('{word}')"
         return None
+
+    def _value_asked(self, tokens: Sequence[str]) -> list[str] | None:
+        """`select [distinct] ?x where { E P ?x }` as `ask where { E P ?x }`, when the entity has a value of
+        P (a "no" of one that has none says nothing); None for another query."""
+        types = token_types(list(tokens), self.prefixes)
+        var, found = answer_variable(tokens, types), braces(tokens)
+        if var is None or found is None or tokens[found[1] + 1 :]:
+            return None
+        patterns = triple_patterns(tokens, types)
+        if tokens[: found[0]] not in (["select", "distinct", var, "where"], ["select", var, "where"]):
+            return None
+        if len(patterns) != 1 or tokens[patterns[0][2]] != var or types[patterns[0][0]] != TokenType.URI:
+            return None
+        s, p, _ = patterns[0]
+        if not self._holds([tokens[s], tokens[p], "?_v"]):
+            return None
+        return ["ask", "where", *tokens[found[0] : found[1] + 1]]
 
     def measure_of_unit(self, tokens: Sequence[str], question: str) -> tuple[list[str], str] | None:
         """`tokens` ranking or comparing by the measure a unit of the question names (`measured_by_unit`)
@@ -227,27 +277,32 @@ class Comparisons(KBReader):
 
     def choice_between(self, question: str, units: Sequence[str]) -> tuple[list[str], str] | None:
         """The query a choice between two named entities asks ("Who is older, Mick Jagger or Keith
-        Richards?", "Which premiered first, Carmen or Aida?"): the two, ranked by the measure both
-        have that the question's graded word orders (a measured property of the units, else the one
-        measure both have), in its direction, the top one kept; None when the question ends with no
-        such choice, has no graded word, or no measure fits."""
+        Richards?", "Which premiered first, Carmen or Aida?", "who was born first, galileo or kepler?"):
+        the two, ranked by the measure both have that the question's graded word orders (a measured
+        property of the units, else the one measure both have), in its direction, the top one kept; None
+        when the question ends with no such choice, has no graded word, or no measure fits. Each is named
+        by its label or by a name within it (`Said.names_within`: "kepler"), misspelt or not."""
         if self.index is None or " or " not in f" {normalize(question)} ":
             return None
         words = [w for w in normalize(question).split() if w != "the"]  # "the Danube or the Rhine"
+        said = Said(question, self.index)
         entities = [u for u in units if self._kind(u) == "entity"]
+        names = {u: self._said_as(u, said) for u in entities}
+        shared = Counter(tuple(n) for forms in names.values() for n in forms[1:])
+        names = {
+            u: [n for k, n in enumerate(forms) if k == 0 or shared[tuple(n)] == 1]
+            for u, forms in names.items()
+        }
         for a, b in itertools.permutations(entities, 2):
-            la, lb = ([w for w in normalize(self.index.label(u) or "").split() if w != "the"] for u in (a, b))
-            end_a = len(words) - len(lb) - 1
-            start_a = end_a - len(la)
-            if (
-                not la
-                or not lb
-                or start_a < 1
-                or words[end_a] != "or"
-                or not all(map(misspelt, words[end_a + 1 :], lb))
-                or not all(map(misspelt, words[start_a:end_a], la))
-            ):
+            at_end = [n for n in names[b] if all(map(misspelt, words[len(words) - len(n) :], n))]
+            if not at_end:
                 continue
+            end_a = len(words) - len(at_end[0]) - 1
+            before = [n for n in names[a] if end_a - len(n) >= 1]
+            named_a = [n for n in before if all(map(misspelt, words[end_a - len(n) : end_a], n))]
+            if words[end_a : end_a + 1] != ["or"] or not named_a:
+                continue
+            start_a = end_a - len(named_a[0])
             head = " ".join(words[:start_a])
             graded = asked(head, "superlative") or asked(head, "comparative")
             if graded is None:
@@ -269,6 +324,14 @@ class Comparisons(KBReader):
             ).split()
             return query, f"a choice between {a} and {b} by {prop} ({graded.word})"
         return None
+
+    def _said_as(self, entity: str, said: Said) -> list[list[str]]:
+        """The words a question may name `entity` by, longest first: its label ("the" aside), then each
+        name within it (`Said.names_within`: "kepler" for Johannes Kepler)."""
+        label = (
+            [w for w in normalize(self.index.label(entity) or "").split() if w != "the"] if self.index else []
+        )
+        return [label, *([n] for n in sorted(said.names_within(entity)) if [n] != label)] if label else []
 
     def _comparison(
         self, prop: str, value: str, dates: bool, low: bool, number: str | None, than: str | None

@@ -50,6 +50,17 @@ _DIMENSIONS = frozenset((
     "long", "tall", "high", "deep", "wide", "big", "large", "heavy", "old", "far", "away", "hot", "cold",
     "massive", "fast", "thick",
 ))  # fmt: skip
+# Units of length, and of area (also a length after "square"): "how many km" asks for a value, not a count.
+LENGTH_UNITS = frozenset({
+    "kilometres", "kilometers", "kilometre", "kilometer", "km", "miles", "mile", "mi", "metres", "meters",
+    "metre", "meter", "m", "feet", "foot", "ft",
+})  # fmt: skip
+AREA_UNITS = frozenset({"km2", "km²", "mi2", "mi²", "m2", "m²", "hectares", "acres", "sqkm"})
+# Other units that measure and never count: mass, temperature.
+_OTHER_UNITS = frozenset({
+    "kilograms", "kilogram", "kg", "kilos", "grams", "tonnes", "tons", "pounds", "lbs", "degrees", "kelvin",
+})  # fmt: skip
+_UNITS = LENGTH_UNITS | AREA_UNITS | _OTHER_UNITS
 _NUMBER_OF = (
     r"(?:what(?: is| s|['’]s)? )?(?:the )?(?:total )?number of"  # "(what's) the (total) number of ..."
 )
@@ -134,6 +145,8 @@ def expected_answer(question: str) -> Expected:
     asked = [i for i, (a, b) in enumerate(zip(words, words[1:])) if a == "how" and b in ("many", "much")]
     if asked and words[asked[0] + 3 : asked[0] + 4] and words[asked[0] + 3] in _DIMENSIONS:
         return MEASURE  # "How many km long is the Tiber?"
+    if asked and set(words[asked[0] + 2 : asked[0] + 4]) & _UNITS:
+        return MEASURE  # "How many km does the Tiber run for?", "how many square miles is ..."
     if asked:
         return COUNT  # also "South Africa has how many capitals?"
     opening = " ".join(words[:6]) + " "
@@ -154,8 +167,9 @@ def expected_answer(question: str) -> Expected:
         return replace(THING, asks="who")
     if first in ("where", "whose") or (first == "from" and second == "where"):
         return THING
-    # the question word at the end: "Anthony Burgess was born where?", "google was founded by who"
-    if words[-1] == "when":
+    # the question word at the end: "Anthony Burgess was born where?", "google was founded by who",
+    # "The Son of Man dates from what year?"
+    if words[-1] == "when" or (words[-2:-1] in (["what"], ["which"]) and words[-1] in TIME_NOUNS):
         return DATE
     if words[-1] in ("who", "whom"):
         return replace(THING, asks="who")

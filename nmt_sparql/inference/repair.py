@@ -562,10 +562,13 @@ class Repairer(Comparisons, PlaceReading):
         """Whether a pattern has an IRI object where the KB's values of its property are all literals,
         or a literal where they are all IRIs ("did Picasso paint Guernica" as `res:Guernica
         ont:yearCompleted res:Pablo_Picasso`), or a FILTER compares values that are no numbers or dates
-        (`compared_unmeasured`): an ASK false for its form, not for the fact."""
+        (`compared_unmeasured`), or a pattern joins an entity to itself (`res:Nokia ont:founder
+        res:Nokia`): an ASK false for its form, not for the fact."""
         if self.compared_unmeasured(tokens, types) is not None:
             return True
-        for _, p, o in triple_patterns(tokens, types):
+        for s, p, o in triple_patterns(tokens, types):
+            if types[s] == TokenType.URI and tokens[s] == tokens[o]:
+                return True
             if (
                 tokens[p] == "a"
                 or types[p] != TokenType.URI
@@ -896,13 +899,16 @@ class Repairer(Comparisons, PlaceReading):
 
     def _named(self, said: Said, units: Sequence[str]) -> list[str]:
         """The entities among `units` the question names unambiguously: by their whole label when no
-        other unit has that label, qualifiers aside (not "The Godfather", both a novel and a film); by
+        other unit has that label, qualifiers aside (not "The Godfather", both a novel and a film), and
+        not only within another's ("Dublin" of "Trinity College Dublin"); by
         a name within it (`Said.part_words`: "Verdi") that no other entity's label holds ("Cambridge"
         is a city and a university's name)."""
         labels = {u: said.index.label(u) or u for u in dict.fromkeys(units)}
         bare = Counter(normalize(QUALIFIER.sub("", label)) for label in labels.values())
         entities = [u for u in labels if self._kind(u) == "entity"]
         whole = [u for u in entities if said.names_whole(u) and bare[normalize(labels[u])] == 1]
+        # not "Dublin" when the question says it only within "Trinity College Dublin"
+        whole = [u for u in whole if not said.within_another(u, entities)]
         words = {u: set(normalize(labels[u]).split()) for u in entities}
         part = [
             u
@@ -985,6 +991,32 @@ class Repairer(Comparisons, PlaceReading):
                     )
 
         return self._first_change(restrictions(), answer, rnd, expected)
+
+    def named_fills_dangling(
+        self, tokens: Sequence[str], said: Said | None, units: Sequence[str]
+    ) -> tuple[list[str], str] | None:
+        """`tokens` with a variable that one pattern alone reads (`?x ont:discoverer ?v`: "the moon
+        Christiaan Huygens discovered", decoded without him) made an entity the question names and the
+        query leaves out, when the query's patterns still match: the variable says only "something",
+        the entity what. None when no such entity and variable fit."""
+        if said is None or "{" not in tokens:
+            return None
+        types = token_types(list(tokens), self.prefixes)
+        count = Counter(tokens)
+        left = [u for u in self._named(said, units) if u not in tokens]
+        patterns = triple_patterns(tokens, types)
+        dangling = [
+            tokens[i]
+            for s, p, o in patterns
+            for i in (s, o)
+            if types[i] == TokenType.VARIABLE and count[tokens[i]] == 1 and types[p] == TokenType.URI
+        ]
+        for var in dangling:
+            for entity in left[: self.per_element]:
+                new = [entity if t == var else t for t in tokens]
+                if self._matches(new, patterns):
+                    return new, f"{var}, which nothing else reads, is {entity} (named, left out)"
+        return None
 
     def _first_change(
         self, rewrites: Iterable[tuple[list[str], str]], answer: Answer, rnd: Round, expected: Expected
@@ -1227,8 +1259,10 @@ class Repairer(Comparisons, PlaceReading):
         expected: Expected,
         said: Said | None = None,
     ) -> tuple[list[str], Answer] | None:
-        """The query to keep for an answering attempt: one hop further by a property the question says
-        and the query leaves out, when that answers ("the nationality of the director of Parasite");
+        """The query to keep for an answering attempt: restricted to an entity the question names and it
+        leaves out (`_narrowed`: "Which astronomer discovered Enceladus?" answered by every astronomer),
+        then one hop further by a property the question says and the query leaves out, when that
+        answers ("the nationality of the director of Parasite");
         typed by the class the question asks for, when it lacks the type and the typed query still
         answers ("Which painters come from Spain?": `?x a ont:Painter` added); when nothing of the
         answer is of that class ("Which city ..." answered by a university), the answer one hop
@@ -1239,14 +1273,14 @@ class Repairer(Comparisons, PlaceReading):
                 "a superlative ordered by values that are no measure",
             )
             return None
-        further = self._said_hop(tokens, said, units, attempt.source, rnd, expected) if said else None
-        if further is not None:
-            tokens, answer = further
         narrowed = (
             self._narrowed(tokens, answer, said, units, attempt.source, rnd, expected) if said else None
         )
         if narrowed is not None:
             tokens, answer = narrowed
+        further = self._said_hop(tokens, said, units, attempt.source, rnd, expected) if said else None
+        if further is not None:
+            tokens, answer = further
         restricted = self._said_restricted(
             tokens, answer, said, units, attempt.source, rnd, expected, question
         )
@@ -1721,6 +1755,9 @@ class Repairer(Comparisons, PlaceReading):
                     compared = compare(tokens)
                     if compared is not None:
                         tokens, source = compared[0], f"{source}: {compared[1]}"
+                filled = self.named_fills_dangling(tokens, said, units)
+                if filled is not None:
+                    tokens, source = filled[0], f"{source}: {filled[1]}"
                 valued = self.class_as_value_typed(tokens, said)
                 if valued is not None:
                     tokens, source = valued[0], f"{source}: {valued[1]}"

@@ -36,10 +36,33 @@ class Said:
 
     def names_in_full(self, token: str) -> bool:
         """Whether the question holds the element's label whole ("alps" for the Alps), or the plural
-        of a label that is a common noun ("physicists" for physicist)."""
+        of a label that is a common noun ("physicists" for physicist), one word of a longer label
+        misspelt or not ("trinity collage dublin")."""
+        return bool(self.spans_in_full(token))
+
+    def spans_in_full(self, token: str) -> list[tuple[int, int]]:
+        """Where the question's words (`text.split()`) name the element in full (`names_in_full`): the
+        [start, end) spans of its label or plural, at most one word of a label of two or more misspelt."""
         raw = self.index.label(token) or ""
         forms = [raw, *(head_plurals(raw) if is_common_noun(raw) else ())]
-        return any(f" {normalize(f)} " in self.text for f in forms if f)
+        words = self.text.split()
+        spans = []
+        for form in (normalize(f).split() for f in forms if f):
+            for at in range(len(words) - len(form) + 1 if form else 0):
+                said = words[at : at + len(form)]
+                wrong = [(w, n) for w, n in zip(said, form, strict=True) if w != n]
+                if not wrong or (len(form) > 1 and len(wrong) == 1 and misspelt(*wrong[0])):
+                    spans.append((at, at + len(form)))
+        return spans
+
+    def within_another(self, token: str, others: Sequence[str]) -> bool:
+        """Whether every span that names the element in full lies within a span naming one of `others`
+        ("Dublin" of "Trinity College Dublin"): the question names it only as part of that name."""
+        spans = self.spans_in_full(token)
+        around = [span for other in others if other != token for span in self.spans_in_full(other)]
+        return bool(spans) and all(
+            any(a <= s and e <= b and (a, b) != (s, e) for a, b in around) for s, e in spans
+        )
 
     def names_used(self, tokens: Sequence[str]) -> list[str]:
         """The names (labels, spaced for word matches) of the KB elements a query uses."""
