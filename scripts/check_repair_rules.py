@@ -109,6 +109,8 @@ def main() -> None:
         "class as a value": [],
         "place adjective": [],
         "choice between two": [],
+        "named fills a variable": [],
+        "ask compared": [],
     }
     checked = {key: 0 for key in changed}
     for source, record in records(args.data, args.extra):
@@ -192,6 +194,12 @@ def main() -> None:
             checked["place adjective"] += 1
             if repairer.place_adjective_read(tokens, question, linked, said_linked) is not None:
                 changed["place adjective"].append(where)
+            checked["named fills a variable"] += 1
+            if repairer.named_fills_dangling(tokens, said_linked, linked) is not None:
+                changed["named fills a variable"].append(where)
+            checked["ask compared"] += 1
+            if repairer.ask_compared(tokens, question, linked) is not None:
+                changed["ask compared"].append(where)
             chosen = repairer.choice_between(question, linked)
             if chosen is not None:  # its answer must be the gold one
                 checked["choice between two"] += 1

@@ -1624,6 +1624,7 @@ res:Alien ont:director res:Ridley_Scott ; ont:releaseYear 1979 .
 res:Hovis_Advert ont:director res:Ridley_Scott .
 res:Godard ont:occupation res:Critic .
 res:Truffaut ont:occupation res:Critic ; ont:almaMater res:Sorbonne .
+res:Polonium ont:discoverer res:Marie_Curie .
 """
 NATION_ENTRIES = [
     Entry("res:South_America", "entity", ("South America",)),
@@ -1644,6 +1645,8 @@ NATION_ENTRIES = [
     Entry("res:Belgium", "entity", ("Belgium",)),
     Entry("res:Oppenheimer", "entity", ("Oppenheimer",)),
     Entry("res:Marie_Curie", "entity", ("Marie Curie",)),
+    Entry("res:Polonium", "entity", ("Polonium",)),
+    Entry("ont:notableWork", "property", ("notable work",)),
     Entry("res:Leuven", "entity", ("KU Leuven",)),
     Entry("res:Leuven_City", "entity", ("Leuven",)),
     Entry("res:Sorbonne", "entity", ("Sorbonne",)),
@@ -1928,3 +1931,33 @@ def test_an_answer_is_restricted_to_the_entity_named_before_it_is_taken_a_hop_fu
     units = ["res:Critic", "ont:occupation", "ont:almaMater", "res:Sorbonne"]
     repaired = nations.repair([critics], units, "Which critic has the Sorbonne as alma mater?")
     assert repaired.answer.rows == (("http://repair.test/resource/Truffaut",),)
+
+
+def test_a_named_entity_restricts_the_answer_through_an_element_it_points_to(nations: Repairer) -> None:
+    """ "Which element is named after the discoverer of polonium?": Polonium's discoverer is what the
+    element is named after (`?x ont:namedAfter ?_m . res:Polonium ont:discoverer ?_m`)."""
+    elements = _tokens("SELECT DISTINCT ?x WHERE { ?x a ont:ChemicalElement . ?x ont:namedAfter ?v }")
+    units = ["ont:ChemicalElement", "ont:namedAfter", "res:Polonium"]
+    repaired = nations.repair([elements], units, "Which element is named after the discoverer of polonium?")
+    assert repaired.answer.rows == (("http://repair.test/resource/Curium",),)
+
+
+def test_the_value_a_query_reads_is_not_the_answer_when_its_answer_has_the_class_asked_for(
+    nations: Repairer,
+) -> None:
+    """ "Which element is named after ...": `?x a ont:ChemicalElement` answers with the elements, not
+    with what they are named after; "What are elements named after?" asks for that value."""
+    elements = _tokens("SELECT DISTINCT ?x WHERE { ?x a ont:ChemicalElement . ?x ont:namedAfter ?v }")
+    which = Said("Which element is named after a country?", nations.index)
+    assert nations.dangling_value_asked(elements, which) is None
+    what = nations.dangling_value_asked(elements, Said("What are elements named after?", nations.index))
+    assert what is not None and what[0][:3] == ["select", "distinct", "?v"]
+
+
+def test_the_noun_a_question_asks_for_names_the_element_whose_label_it_heads(nations: Repairer) -> None:
+    """ "How many works ...": the head of "notable work"; a verb "work", or a noun nobody asks for, no."""
+    assert Said("How many works is Hemingway known for?", nations.index).asked_head("ont:notableWork") == {
+        "works"
+    }
+    assert not Said("Where does Hemingway work?", nations.index).asked_head("ont:notableWork")
+    assert not Said("How many works is Hemingway known for?", nations.index).asked_head("ont:population")

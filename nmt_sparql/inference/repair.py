@@ -119,6 +119,7 @@ from tqdm.auto import tqdm
 
 from nmt_sparql.annotation.linking.index import QUALIFIER, KBIndex, Kind, normalize
 from nmt_sparql.annotation.linking.sources import token_of
+from nmt_sparql.annotation.linking.wordforms import inflections
 from nmt_sparql.annotation.units import units
 from nmt_sparql.execution.answer import Answer
 from nmt_sparql.execution.base import ExistenceCheckError, KnowledgeBase
@@ -143,6 +144,7 @@ from nmt_sparql.inference.expected_answer import (
     ANY,
     TIME_NOUNS,
     Expected,
+    asked_noun,
     expected_answer,
     fits,
     value_kinds,
@@ -857,7 +859,8 @@ class Repairer(Comparisons, PlaceReading):
         """The n-best, numbered, in the model's order but for what the question says: a hypothesis goes
         before an earlier one that it beats on the question's words -- it covers at least as many of
         them (the words of its properties' and classes' names that the question says: label,
-        inflection such as "directed", a span training aligned with it; one for each entity or literal,
+        inflection such as "directed", a span training aligned with it, the head of its label when the
+        question asks for things of that noun: "What range", "How many works"; one for each entity or literal,
         which the linker matched) and holds at most as many properties and classes that the question
         does not say, one of the two strictly ("what nationality is the director of Parasite":
         director and nationality before director alone; "did Picasso paint Guernica": painter before
@@ -877,7 +880,7 @@ class Repairer(Comparisons, PlaceReading):
             kind = self._kind(token)
             if kind not in ("property", "class"):
                 return frozenset({token}) if kind == "entity" or token.startswith('"') else frozenset()
-            return said.words(token) or None
+            return (said.words(token) | said.asked_head(token)) or None
 
         def score(tokens: Sequence[str]) -> tuple[int, int, int]:
             found = [covered(t) for t in set(tokens)]
@@ -945,7 +948,9 @@ class Repairer(Comparisons, PlaceReading):
         property that joins most of its answers to it, either way ("the biggest country in Africa"
         answered over every country: `?x ont:continent res:Africa` added), else, when no fact joins any
         answer to it, by the two that join them through one element between ("the longest river in
-        Asia": `?x ont:flowsThrough ?_m . ?_m ont:continent res:Asia`); the first restriction that
+        Asia": `?x ont:flowsThrough ?_m . ?_m ont:continent res:Asia`; "the element named after the
+        people who discovered polonium": `?x ont:namedAfter ?_m . res:Polonium ont:discoverer ?_m`,
+        when no element joins it the other way); the first restriction that
         answers with the kind asked for and changes the answer (every planet orbits the Sun: "the
         planet closest to the Sun" needs no such pattern). An entity named inside the name of an
         element the query uses is part of that name, not left out; so is a place named by an adjective
@@ -980,10 +985,10 @@ class Repairer(Comparisons, PlaceReading):
                     for pattern in ([var, "?_p", entity], [entity, "?_p", var])
                     for joined in self._joining(body, var, pattern, ("?_p",))
                 ]
-                if not found:
-                    found = self._joining(
-                        body, var, [var, "?_p", "?_m", ".", "?_m", "?_q", entity], ("?_p", "?_q")
-                    )
+                for last in (["?_m", "?_q", entity], [entity, "?_q", "?_m"]):
+                    if not found:  # through an element between: its two properties join things, not labels
+                        between = self._joining(body, var, [var, "?_p", "?_m", ".", *last], ("?_p", "?_q"))
+                        found = [j for j in between if all(self._takes_things(j[k]) for k in (1, 5))]
                 for pattern in found:
                     yield (
                         [*tokens[:close], ".", *pattern, *tokens[close:]],
@@ -1017,6 +1022,10 @@ class Repairer(Comparisons, PlaceReading):
                 if self._matches(new, patterns):
                     return new, f"{var}, which nothing else reads, is {entity} (named, left out)"
         return None
+
+    def _takes_things(self, prop: str) -> bool:
+        """Whether some of the KB's values of `prop` are IRIs: things an element between can be."""
+        return any("iri" in kind for kind in self._value_kinds(prop))
 
     def _first_change(
         self, rewrites: Iterable[tuple[list[str], str]], answer: Answer, rnd: Round, expected: Expected
@@ -1484,12 +1493,18 @@ class Repairer(Comparisons, PlaceReading):
         ("Where are the companies Steve Wozniak co-founded headquartered?" decoded as `?x ont:founder
         res:Steve_Wozniak . ?x ont:headquarters ?v`): such a pattern only says that the answers have
         some value, which no question asks; the value it names is what it asks for. (Repair asks it of
-        questions that open with no class: "Which companies ..." asks for the companies.)"""
+        questions that open with no class: "Which companies ..." asks for the companies.) Not when the
+        query types its answer by a class whose label ends with the noun the question asks for ("Which
+        element ..." and `?x a ont:ChemicalElement`)."""
         if tokens[:1] != ["select"] or {"order", "filter", "count", "group", "limit"} & set(tokens):
             return None
         types = token_types(list(tokens), self.prefixes)
         var = answer_variable(tokens, types)
-        if var is None or "where" not in tokens:
+        if var is None or "where" not in tokens or said is None:
+            return None
+        noun = asked_noun(said.text)[:1]
+        heads = {element_name(c, self.index).lower().split()[-1] for c in self._types_of(tokens, types, var)}
+        if noun and heads & set(inflections(noun[0], ("NOUN",))):
             return None
         where = tokens.index("where")
         if [t for t in tokens[1:where] if t != "distinct"] != [var]:
@@ -1500,7 +1515,7 @@ class Repairer(Comparisons, PlaceReading):
             for s, p, o in triple_patterns(tokens, types)
             if tokens[s] == var and types[p] == TokenType.URI and tokens[o] != var
             and types[o] == TokenType.VARIABLE and counts[tokens[o]] == 1
-            and said is not None and said.words(tokens[p], specific=True)
+            and said.words(tokens[p], specific=True)
         ]  # fmt: skip
         if len(dangling) != 1:
             return None

@@ -10,7 +10,8 @@ from collections.abc import Sequence
 
 from nmt_sparql.annotation.linking.index import QUALIFIER, KBIndex, misspelt, normalize
 from nmt_sparql.annotation.linking.linker import STOPWORDS
-from nmt_sparql.annotation.linking.wordforms import head_plurals, is_common_noun, place_names
+from nmt_sparql.annotation.linking.wordforms import head_plurals, inflections, is_common_noun, place_names
+from nmt_sparql.inference.expected_answer import asked_noun
 
 # Words an element's learned names may hold that name nothing by themselves ("is", "be", "been").
 _FUNCTION_WORDS = frozenset({
@@ -28,6 +29,7 @@ class Said:
         self._words: dict[str, frozenset[str]] = {}
         self._parts: dict[str, frozenset[str]] = {}  # `part_words`
         self._names: dict[str, frozenset[str]] = {}  # `names_within`: each asks the index of every name
+        self._asked: list[str] | None = None  # `asked_head`: the noun the question asks for
 
     def names_whole(self, token: str) -> bool:
         """Whether the question names the element in full (`names_in_full`) or by a place adjective of
@@ -111,6 +113,17 @@ class Said:
         return [w for w in words if label in place_names(w)] + [
             f"{a} {b}" for a, b in itertools.pairwise(words) if label in (f"{a} {n}" for n in place_names(b))
         ]
+
+    def asked_head(self, token: str) -> frozenset[str]:
+        """The noun the question asks for (`asked_noun`: "What range ...", "How many works ...") when it is
+        the head of the element's label of two or more words ("mountain range", "notable work"), in
+        the singular or plural: the question names the element by its head; else empty."""
+        if self._asked is None:
+            self._asked = asked_noun(self.text)[:1]
+        label = normalize(self.index.label(token) or "").split()
+        if not self._asked or len(label) < 2 or label[-1] not in inflections(self._asked[0], ("NOUN",)):
+            return frozenset()
+        return frozenset(self._asked)
 
     def words(self, token: str, specific: bool = False) -> frozenset[str]:
         """The question's words the element's names say; `specific`: only by a name that is not a part
