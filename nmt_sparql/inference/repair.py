@@ -96,6 +96,16 @@ repairer looks for a query that answers:
   bigger than Germany") asks for every answer past the bound, so a ranking is dropped and the bound
   restricts nothing.
 
+- a variable that one pattern alone reads (`?x ont:discoverer ?v`) is the entity the question names and the
+  query leaves out, when the patterns still match ("the moon Christiaan Huygens discovered"); an entity the
+  question names only within another's name ("Dublin" of "Trinity Collage Dublin", one word misspelt or not)
+  is not named by itself; an answer is restricted to an entity the question names before it is taken one
+  hop further ("Which astronomer discovered Enceladus?"), also through an element the entity points to ("the
+  element named after the people who discovered polonium"); the noun a question asks for names the element
+  whose label it heads ("How many works ...": notable work); a yes/no question that names a period ("Does
+  Philips date back to the 19th century?") asks it of the value a SELECT reads, and a pattern that joins an
+  entity to itself makes a "no" that says nothing.
+
 The rules that compare and rank by a measure are inference/comparisons.py, the reading of place
 adjectives inference/place_reading.py, the cached KB reads they share inference/kb_reading.py, and what a
 question says of KB elements inference/said.py; `Repairer` runs them in rounds.
