@@ -19,6 +19,7 @@ from collections.abc import Sequence
 
 from nmt_sparql.annotation.linking.index import misspelt, normalize
 from nmt_sparql.inference.asked_order import (
+    Asked,
     ascending,
     asked,
     asked_period,
@@ -30,6 +31,12 @@ from nmt_sparql.inference.kb_reading import NUMBER, KBReader, element_name
 from nmt_sparql.inference.said import Said
 from nmt_sparql.sparql.patterns import answer_variable, braces, compared_variables, triple_patterns
 from nmt_sparql.sparql.tokens import TokenType, detokenize, token_types
+
+
+def before_close(tokens: Sequence[str], added: Sequence[str]) -> list[str]:
+    """`tokens` with `added` put before the last closing brace: the end of a query's patterns."""
+    close = len(tokens) - 1 - list(tokens)[::-1].index("}")
+    return [*tokens[:close], *added, *tokens[close:]]
 
 
 class Comparisons(KBReader):
@@ -49,15 +56,14 @@ class Comparisons(KBReader):
             number, prop = tokens[o], tokens[p]
             if types[p] != TokenType.URI or not NUMBER.fullmatch(number) or number not in said:
                 continue
-            dates = self.values_are_dates(prop)
-            low = ascending(wanted.sense, wanted.word, dates)
-            if low is None:
+            direction = self._direction(wanted, prop)
+            if direction is None:
                 continue
+            dates, low = direction
             value = next(v for v in ("?v", "?_value") if v not in tokens)
             compared = self._as_compared(prop, value, dates)
             new = [*tokens[:o], value, *tokens[o + 1 :]]
-            close = len(new) - 1 - new[::-1].index("}")
-            new[close:close] = [".", "filter", "(", *compared, "<" if low else ">", number, ")"]
+            new = before_close(new, [".", "filter", "(", *compared, "<" if low else ">", number, ")"])
             return new, f"the value {number} made a comparison ('{wanted.word}')"
         return None
 
@@ -91,14 +97,13 @@ class Comparisons(KBReader):
                 subject, other = other, subject  # "before Let It Be": Let It Be is compared with
             elif other != than:
                 continue
-            dates = self.values_are_dates(prop)
-            low = ascending(wanted.sense, wanted.word, dates)
-            if low is None:
+            direction = self._direction(wanted, prop)
+            if direction is None:
                 continue
+            dates, low = direction
             value = next(v for v in ("?v", "?_value") if v not in tokens)
             new = [*tokens[:s], subject, prop, value, ".", other, prop, "?_than", *tokens[o + 1 :]]
-            close = len(new) - 1 - new[::-1].index("}")
-            new[close:close] = [".", "filter", "(", value, "<" if low else ">", "?_than", ")"]
+            new = before_close(new, [".", "filter", "(", value, "<" if low else ">", "?_than", ")"])
             return new, f"{subject}'s {prop} compared with {other}'s ('{wanted.word}'), not with the entity"
         return None
 
@@ -176,23 +181,19 @@ class Comparisons(KBReader):
             if period is not None:
                 if not dates:
                     continue
-                year = self._as_compared(prop, value, True)
-                other, test = (
-                    [],
-                    ["filter", "(", *year, ">=", str(period[0]), "&&", *year, "<", str(period[1]), ")"],
-                )
+                other, test = [], self.period_test(prop, value, period)
                 word = f"{period[0]} to {period[1]}"
             else:
                 assert wanted is not None
-                low = ascending(wanted.sense, wanted.word, dates)
-                if low is None:
+                direction = self._direction(wanted, prop)
+                if direction is None:
                     continue
+                low = direction[1]
                 other, test = self._comparison(
                     prop, value, dates, low, numbers[0] if than is None else None, than
                 )
                 word = wanted.word
-            close = len(tokens) - 1 - tokens[::-1].index("}")
-            new = [*tokens[:close], ".", *([*other, "."] if other else []), *test, *tokens[close:]]
+            new = before_close(tokens, [".", *([*other, "."] if other else []), *test])
             return new, f"its value {value} compared ('{word}')"
         return None
 
@@ -275,7 +276,9 @@ class Comparisons(KBReader):
         values = ["select", "distinct", measured[0], *tokens[tokens.index("where") :]]
         return values, "a count of a measure's values asks for the values"
 
-    def choice_between(self, question: str, units: Sequence[str]) -> tuple[list[str], str] | None:
+    def choice_between(
+        self, question: str, units: Sequence[str], said: Said | None = None
+    ) -> tuple[list[str], str] | None:
         """The query a choice between two named entities asks ("Who is older, Mick Jagger or Keith
         Richards?", "Which premiered first, Carmen or Aida?", "who was born first, galileo or kepler?"):
         the two, ranked by the measure both have that the question's graded word orders (a measured
@@ -285,7 +288,7 @@ class Comparisons(KBReader):
         if self.index is None or " or " not in f" {normalize(question)} ":
             return None
         words = [w for w in normalize(question).split() if w != "the"]  # "the Danube or the Rhine"
-        said = Said(question, self.index)
+        said = said or Said(question, self.index)
         entities = [u for u in units if self._kind(u) == "entity"]
         names = {u: self._said_as(u, said) for u in entities}
         shared = Counter(tuple(n) for forms in names.values() for n in forms[1:])
@@ -342,6 +345,18 @@ class Comparisons(KBReader):
             return [than, prop, "?_than"], ["filter", "(", value, "<" if low else ">", "?_than", ")"]
         assert number is not None
         return [], ["filter", "(", *self._as_compared(prop, value, dates), "<" if low else ">", number, ")"]
+
+    def _direction(self, wanted: Asked, prop: str) -> tuple[bool, bool] | None:
+        """(whether `prop`'s values are dates, whether the graded word asks for the low side) for a
+        comparison by `prop`; None when the word says no direction for such values."""
+        dates = self.values_are_dates(prop)
+        low = ascending(wanted.sense, wanted.word, dates)
+        return None if low is None else (dates, low)
+
+    def period_test(self, prop: str, value: str, period: tuple[int, int]) -> list[str]:
+        """The FILTER that keeps a value of `prop` (dates) within the years [start, end) of `period`."""
+        year = self._as_compared(prop, value, True)
+        return ["filter", "(", *year, ">=", str(period[0]), "&&", *year, "<", str(period[1]), ")"]
 
     def _as_compared(self, prop: str, value: str, dates: bool) -> list[str]:
         """How a FILTER reads a value of `prop` to compare it with a number: `year ( ?v )` for dates that

@@ -154,7 +154,6 @@ from nmt_sparql.inference.expected_answer import (
     ANY,
     TIME_NOUNS,
     Expected,
-    asked_noun,
     expected_answer,
     fits,
     value_kinds,
@@ -1452,14 +1451,15 @@ class Repairer(Comparisons, PlaceReading):
         period = asked_period(question) if question else None
         if period is None:
             return None
-        start, end = (str(year) for year in period)
 
         def within(prop: str, value: str) -> tuple[list[str], list[str], str] | None:
             if not self.values_are_dates(prop):
                 return None
-            year = self._as_compared(prop, value, True)
-            test = ["filter", "(", *year, ">=", start, "&&", *year, "<", end, ")"]
-            return [], test, f"{source}: {start} to {end} by {prop}"
+            return (
+                [],
+                self.period_test(prop, value, period),
+                f"{source}: {period[0]} to {period[1]} by {prop}",
+            )
 
         return self._filtered_by_measures(tokens, answer, units, question, rnd, expected, within)
 
@@ -1512,7 +1512,7 @@ class Repairer(Comparisons, PlaceReading):
         var = answer_variable(tokens, types)
         if var is None or "where" not in tokens or said is None:
             return None
-        noun = asked_noun(said.text)[:1]
+        noun = said.asked_noun()[:1]
         heads = {element_name(c, self.index).lower().split()[-1] for c in self._types_of(tokens, types, var)}
         if noun and heads & set(inflections(noun[0], ("NOUN",))):
             return None
@@ -1750,7 +1750,7 @@ class Repairer(Comparisons, PlaceReading):
         expected = expected_of(question)
         said = Said(question, self.index) if question and self.index is not None else None
         asks_class = self.asked_class(question, units) if question else None
-        choice = self.choice_between(question, units) if question else None
+        choice = self.choice_between(question, units, said) if question else None
         if choice is not None:
             attempt, answer, _ = self._try(choice[0], f"the question: {choice[1]}", expected)
             first.attempts.append(attempt)

@@ -29,7 +29,7 @@ class Said:
         self._words: dict[str, frozenset[str]] = {}
         self._parts: dict[str, frozenset[str]] = {}  # `part_words`
         self._names: dict[str, frozenset[str]] = {}  # `names_within`: each asks the index of every name
-        self._asked: list[str] | None = None  # `asked_head`: the noun the question asks for
+        self._asked: list[str] | None = None  # `asked_noun`
 
     def names_whole(self, token: str) -> bool:
         """Whether the question names the element in full (`names_in_full`) or by a place adjective of
@@ -118,12 +118,17 @@ class Said:
         """The noun the question asks for (`asked_noun`: "What range ...", "How many works ...") when it is
         the head of the element's label of two or more words ("mountain range", "notable work"), in
         the singular or plural: the question names the element by its head; else empty."""
-        if self._asked is None:
-            self._asked = asked_noun(self.text)[:1]
+        noun = self.asked_noun()[:1]
         label = normalize(self.index.label(token) or "").split()
-        if not self._asked or len(label) < 2 or label[-1] not in inflections(self._asked[0], ("NOUN",)):
+        if not noun or len(label) < 2 or label[-1] not in inflections(noun[0], ("NOUN",)):
             return frozenset()
-        return frozenset(self._asked)
+        return frozenset(noun)
+
+    def asked_noun(self) -> list[str]:
+        """The words after the phrase that asks for things of a kind (`expected_answer.asked_noun`), read once."""
+        if self._asked is None:
+            self._asked = asked_noun(self.text)
+        return self._asked
 
     def words(self, token: str, specific: bool = False) -> frozenset[str]:
         """The question's words the element's names say; `specific`: only by a name that is not a part
