@@ -38,6 +38,7 @@ from nmt_sparql.annotation.annotator import Annotator
 from nmt_sparql.annotation.linking.index import KBIndex
 from nmt_sparql.annotation.units import units as units_of
 from nmt_sparql.inference.asked_order import (
+    text_bound_removed,
     turned_to_question,
     unasked_bound_removed,
     unasked_comparison_made_equal,
@@ -153,6 +154,7 @@ def main() -> None:
             )
             or unasked_filter_removed(tokens, token_types(tokens, pm), question) is not None
             or unasked_bound_removed(tokens, token_types(tokens, pm), question) is not None
+            or text_bound_removed(tokens, token_types(tokens, pm)) is not None
         ):
             changed["ranking"].append(where)
         checked["value compared"] += 1
@@ -201,10 +203,14 @@ def main() -> None:
             if repairer.ask_compared(tokens, question, linked) is not None:
                 changed["ask compared"].append(where)
             chosen = repairer.choice_between(question, linked)
-            if chosen is not None:  # its answer must be the gold one
+            if chosen is not None:  # its answer must be the gold one, and it must not give up
                 checked["choice between two"] += 1
-                again = kb.query(detokenize(chosen[0], pm))
-                if not again.ok or sorted(map(str, again.rows)) != sorted(map(str, answer.rows)):
+                again = kb.query(detokenize(chosen.query, pm))
+                if (
+                    chosen.lacking is not None
+                    or not again.ok
+                    or sorted(map(str, again.rows)) != sorted(map(str, answer.rows))
+                ):
                     changed["choice between two"].append(where)
             checked["named but left out"] += 1
             if (

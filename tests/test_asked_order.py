@@ -13,6 +13,7 @@ from nmt_sparql.inference.asked_order import (
     asks_for_the_top,
     measured_by_unit,
     ranked_noun,
+    text_bound_removed,
     turned_to_question,
     unasked_bound_removed,
     unasked_comparison_made_equal,
@@ -285,6 +286,18 @@ def test_a_bound_no_word_of_a_superlative_question_sets_is_removed() -> None:
     ):
         assert unasked_bound_removed(query, types, bounded) is None
     assert unasked_bound_removed(query, types, "Which Alpine mountains are there?") is None  # no top one
+
+
+def test_a_bound_of_words_is_removed_whatever_the_question_compares() -> None:
+    """ "Which Alpine mountains are taller than the Eiger?" decoded with `filter ( ?v > "Alpine" )`: words
+    bound no measure (the comparison with the Eiger is made anew); numbers and dates do."""
+    query = _q('?x ont:mountainRange res:Alps . ?x ont:elevation ?v . filter ( ?v > "Alpine"@en )')
+    types = token_types(query, prefix_map("bundled"))
+    removed = text_bound_removed(query, types)
+    assert removed is not None and removed[0] == _q("?x ont:mountainRange res:Alps . ?x ont:elevation ?v")
+    for bound in ("4000", '"4000"', '"1990-01-01"^^xsd:date'):
+        bounded = _q(f"?x ont:elevation ?v . filter ( ?v > {bound} )")
+        assert text_bound_removed(bounded, token_types(bounded, prefix_map("bundled"))) is None
 
 
 def test_an_order_without_a_limit_is_kept_to_the_top_one_a_superlative_asks_for() -> None:

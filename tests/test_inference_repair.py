@@ -266,6 +266,24 @@ def test_an_entity_the_question_names_and_the_query_leaves_out_restricts_the_ans
     assert {row[0].rsplit("/", 1)[1] for row in through[1].rows} == {"Alien", "Blade_Runner"}
 
 
+def test_a_number_the_question_says_and_the_query_leaves_out_restricts_the_answer(
+    kb: Recording, index: KBIndex, prefixes: PrefixMap
+) -> None:
+    """ "How many films came out in 1979?" decoded as every film counted: the number the question says
+    is a value of the answer (`?x ont:releaseYear 1979` added); a number the query already uses, or one
+    within the name of an element it uses, restricts nothing."""
+    every = _tokens("SELECT (COUNT(DISTINCT ?x) AS ?c) WHERE { ?x a ont:Film }")
+    repairer = Repairer(kb, prefixes, index, max_rounds=1)
+    dated = repairer.named_left_out(every, "How many films came out in 1979?", ["ont:Film", "1979"])
+    assert dated is not None and dated[0] == _tokens(
+        "SELECT (COUNT(DISTINCT ?x) AS ?c) WHERE { ?x a ont:Film . ?x ont:releaseYear 1979 }"
+    )
+    assert dated[1].rows == (("1",),)
+    used = _tokens("SELECT DISTINCT ?x WHERE { ?x a ont:Film . ?x ont:releaseYear 1979 }")
+    assert repairer.named_left_out(used, "Which films came out in 1979?", ["ont:Film", "1979"]) is None
+    assert repairer.named_left_out(every, "How many films are there?", ["ont:Film", "1979"]) is None  # unsaid
+
+
 def test_an_empty_pattern_reaches_its_entity_through_one_element_between(
     kb: Recording, index: KBIndex, prefixes: PrefixMap
 ) -> None:
@@ -1625,8 +1643,15 @@ res:Hovis_Advert ont:director res:Ridley_Scott .
 res:Godard ont:occupation res:Critic .
 res:Truffaut ont:occupation res:Critic ; ont:almaMater res:Sorbonne .
 res:Polonium ont:discoverer res:Marie_Curie .
+res:Nile ont:length 6650 .
+res:Amazon_River ont:length 6400 .
+res:Amazon ont:foundingYear 1994 .
 """
 NATION_ENTRIES = [
+    Entry("res:Nile", "entity", ("Nile",)),
+    Entry("res:Amazon", "entity", ("Amazon",)),
+    Entry("res:Amazon_River", "entity", ("Amazon River",)),
+    Entry("ont:length", "property", ("length",)),
     Entry("res:South_America", "entity", ("South America",)),
     Entry("res:Iceland", "entity", ("Iceland",)),
     Entry("res:Malta", "entity", ("Malta",)),
@@ -1852,13 +1877,38 @@ def test_a_choice_between_two_named_entities_ranks_the_two_by_the_measure_asked(
     )
     assert older.answer.rows == (("http://repair.test/resource/Roger_Waters",),)
     younger = nations.choice_between("who was born later, syd barett or roger waters", units)  # misspelt
-    assert younger is not None and "desc" in younger[0]
+    assert younger is not None and "desc" in younger.query
     the = nations.choice_between("Who is the oldest, the Syd Barrett or the Roger Waters?", units)
-    assert the is not None and the[0] == older.tokens  # articles before the names
+    assert the is not None and the.query == older.tokens  # articles before the names
     assert nations.choice_between("Who sang, Syd Barrett or Roger Waters?", units) is None
     surnames = nations.choice_between("who was born first, barrett or waters?", units)  # a name within each
-    assert surnames is not None and surnames[0] == older.tokens
+    assert surnames is not None and surnames.query == older.tokens
     assert nations.choice_between("Who is older than Syd Barrett?", units) is None
+
+
+def test_a_choice_between_two_reads_an_entity_without_the_measure_as_one_named_alike_or_gives_up(
+    nations: Repairer,
+) -> None:
+    """ "Which is longer, the Nile or the Amazon?" with the company Amazon linked: the river named alike
+    has a length and is compared. "Who was born first, Marie Curie or Roger Waters?" with no birth date
+    of Curie's: any answer would be a guess (Waters, the only one with a date, or another query's), so
+    repair gives up and says why."""
+    rivers = nations.repair(
+        [_tokens("SELECT DISTINCT ?x WHERE { res:Nile ont:length ?x }")],
+        ["ont:length", "res:Nile", "res:Amazon"],
+        "Which is longer, the Nile or the Amazon?",
+    )
+    assert rivers.tokens == _tokens(
+        "SELECT DISTINCT ?x WHERE { ?x ont:length ?v . FILTER(?x = res:Nile || ?x = res:Amazon_River) } ORDER BY DESC(?v) LIMIT 1"
+    )
+    assert rivers.answer.rows == (("http://repair.test/resource/Nile",),)
+    question = "Who was born first, Marie Curie or Roger Waters?"
+    units = ["ont:birthDate", "res:Marie_Curie", "res:Roger_Waters"]
+    guess = nations.repair(
+        [_tokens("SELECT DISTINCT ?x WHERE { res:Roger_Waters ont:birthDate ?x }")], units, question
+    )
+    assert guess.answered_in is None and "res:Marie_Curie" in (guess.gave_up or "")
+    assert guess.answer is not None and guess.answer.is_empty()
 
 
 def test_a_ranking_that_leaves_out_a_said_property_and_class_ranks_only_answers_with_both(

@@ -417,6 +417,28 @@ def unasked_bound_removed(
     ), "a FILTER with a bound removed (the question asks for the top one and sets no bound)"
 
 
+_TEXT = re.compile(r'"(?P<text>[^"]*)"(@[\w-]+)?')
+
+
+def text_bound_removed(tokens: Sequence[str], types: Sequence[TokenType]) -> tuple[list[str], str] | None:
+    """`tokens` without its FILTERs that order a value against a text ("Which Alpine mountains are taller
+    than the Eiger?" decoded with `filter ( ?v > "Alpine" )`), whatever the question: a word is no
+    bound for a measure, and the comparison the question asks is made anew from its words (repair's
+    `_compared`); None when there is none."""
+    spans = [
+        (start, end)
+        for start, end in constant_comparisons(tokens, types)
+        if any(
+            (text := _TEXT.fullmatch(tokens[i])) and not re.search(r"\d", text["text"])
+            for i in range(start, end)
+        )
+    ]
+    if not spans:
+        return None
+    drop = {i for start, end in spans for i in range(start, end)}
+    return _without(tokens, drop), "a FILTER ordering a value against words removed (words bound no measure)"
+
+
 def _without(tokens: Sequence[str], drop: set[int]) -> list[str]:
     """`tokens` without the positions in `drop`, and without a "." the removal left before "." or "}"."""
     kept = [t for i, t in enumerate(tokens) if i not in drop]

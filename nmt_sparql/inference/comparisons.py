@@ -16,6 +16,7 @@ import itertools
 import re
 from collections import Counter
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 from nmt_sparql.annotation.linking.index import misspelt, normalize
 from nmt_sparql.inference.asked_order import (
@@ -39,6 +40,21 @@ def before_close(tokens: Sequence[str], added: Sequence[str]) -> list[str]:
     return [*tokens[:close], *added, *tokens[close:]]
 
 
+def fresh_value(tokens: Sequence[str]) -> str:
+    """A variable for a value the query does not use yet: `?v`, else `?_value`."""
+    return "?v" if "?v" not in tokens else "?_value"
+
+
+@dataclass(frozen=True)
+class Choice:
+    """A choice between two named entities (`Comparisons.choice_between`): the query that ranks the two,
+    what it does; `lacking`: the one the KB gives no value of the measure, so that no query can choose."""
+
+    query: list[str]
+    note: str
+    lacking: str | None = None
+
+
 class Comparisons(KBReader):
     """The comparison and ranking rewrites of one KB (see the module docstring)."""
 
@@ -60,7 +76,7 @@ class Comparisons(KBReader):
             if direction is None:
                 continue
             dates, low = direction
-            value = next(v for v in ("?v", "?_value") if v not in tokens)
+            value = fresh_value(tokens)
             compared = self._as_compared(prop, value, dates)
             new = [*tokens[:o], value, *tokens[o + 1 :]]
             new = before_close(new, [".", "filter", "(", *compared, "<" if low else ">", number, ")"])
@@ -101,7 +117,7 @@ class Comparisons(KBReader):
             if direction is None:
                 continue
             dates, low = direction
-            value = next(v for v in ("?v", "?_value") if v not in tokens)
+            value = fresh_value(tokens)
             new = [*tokens[:s], subject, prop, value, ".", other, prop, "?_than", *tokens[o + 1 :]]
             new = before_close(new, [".", "filter", "(", value, "<" if low else ">", "?_than", ")"])
             return new, f"{subject}'s {prop} compared with {other}'s ('{wanted.word}'), not with the entity"
@@ -276,15 +292,16 @@ class Comparisons(KBReader):
         values = ["select", "distinct", measured[0], *tokens[tokens.index("where") :]]
         return values, "a count of a measure's values asks for the values"
 
-    def choice_between(
-        self, question: str, units: Sequence[str], said: Said | None = None
-    ) -> tuple[list[str], str] | None:
+    def choice_between(self, question: str, units: Sequence[str], said: Said | None = None) -> Choice | None:
         """The query a choice between two named entities asks ("Who is older, Mick Jagger or Keith
         Richards?", "Which premiered first, Carmen or Aida?", "who was born first, galileo or kepler?"):
-        the two, ranked by the measure both have that the question's graded word orders (a measured
-        property of the units, else the one measure both have), in its direction, the top one kept; None
+        the two, ranked by the measure the question's graded word orders (a measured property of the
+        units that both have, else one of them; else the one measure both have), in its direction, the
+        top one kept; None
         when the question ends with no such choice, has no graded word, or no measure fits. Each is named
-        by its label or by a name within it (`Said.names_within`: "kepler"), misspelt or not."""
+        by its label or by a name within it (`Said.names_within`: "kepler"), misspelt or not. One the KB
+        gives no value of the measure is replaced by an entity named alike that has one (`named_alike`:
+        "the Amazon" is the river, not the company), else the choice says which it lacks."""
         if self.index is None or " or " not in f" {normalize(question)} ":
             return None
         words = [w for w in normalize(question).split() if w != "the"]  # "the Danube or the Rhine"
@@ -310,22 +327,28 @@ class Comparisons(KBReader):
             graded = asked(head, "superlative") or asked(head, "comparative")
             if graded is None:
                 return None
-            props = [u for u in units if self._kind(u) == "property" and self._measured_values(u)]
-            props = [p for p in props if self._holds([a, p, "?_v"]) and self._holds([b, p, "?_v"])]
+            measured = [u for u in units if self._kind(u) == "property" and self._measured_values(u)]
+            held = {p: [e for e in (a, b) if self._holds([e, p, "?_v"])] for p in measured}
+            props = sorted((p for p in measured if held[p]), key=lambda p: -len(held[p]))
             if not props:
                 of_a = self._literal_measures(a)
                 props = [p for p in self._literal_measures(b) if p in of_a]
                 if len(props) != 1:
                     return None
+                held[props[0]] = [a, b]
             prop = props[0]
             up = ascending(graded.sense, graded.word, self.values_are_dates(prop))
             if up is None:
                 return None
+            lacking = [e for e in (a, b) if e not in held[prop]]
+            alike = {e: self.named_alike(e, prop, True, said) for e in lacking}
+            a, b = (alike.get(e) or e for e in (a, b))  # "the Amazon": the river, which has a length
             query = (
                 f"select distinct ?x where {{ ?x {prop} ?v . filter ( ?x = {a} || ?x = {b} ) }} "
                 f"order by {'asc' if up else 'desc'} ( ?v ) limit 1"
             ).split()
-            return query, f"a choice between {a} and {b} by {prop} ({graded.word})"
+            missing = next((e for e in lacking if alike[e] is None), None)
+            return Choice(query, f"a choice between {a} and {b} by {prop} ({graded.word})", missing)
         return None
 
     def _said_as(self, entity: str, said: Said) -> list[list[str]]:

@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from nmt_sparql.annotation.linking.index import KBIndex, Kind
+from nmt_sparql.annotation.linking.index import KBIndex, Kind, normalize
 from nmt_sparql.annotation.linking.sources import token_of
 from nmt_sparql.annotation.linking.wordforms import inflections
 from nmt_sparql.execution.answer import Answer
@@ -19,6 +19,7 @@ from nmt_sparql.execution.base import KnowledgeBase
 from nmt_sparql.execution.safety import UnsafeQueryError
 from nmt_sparql.inference.asked_order import ranked_noun
 from nmt_sparql.inference.expected_answer import asked_noun, value_kinds
+from nmt_sparql.inference.said import Said
 from nmt_sparql.sparql.patterns import answer_variable, triple_patterns
 from nmt_sparql.sparql.prefixes import PrefixMap
 from nmt_sparql.sparql.tokens import TokenType, detokenize, local_name, token_types
@@ -160,3 +161,33 @@ class KBReader:
             ):
                 found, end = unit, start + len(label)
         return None if found is None else (found, end)
+
+    def named_alike(self, entity: str, prop: str, subject: bool, said: Said) -> str | None:
+        """The entity to put in place of `entity`, which never takes that place (`subject` or object) with
+        `prop` in the KB: one that does, whose label holds `entity`'s words and whose names the question
+        says (all of them, then the most: "Oxford" is the University of Oxford, not Oxford Brookes
+        University); None when `entity` takes that place, or no single one is named so."""
+        label = said.index.label(entity) or ""
+        if self._kind(entity) != "entity" or not label:
+            return None
+
+        def placed(token: str) -> list[str]:
+            return [token, prop, "?_v"] if subject else ["?_v", prop, token]
+
+        if self._holds(placed(entity)):
+            return None
+        words = set(normalize(label).split())
+        alike = [
+            h.token
+            for h in said.index.lookup(label, ["entity"], 2 * self.per_element + 4)
+            if h.token != entity and words <= set(normalize(h.label).split())
+        ]
+        fit = {t: (len(said.unsaid_names(t)), -len(said.part_words(t))) for t in alike}
+        ranked = sorted(alike, key=lambda t: fit[t])
+        if (
+            ranked
+            and (len(ranked) == 1 or fit[ranked[0]] < fit[ranked[1]])
+            and self._holds(placed(ranked[0]))
+        ):
+            return ranked[0]
+        return None

@@ -105,6 +105,12 @@ repairer looks for a query that answers:
   whose label it heads ("How many works ...": notable work); a yes/no question that names a period ("Does
   Philips date back to the 19th century?") asks it of the value a SELECT reads, and a pattern that joins an
   entity to itself makes a "no" that says nothing.
+- a choice between two ("Which is longer, the Nile or the Amazon?") reads an entity the KB gives no value of
+  the measure as one named alike that has one (the river, not the company); when none has, repair gives up
+  and says which lacks it ("Who was born first, Newton or Einstein?" with no birth date of Newton's): any
+  answer would be a guess. A number the question says and the query leaves out restricts the answer by the
+  property that has that value ("the moons found in 1610"); a FILTER that orders a value against words
+  (`filter ( ?v > "Alpine" )`) is removed, whatever the question, and the comparison made anew.
 
 The rules that compare and rank by a measure are inference/comparisons.py, the reading of place
 adjectives inference/place_reading.py, the cached KB reads they share inference/kb_reading.py, and what a
@@ -141,6 +147,7 @@ from nmt_sparql.inference.asked_order import (
     asks_for_the_top,
     ordered_variable,
     ranks_by_size,
+    text_bound_removed,
     turned_to_question,
     unasked_bound_removed,
     unasked_comparison_made_equal,
@@ -149,7 +156,7 @@ from nmt_sparql.inference.asked_order import (
     unlimited_top,
     unordered_limit_removed,
 )
-from nmt_sparql.inference.comparisons import Comparisons
+from nmt_sparql.inference.comparisons import Comparisons, fresh_value
 from nmt_sparql.inference.expected_answer import (
     ANY,
     TIME_NOUNS,
@@ -287,6 +294,8 @@ class Repairer(Comparisons, PlaceReading):
         super().__init__(kb, prefixes, index, per_element)
         self.max_rounds, self.max_checks, self.max_runs = max_rounds, max_checks, max_runs
         self._known: dict[str, bool] = {}
+        # `_named` of the question last asked: every hypothesis of it asks again
+        self._named_last: tuple[Said, tuple[str, ...], list[str]] | None = None
 
     # -- one query -------------------------------------------------------------------------------
 
@@ -453,7 +462,7 @@ class Repairer(Comparisons, PlaceReading):
     def entity_alike(self, tokens: list[str], said: Said | None) -> list[tuple[list[str], str]]:
         """An ASK's patterns of three IRIs with an entity that never takes its place with the property in
         the KB (`res:Edwin_Hubble ont:almaMater res:Oxford`: nobody studied at the city) replaced by one
-        that does, named alike (`_named_alike`), with what changed: a "no" of an entity that cannot take
+        that does, named alike (`named_alike`), with what changed: a "no" of an entity that cannot take
         that place is no answer while the other holds. A pattern neither end of which can take its place
         is read the other way round too (`res:Oxford ont:almaMater res:Edwin_Hubble`)."""
         if said is None:
@@ -467,41 +476,11 @@ class Repairer(Comparisons, PlaceReading):
                 readings.append(turned)
             for reading in readings:
                 for at in (s, o):
-                    found = self._named_alike(reading[at], prop, at == s, said)
+                    found = self.named_alike(reading[at], prop, at == s, said)
                     if found is not None:
                         new = [*reading[:at], found, *reading[at + 1 :]]
                         out.append((new, f"{reading[at]} -> {found}, which takes that place with {prop}"))
         return out
-
-    def _named_alike(self, entity: str, prop: str, subject: bool, said: Said) -> str | None:
-        """The entity to put in place of `entity`, which never takes that place (`subject` or object) with
-        `prop` in the KB: one that does, whose label holds `entity`'s words and whose names the question
-        says (all of them, then the most: "Oxford" is the University of Oxford, not Oxford Brookes
-        University); None when `entity` takes that place, or no single one is named so."""
-        label = said.index.label(entity) or ""
-        if self._kind(entity) != "entity" or not label:
-            return None
-
-        def placed(token: str) -> list[str]:
-            return [token, prop, "?_v"] if subject else ["?_v", prop, token]
-
-        if self._holds(placed(entity)):
-            return None
-        words = set(normalize(label).split())
-        alike = [
-            h.token
-            for h in said.index.lookup(label, ["entity"], 2 * self.per_element + 4)
-            if h.token != entity and words <= set(normalize(h.label).split())
-        ]
-        fit = {t: (len(said.unsaid_names(t)), -len(said.part_words(t))) for t in alike}
-        ranked = sorted(alike, key=lambda t: fit[t])
-        if (
-            ranked
-            and (len(ranked) == 1 or fit[ranked[0]] < fit[ranked[1]])
-            and self._holds(placed(ranked[0]))
-        ):
-            return ranked[0]
-        return None
 
     def linked_otherwise(self, tokens: list[str]) -> list[tuple[list[str], str]]:
         """An ASK's patterns of three IRIs whose property neither end ever takes part in ("Was Boléro
@@ -915,6 +894,8 @@ class Repairer(Comparisons, PlaceReading):
         not only within another's ("Dublin" of "Trinity College Dublin"); by
         a name within it (`Said.part_words`: "Verdi") that no other entity's label holds ("Cambridge"
         is a city and a university's name)."""
+        if self._named_last is not None and self._named_last[:2] == (said, tuple(units)):
+            return self._named_last[2]
         labels = {u: said.index.label(u) or u for u in dict.fromkeys(units)}
         bare = Counter(normalize(QUALIFIER.sub("", label)) for label in labels.values())
         entities = [u for u in labels if self._kind(u) == "entity"]
@@ -930,7 +911,9 @@ class Repairer(Comparisons, PlaceReading):
             and (found := said.part_words(u))
             and not any(found & (words[v] | said.part_words(v)) for v in entities if v != u)
         ]
-        return [u for u in entities if u in whole or u in part]
+        named = [u for u in entities if u in whole or u in part]
+        self._named_last = (said, tuple(units), named)
+        return named
 
     def named_left_out(
         self, tokens: list[str], question: str, units: Sequence[str]
@@ -965,7 +948,8 @@ class Repairer(Comparisons, PlaceReading):
         element the query uses is part of that name, not left out; so is a place named by an adjective
         that is the name of an element the query uses, or in it ("German" of "novels written in German",
         "Swiss" of "countries that pay with Swiss francs"). What the question compares with ("bigger
-        than Germany") restricts nothing."""
+        than Germany") restricts nothing. A number the question says and the query leaves out restricts
+        the answer to that value of the property that has it most often ("the moons found in 1610")."""
         used = said.names_used(tokens)
         bound = self._compared_with(said.text, units, "than")
         left = [
@@ -982,12 +966,25 @@ class Repairer(Comparisons, PlaceReading):
                 )
             )
         ]
+        # a number the question says and the query leaves out: a value of the answer ("the moons found
+        # in 1610": `?x ont:discoveryYear 1610`)
+        numbers = [
+            u
+            for u in dict.fromkeys(units)
+            if NUMBER.fullmatch(u) and u not in tokens and f" {u} " in said.text and not said.inside(u, used)
+        ]
         parts = self._answer_body(tokens)
-        if not left or parts is None or tokens[0] != "select":
+        if not (left or numbers) or parts is None or tokens[0] != "select":
             return None
         var, close, body = parts
 
         def restrictions() -> Iterator[tuple[list[str], str]]:
+            for number in numbers[: self.per_element]:
+                for pattern in self._joining(body, var, [var, "?_p", number], ("?_p",)):
+                    yield (
+                        [*tokens[:close], ".", *pattern, *tokens[close:]],
+                        f"{source}: restricted to the value {number} (said, left out) by {' '.join(pattern)}",
+                    )
             for entity in left[: self.per_element]:
                 found = [
                     joined
@@ -1481,7 +1478,7 @@ class Repairer(Comparisons, PlaceReading):
         if parts is None or tokens[:1] != ["select"] or {"filter", "order", "group"} & set(tokens):
             return None
         var, close, body = parts
-        fresh = "?v" if "?v" not in tokens else "?_value"
+        fresh = fresh_value(tokens)
         bound = self._bound_values(tokens, var)
 
         def rewrites() -> Iterator[tuple[list[str], str]]:
@@ -1751,12 +1748,15 @@ class Repairer(Comparisons, PlaceReading):
         said = Said(question, self.index) if question and self.index is not None else None
         asks_class = self.asked_class(question, units) if question else None
         choice = self.choice_between(question, units, said) if question else None
+        if choice is not None and choice.lacking is not None:  # any answer would be a guess
+            reason = f"{choice.note}, but the KB gives {choice.lacking} no value to choose by"
+            return Repaired(choice.query, Answer("select", ("x",)), rounds, None, reason)
         if choice is not None:
-            attempt, answer, _ = self._try(choice[0], f"the question: {choice[1]}", expected)
+            attempt, answer, _ = self._try(choice.query, f"the question: {choice.note}", expected)
             first.attempts.append(attempt)
-            seen.add(tuple(choice[0]))
+            seen.add(tuple(choice.query))
             if attempt.outcome == ANSWERED and answer is not None:
-                return Repaired(choice[0], answer, rounds, 1)
+                return Repaired(choice.query, answer, rounds, 1)
         for n, hyp in self._named_first(hypotheses, said, units):
             tokens, source = list(hyp), f"hypothesis {n}"
             if question:
@@ -1795,7 +1795,11 @@ class Repairer(Comparisons, PlaceReading):
                 uncounted = self.measure_not_counted(tokens) if expected.count else None
                 if uncounted is not None:
                     tokens, source = uncounted[0], f"{source}: {uncounted[1]}"
-                for unasked in (unasked_filter_removed, unasked_bound_removed):
+                for unasked in (
+                    lambda t, kinds, _: text_bound_removed(t, kinds),
+                    unasked_filter_removed,
+                    unasked_bound_removed,
+                ):
                     unfiltered = (
                         unasked(tokens, token_types(tokens, self.prefixes), question)
                         if "filter" in tokens
