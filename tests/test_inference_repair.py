@@ -270,8 +270,8 @@ def test_a_number_the_question_says_and_the_query_leaves_out_restricts_the_answe
     kb: Recording, index: KBIndex, prefixes: PrefixMap
 ) -> None:
     """ "How many films came out in 1979?" decoded as every film counted: the number the question says
-    is a value of the answer (`?x ont:releaseYear 1979` added); a number the query already uses, or one
-    within the name of an element it uses, restricts nothing."""
+    is a value of the answer (`?x ont:releaseYear 1979` added); a number the query already uses, one
+    within the name of an element it uses, or the bound of a comparison restricts nothing."""
     every = _tokens("SELECT (COUNT(DISTINCT ?x) AS ?c) WHERE { ?x a ont:Film }")
     repairer = Repairer(kb, prefixes, index, max_rounds=1)
     dated = repairer.named_left_out(every, "How many films came out in 1979?", ["ont:Film", "1979"])
@@ -282,6 +282,10 @@ def test_a_number_the_question_says_and_the_query_leaves_out_restricts_the_answe
     used = _tokens("SELECT DISTINCT ?x WHERE { ?x a ont:Film . ?x ont:releaseYear 1979 }")
     assert repairer.named_left_out(used, "Which films came out in 1979?", ["ont:Film", "1979"]) is None
     assert repairer.named_left_out(every, "How many films are there?", ["ont:Film", "1979"]) is None  # unsaid
+    # the bound of a comparison is no value the answer has ("before 1980": `_compared` makes it)
+    assert (
+        repairer.named_left_out(every, "How many films came out before 1979?", ["ont:Film", "1979"]) is None
+    )
 
 
 def test_an_empty_pattern_reaches_its_entity_through_one_element_between(

@@ -143,6 +143,7 @@ from nmt_sparql.execution.safety import UnsafeQueryError, query_form
 from nmt_sparql.inference.asked_order import (
     ascending,
     asked,
+    asked_orders,
     asked_period,
     asks_for_the_top,
     ordered_variable,
@@ -967,11 +968,16 @@ class Repairer(Comparisons, PlaceReading):
             )
         ]
         # a number the question says and the query leaves out: a value of the answer ("the moons found
-        # in 1610": `?x ont:discoveryYear 1610`)
+        # in 1610": `?x ont:discoveryYear 1610`), not the bound of a comparison ("before 1960": `_compared`)
+        compares = any(a.form == "comparative" for a in asked_orders(said.text))
         numbers = [
             u
             for u in dict.fromkeys(units)
-            if NUMBER.fullmatch(u) and u not in tokens and f" {u} " in said.text and not said.inside(u, used)
+            if not compares
+            and NUMBER.fullmatch(u)
+            and u not in tokens
+            and f" {u} " in said.text
+            and not said.inside(u, used)
         ]
         parts = self._answer_body(tokens)
         if not (left or numbers) or parts is None or tokens[0] != "select":
