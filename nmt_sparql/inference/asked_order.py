@@ -36,7 +36,7 @@ from nmt_sparql.annotation.linking.wordforms import is_dictionary_word
 from nmt_sparql.core.marks import UNIT_PATTERN
 from nmt_sparql.inference.expected_answer import AREA_UNITS, LENGTH_UNITS, one_edit_from
 from nmt_sparql.sparql.patterns import constant_comparisons, idle_filters
-from nmt_sparql.sparql.tokens import TokenType
+from nmt_sparql.sparql.tokens import TokenType, literal_value
 
 Sense = Literal["high", "low", "early", "late"]
 Form = Literal["superlative", "comparative"]
@@ -417,9 +417,6 @@ def unasked_bound_removed(
     ), "a FILTER with a bound removed (the question asks for the top one and sets no bound)"
 
 
-_TEXT = re.compile(r'"(?P<text>[^"]*)"(@[\w-]+)?')
-
-
 def text_bound_removed(tokens: Sequence[str], types: Sequence[TokenType]) -> tuple[list[str], str] | None:
     """`tokens` without its FILTERs that order a value against a text ("Which Alpine mountains are taller
     than the Eiger?" decoded with `filter ( ?v > "Alpine" )`), whatever the question: a word is no
@@ -429,7 +426,9 @@ def text_bound_removed(tokens: Sequence[str], types: Sequence[TokenType]) -> tup
         (start, end)
         for start, end in constant_comparisons(tokens, types)
         if any(
-            (text := _TEXT.fullmatch(tokens[i])) and not re.search(r"\d", text["text"])
+            types[i] == TokenType.LITERAL
+            and tokens[i].startswith('"')
+            and not re.search(r"\d", literal_value(tokens[i]))
             for i in range(start, end)
         )
     ]

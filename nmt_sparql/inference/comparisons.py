@@ -297,9 +297,9 @@ class Comparisons(KBReader):
         Richards?", "Which premiered first, Carmen or Aida?", "who was born first, galileo or kepler?"):
         the two, ranked by the measure the question's graded word orders (a measured property of the
         units that both have, else one of them; else the one measure both have), in its direction, the
-        top one kept; None
-        when the question ends with no such choice, has no graded word, or no measure fits. Each is named
-        by its label or by a name within it (`Said.names_within`: "kepler"), misspelt or not. One the KB
+        top one kept; None when the question ends with no such choice, has no graded word, or no measure
+        fits. Each is named by its label or by a name within it (`Said.names_within`: "kepler"),
+        misspelt or not. One the KB
         gives no value of the measure is replaced by an entity named alike that has one (`named_alike`:
         "the Amazon" is the river, not the company), else the choice says which it lacks."""
         if self.index is None or " or " not in f" {normalize(question)} ":

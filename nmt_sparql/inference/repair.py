@@ -969,16 +969,13 @@ class Repairer(Comparisons, PlaceReading):
         ]
         # a number the question says and the query leaves out: a value of the answer ("the moons found
         # in 1610": `?x ont:discoveryYear 1610`), not the bound of a comparison ("before 1960": `_compared`)
-        compares = any(a.form == "comparative" for a in asked_orders(said.text))
         numbers = [
             u
             for u in dict.fromkeys(units)
-            if not compares
-            and NUMBER.fullmatch(u)
-            and u not in tokens
-            and f" {u} " in said.text
-            and not said.inside(u, used)
+            if NUMBER.fullmatch(u) and u not in tokens and f" {u} " in said.text and not said.inside(u, used)
         ]
+        if numbers and any(a.form == "comparative" for a in asked_orders(said.text)):
+            numbers = []
         parts = self._answer_body(tokens)
         if not (left or numbers) or parts is None or tokens[0] != "select":
             return None
