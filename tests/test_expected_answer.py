@@ -125,6 +125,8 @@ def test_a_place_is_an_iri_and_a_date_is_not() -> None:
         ("a list of the novels of Tolkien", ["novels", "of", "tolkien"]),
         ("Which of Saturn's moons was found first?", ["moons", "was", "found"]),
         ("which of the planets is largest", ["planets", "is", "largest"]),
+        ("how many of jupiter's moons did galileo discover", ["moons", "did", "galileo"]),
+        ("the Nile flows through how many countries", ["countries"]),
     ],
 )
 def test_the_words_naming_what_a_question_asks_for(question: str, noun: list[str]) -> None:

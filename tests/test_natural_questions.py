@@ -43,6 +43,7 @@ SETS = {
     "natural_questions_heldout15.jsonl": (96, 16),
     "natural_questions_heldout16.jsonl": (96, 16),
     "natural_questions_heldout17.jsonl": (96, 16),
+    "natural_questions_heldout18.jsonl": (96, 16),
 }
 KINDS = ("one_hop", "list", "two_hop", "count", "ask", "superlative_comparison")
 

@@ -182,26 +182,33 @@ def expected_answer(question: str) -> Expected:
 
 # "Which films ...", "How many moons ...", "List all rivers ...", "number of countries ...": the words
 # naming what is asked for follow.
+_OF_WHOSE = (
+    r"(?: of (?:the|its|their|his|her|\S+(?:'s|’s|s'|s’)))?"  # "which of Saturn's moons", "how many of the"
+)
 _ASKING = re.compile(
     r"^(?:(?:(?:in|on|at|from|for|to|by|with|into|through|during) )?(?:which|what)(?: (?:kind|kinds|type|types|sort) of)?"
-    r"(?: of (?:the|its|their|his|her|\S+(?:'s|’s|s'|s’)))?"
-    r"|how many|(?:(?:a |the )?list|name|give me|show me|find|count|search for)(?: me)?(?: all)?(?: of)?(?: the)?"
+    rf"{_OF_WHOSE}|how many{_OF_WHOSE}"
+    r"|(?:(?:a |the )?list|name|give me|show me|find|count|search for)(?: me)?(?: all)?(?: of)?(?: the)?"
     rf"|{_NUMBER_OF}(?: the)?)$"
 )
 
 
 def asked_noun(question: str, width: int = 3) -> list[str]:
     """Up to `width` words after the phrase that asks for things of a kind: at the start ("Which
-    painters come from Spain?", "In which cities ...", "How many moons ...") or, for "which", anywhere
-    ("Einstein's universities are in which city?"); a bare noun phrase's first words ("albums by bands
-    from London"); empty when the question has no such phrase and opens with a question word, an
-    auxiliary, a verb that asks, or a preposition."""
+    painters come from Spain?", "In which cities ...", "How many moons ...") or, for "which" and "how
+    many", anywhere ("Einstein's universities are in which city?", "the Nile flows through how many
+    countries"); a bare noun phrase's first words ("albums by bands from London"); empty when the
+    question has no such phrase and opens with a question word, an auxiliary, a verb that asks, or a
+    preposition."""
     words = _words(question)
     for end in range(min(len(words), 7), 0, -1):
         if _ASKING.match(" ".join(words[:end])):
             return words[end : end + width]
     if "which" in words[1:]:
         at = words.index("which", 1) + 1
+        return words[at : at + width]
+    at = next((i + 2 for i in range(1, len(words) - 1) if words[i : i + 2] == ["how", "many"]), None)
+    if at is not None:
         return words[at : at + width]
     start = next((i for i, w in enumerate(words) if w not in _ARTICLES), len(words))
     head = re.split(r"['’]", words[start])[0] if words[start:] else ""  # "what's": what
