@@ -102,6 +102,19 @@ def test_a_place_is_an_iri_and_a_date_is_not() -> None:
     )
 
 
+def test_a_superlative_is_not_answered_by_one_value_unranked() -> None:
+    top = replace(NOT_YES_NO, top=True)
+    year = Answer(kind="select", variables=("x",), rows=(("1960",),))
+    member = Answer(
+        kind="select", variables=("x",), rows=(("http://nmt-sparql.org/resource/George_Harrison",),)
+    )
+    unranked = ["select", "distinct", "?x", "where", "{", "res:The_Beatles", "ont:formationYear", "?x", "}"]
+    ranked = [*unranked, "order", "by", "desc", "(", "?x", ")", "limit", "1"]
+    assert not fits(top, unranked, year)  # "youngest of the beatles": the band's formation year
+    assert fits(top, unranked, member) and fits(top, ranked, year)
+    assert fits(NOT_YES_NO, unranked, year)
+
+
 @pytest.mark.parametrize(
     ("question", "noun"),
     [

@@ -96,7 +96,9 @@ class Expected:
     count: bool = True
     values: frozenset[str] = frozenset()
     asks: str | None = None
-    top: bool = False  # a superlative: a SELECT with several answers and no ranking does not fit
+    top: bool = (
+        False  # a superlative: a SELECT with several answers, or values only, and no ranking does not fit
+    )
 
 
 ANY = Expected("any answer", boolean=None)
@@ -258,9 +260,12 @@ def fits(expected: Expected, tokens: Sequence[str], answer: Answer) -> bool:
         return True
     if "count" in tokens and not expected.count:
         return False
-    if expected.top and "count" not in tokens and "limit" not in tokens and len(answer.rows) > 1:
+    values = [v for row in answer.values() for v in row if v is not None]
+    # a superlative picks one of several things: not several answers, nor one value unranked
+    # ("youngest of the beatles" answered by the band's formation year)
+    unranked = expected.top and "count" not in tokens and "limit" not in tokens
+    if unranked and (len(answer.rows) > 1 or (values and not any("iri" in value_kinds(v) for v in values))):
         return False
     if not expected.values:
         return True
-    values = [v for row in answer.values() for v in row if v is not None]
     return bool(values) and all(value_kinds(v) & expected.values for v in values)
