@@ -12,6 +12,7 @@ from nmt_sparql.inference.expected_answer import (
     COUNT,
     DATE,
     MEASURE,
+    NOT_A_MEASURE,
     NOT_YES_NO,
     THING,
     YES_NO,
@@ -35,6 +36,9 @@ from nmt_sparql.inference.expected_answer import (
         ("Can you tell me who wrote Dracula?", replace(THING, asks="who")),
         ("where was albert einstein born", THING),
         ("Whose wife was Gala Dalí?", THING),
+        ("Which Beatles were born before 1942?", NOT_A_MEASURE),  # things named in the plural
+        ("Which letters stand for antimony?", NOT_A_MEASURE),  # or their names: a symbol
+        ("Which year was Alien released?", DATE),
         ("How many moons does Mars have?", COUNT),
         ("South Africa has how many capitals?", COUNT),
         ("How many km long is the Tiber?", MEASURE),

@@ -107,6 +107,7 @@ COUNT = Expected("a number", values=frozenset({"number"}))
 MEASURE = Expected("a measure", count=False, values=frozenset({"number", "date"}))
 DATE = Expected("a date or year", count=False, values=frozenset({"date"}))
 THING = Expected("a place, person or thing", count=False, values=frozenset({"iri"}))
+NOT_A_MEASURE = Expected("things or names, not a measure", count=False, values=frozenset({"iri", "text"}))
 NOT_YES_NO = Expected("not a yes/no answer")
 
 
@@ -169,6 +170,9 @@ def expected_answer(question: str) -> Expected:
         return replace(THING, asks="who")
     if first in ("where", "whose") or (first == "from" and second == "where"):
         return THING
+    plural = len(second) > 3 and second.endswith("s") and not second.endswith(("ss", "us", "is"))
+    if first == "which" and plural:
+        return NOT_A_MEASURE  # "Which Beatles were born before 1942?", "Which letters stand for antimony?"
     # the question word at the end: "Anthony Burgess was born where?", "google was founded by who",
     # "The Son of Man dates from what year?"
     if words[-1] == "when" or (words[-2:-1] in (["what"], ["which"]) and words[-1] in TIME_NOUNS):
