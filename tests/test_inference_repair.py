@@ -2015,3 +2015,51 @@ def test_the_noun_a_question_asks_for_names_the_element_whose_label_it_heads(nat
     }
     assert not Said("Where does Hemingway work?", nations.index).asked_head("ont:notableWork")
     assert not Said("How many works is Hemingway known for?", nations.index).asked_head("ont:population")
+
+
+KINDS_TTL = """@prefix res: <http://repair.test/resource/> .
+@prefix ont: <http://repair.test/ontology/> .
+@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .
+res:Blade_Runner a ont:Film ; ont:basedOn res:Androids ; ont:director res:Ridley_Scott .
+res:Androids a ont:Novel ; rdfs:label "Do Androids Dream of Electric Sheep?" ; ont:author res:Dick ;
+    ont:publicationYear 1968 ; ont:genre res:Science_Fiction .
+res:Exegesis a ont:Book ; rdfs:label "The Exegesis" ; ont:author res:Dick ; ont:publicationYear 2011 .
+res:Saturn a ont:Planet ; rdfs:label "Saturn" ; ont:orbits res:Sun ; ont:orderFromSun 6 .
+res:Titan a ont:Moon ; rdfs:label "Titan" ; ont:orbits res:Saturn .
+"""
+
+
+def test_an_answer_of_a_class_the_kb_says_all_of_a_books_of_stands_for_a_book(
+    tmp_path: Path, prefixes: PrefixMap
+) -> None:
+    """No class hierarchy: a novel is a kind of book by what the KB says of it (an author, a year); a moon
+    is no planet (planets have an order from the sun), a film no book."""
+    (tmp_path / "kb.ttl").write_text(KINDS_TTL, encoding="utf-8")
+    entries = [
+        Entry("res:Blade_Runner", "entity", ("Blade Runner",)),
+        Entry("ont:Book", "class", ("book",)),
+        Entry("ont:basedOn", "property", ("based on",)),
+    ]
+    with (
+        EmbeddedStore([tmp_path / "kb.ttl"], prefixes=prefixes, timeout_s=10) as store,
+        KBIndex.build(tmp_path / "index.sqlite", entries) as index,
+    ):
+        repairer = Repairer(Recording(store), prefixes, index)
+
+        def answer(*names: str) -> Answer:
+            rows = tuple((f"http://repair.test/resource/{n}",) for n in names)
+            return Answer(kind="select", variables=("x",), rows=rows)
+
+        assert repairer.of_a_kind_of(answer("Androids"), "ont:Book")
+        assert not repairer.of_a_kind_of(answer("Titan"), "ont:Planet")
+        assert not repairer.of_a_kind_of(answer("Blade_Runner"), "ont:Book")
+        assert not repairer.of_a_kind_of(answer("Androids", "Blade_Runner"), "ont:Book")
+        # the KB says of moons here their name and what they orbit: too little to tell a kind of moon by
+        assert not repairer.of_a_kind_of(answer("Saturn"), "ont:Moon")
+
+        based_on = _tokens("SELECT DISTINCT ?x WHERE { res:Blade_Runner ont:basedOn ?x }")
+        units = ["ont:Book", "ont:basedOn", "res:Blade_Runner"]
+        repaired = repairer.repair([based_on], units, question="Which book is Blade Runner based on?")
+        assert repaired.rounds[0].attempts[0].outcome == ANSWERED  # not the wrong kind: the answer stands
+        assert repaired.tokens == based_on and repaired.answer is not None
+        assert repaired.answer.rows == (("http://repair.test/resource/Androids",),)

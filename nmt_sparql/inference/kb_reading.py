@@ -25,6 +25,8 @@ from nmt_sparql.sparql.prefixes import PrefixMap
 from nmt_sparql.sparql.tokens import TokenType, detokenize, local_name, token_types
 from nmt_sparql.tokenization.kbmask import typed_mask
 
+MEMBERS_READ, ANSWERS_READ = 1000, 20  # bounds on the reads of `of_a_kind_of`
+RDF_TYPE = "http://www.w3.org/1999/02/22-rdf-syntax-ns#type"
 NUMBER = re.compile(r"-?\d+(\.\d+)?")  # a number the linker passes as a literal unit ("1960")
 HELD_KEPT = 10_000  # answers a cache keeps before starting afresh (a server meets patterns without end)
 _KIND_OF_MASK: dict[str, Kind] = {"<kb:entity>": "entity", "<kb:property>": "property", "<kb:class>": "class"}
@@ -63,6 +65,7 @@ class KBReader:
         self.kb, self.prefixes, self.index, self.per_element = kb, prefixes, index, per_element
         self._kinds_of: dict[str, list[frozenset[str]]] = {}
         self._held: dict[tuple[str, ...], bool] = {}  # `_holds`, asked again by several rules
+        self._said_of: dict[str, frozenset[str]] = {}  # `_said_of_members`, per class
 
     def _query(self, sparql: str) -> Answer:
         try:
@@ -128,6 +131,58 @@ class KBReader:
             for s, p, o in triple_patterns(tokens, types)
             if tokens[s] == variable and tokens[p] == "a" and types[o] == TokenType.URI
         ]
+
+    def _said_of_members(self, cls: str) -> frozenset[str]:
+        """The properties the KB gives members of `cls` (their type aside; of its first `MEMBERS_READ`
+        members, so that a large KB answers quickly): what it says of such things."""
+        if cls not in self._said_of:
+            members = [
+                "{",
+                "select",
+                "?_s",
+                "where",
+                "{",
+                "?_s",
+                "a",
+                cls,
+                "}",
+                "limit",
+                str(MEMBERS_READ),
+                "}",
+            ]
+            read = ["select", "distinct", "?_p", "where", "{", *members, "?_s", "?_p", "?_o", "}"]
+            found = self._query(detokenize(read, self.prefixes))
+            props = {str(row[0]) for row in found.values() if row[0] is not None} if found.ok else set()
+            self._said_of[cls] = frozenset(props - {RDF_TYPE})
+        return self._said_of[cls]
+
+    def of_a_kind_of(self, answer: Answer, cls: str) -> bool:
+        """Whether every answer (of the first `ANSWERS_READ`) is of some class whose members the KB gives
+        every property it gives members of `cls` and at most one more (`_said_like`): a kind of `cls` by
+        what is said of it, for a KB without a class hierarchy ("which book" answered by a novel, which has
+        an author, a language and a year like a book; not a moon for "which planet": planets have an order
+        from the sun)."""
+        wanted = self._said_of_members(cls)
+        values = [v for row in answer.values() for v in row if v is not None]
+        if not wanted or not values:
+            return False
+        for value in list(dict.fromkeys(values))[:ANSWERS_READ]:
+            entity = token_of(value, self.prefixes)
+            if entity is None:
+                return False
+            typed = ["select", "distinct", "?_c", "where", "{", entity, "a", "?_c", "}"]
+            found = self._query(detokenize(typed, self.prefixes))
+            classes = [token_of(str(row[0]), self.prefixes) for row in found.values()] if found.ok else []
+            if not any(c and c != cls and self._said_like(wanted, self._said_of_members(c)) for c in classes):
+                return False
+        return True
+
+    @staticmethod
+    def _said_like(wanted: frozenset[str], said: frozenset[str]) -> bool:
+        """Whether a class whose members the KB says `said` of is a kind of one it says `wanted` of: all of
+        it and at most one property more, where `wanted` is more than a label and one fact (classes the KB
+        says nothing of but a name, a language or a currency, are like every other)."""
+        return len(wanted) >= 3 and wanted <= said and len(said - wanted) <= 1
 
     def asked_class(self, question: str, units: Sequence[str]) -> str | None:
         """The class among the question's units that the words opening it name ("Which painters ..."

@@ -1337,6 +1337,9 @@ class Repairer(Comparisons, PlaceReading):
         further = self._one_hop_further(tokens, cls, units, attempt.source, rnd, expected, between[:1])
         if further is not None:
             return further
+        if self.of_a_kind_of(answer, cls):
+            attempt.detail = f"its answers are of a kind of {cls}: the KB says of them all it says of {cls}"
+            return tokens, answer
         attempt.outcome, attempt.detail = WRONG_KIND, "none of its answers is of the class asked for"
         return None
 
