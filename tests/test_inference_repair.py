@@ -2040,9 +2040,17 @@ def test_an_answer_of_a_class_the_kb_says_all_of_a_books_of_stands_for_a_book(
         Entry("ont:Book", "class", ("book",)),
         Entry("ont:basedOn", "property", ("based on",)),
     ]
+    # the classes of the answers come from the index's facts
+    types = [
+        ("res:Blade_Runner", "a", "ont:Film"),
+        ("res:Androids", "a", "ont:Novel"),
+        ("res:Exegesis", "a", "ont:Book"),
+        ("res:Saturn", "a", "ont:Planet"),
+        ("res:Titan", "a", "ont:Moon"),
+    ]
     with (
         EmbeddedStore([tmp_path / "kb.ttl"], prefixes=prefixes, timeout_s=10) as store,
-        KBIndex.build(tmp_path / "index.sqlite", entries) as index,
+        KBIndex.build(tmp_path / "index.sqlite", entries, facts=types) as index,
     ):
         repairer = Repairer(Recording(store), prefixes, index)
 

@@ -35,6 +35,11 @@ def test_duplicates_use_set_semantics() -> None:
     assert score_answer(sel("a", "b"), sel("a", "a")).f1 == pytest.approx(2 / 3)
 
 
+def test_cells_are_the_distinct_bound_values_in_the_rows_order() -> None:
+    rows = (("b", None), ("a", "b"), ("c", "a"))
+    assert Answer(kind="select", variables=("x", "y"), rows=rows).cells() == ["b", "a", "c"]
+
+
 def test_ask_compares_booleans() -> None:
     yes, no = Answer(kind="ask", boolean=True), Answer(kind="ask", boolean=False)
     assert score_answer(no, no).correct and score_answer(no, no).f1 == 1.0

@@ -73,6 +73,10 @@ class Answer:
         """The distinct rows; a one-column result gives one-value rows."""
         return frozenset(self.rows)
 
+    def cells(self) -> list[str]:
+        """The distinct bound values of every row, in the rows' order (the first N are always the same N)."""
+        return list(dict.fromkeys(v for row in self.rows for v in row if v is not None))
+
     def is_empty(self) -> bool:
         """No answer to compare against: an error, or a SELECT/graph result with no row or only unbound cells.
 

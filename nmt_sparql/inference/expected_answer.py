@@ -96,9 +96,8 @@ class Expected:
     count: bool = True
     values: frozenset[str] = frozenset()
     asks: str | None = None
-    top: bool = (
-        False  # a superlative: a SELECT with several answers, or values only, and no ranking does not fit
-    )
+    # a superlative: a SELECT with several answers, or values only, and no ranking does not fit
+    top: bool = False
 
 
 ANY = Expected("any answer", boolean=None)
@@ -264,7 +263,7 @@ def fits(expected: Expected, tokens: Sequence[str], answer: Answer) -> bool:
         return True
     if "count" in tokens and not expected.count:
         return False
-    values = [v for row in answer.values() for v in row if v is not None]
+    values = answer.cells()
     # a superlative picks one of several things: not several answers, nor one value unranked
     # ("youngest of the beatles" answered by the band's formation year)
     unranked = expected.top and "count" not in tokens and "limit" not in tokens

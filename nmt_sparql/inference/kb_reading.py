@@ -22,11 +22,11 @@ from nmt_sparql.inference.expected_answer import asked_noun, value_kinds
 from nmt_sparql.inference.said import Said
 from nmt_sparql.sparql.patterns import answer_variable, triple_patterns
 from nmt_sparql.sparql.prefixes import PrefixMap
-from nmt_sparql.sparql.tokens import TokenType, detokenize, local_name, token_types
+from nmt_sparql.sparql.tokens import RDF_TYPE, TokenType, detokenize, local_name, token_types
 from nmt_sparql.tokenization.kbmask import typed_mask
 
-MEMBERS_READ, ANSWERS_READ = 1000, 20  # bounds on the reads of `of_a_kind_of`
-RDF_TYPE = "http://www.w3.org/1999/02/22-rdf-syntax-ns#type"
+MEMBERS_READ = 1000  # members of a class `_said_of_members` reads
+ANSWERS_READ = 20  # answers a rule reads the classes of
 NUMBER = re.compile(r"-?\d+(\.\d+)?")  # a number the linker passes as a literal unit ("1960")
 HELD_KEPT = 10_000  # answers a cache keeps before starting afresh (a server meets patterns without end)
 _KIND_OF_MASK: dict[str, Kind] = {"<kb:entity>": "entity", "<kb:property>": "property", "<kb:class>": "class"}
@@ -94,7 +94,7 @@ class KBReader:
                     ["select", "?_v", "where", "{", "?_s", prop, "?_v", "}", "limit", "5"], self.prefixes
                 )
             )
-            values = [v for row in answer.values() for v in row if v is not None] if answer.ok else []
+            values = answer.cells() if answer.ok else []
             self._kinds_of[prop] = [value_kinds(v) for v in values]
         return self._kinds_of[prop]
 
@@ -136,20 +136,7 @@ class KBReader:
         """The properties the KB gives members of `cls` (their type aside; of its first `MEMBERS_READ`
         members, so that a large KB answers quickly): what it says of such things."""
         if cls not in self._said_of:
-            members = [
-                "{",
-                "select",
-                "?_s",
-                "where",
-                "{",
-                "?_s",
-                "a",
-                cls,
-                "}",
-                "limit",
-                str(MEMBERS_READ),
-                "}",
-            ]
+            members = f"{{ select ?_s where {{ ?_s a {cls} }} limit {MEMBERS_READ} }}".split()
             read = ["select", "distinct", "?_p", "where", "{", *members, "?_s", "?_p", "?_o", "}"]
             found = self._query(detokenize(read, self.prefixes))
             props = {str(row[0]) for row in found.values() if row[0] is not None} if found.ok else set()
@@ -157,23 +144,19 @@ class KBReader:
         return self._said_of[cls]
 
     def of_a_kind_of(self, answer: Answer, cls: str) -> bool:
-        """Whether every answer (of the first `ANSWERS_READ`) is of some class whose members the KB gives
-        every property it gives members of `cls` and at most one more (`_said_like`): a kind of `cls` by
-        what is said of it, for a KB without a class hierarchy ("which book" answered by a novel, which has
-        an author, a language and a year like a book; not a moon for "which planet": planets have an order
-        from the sun)."""
+        """Whether every answer (of the first `ANSWERS_READ`) is of some class (`KBIndex.classes`: none
+        without an index of facts) whose members the KB gives every property it gives members of `cls`
+        and at most one more (`_said_like`): a kind of `cls` by what is said of it, for a KB without a
+        class hierarchy ("which book" answered by a novel, which has an author, a language and a year like
+        a book; not a moon for "which planet": planets have an order from the sun)."""
         wanted = self._said_of_members(cls)
-        values = [v for row in answer.values() for v in row if v is not None]
-        if not wanted or not values:
+        values = answer.cells()
+        if not wanted or not values or self.index is None:
             return False
-        for value in list(dict.fromkeys(values))[:ANSWERS_READ]:
+        for value in values[:ANSWERS_READ]:
             entity = token_of(value, self.prefixes)
-            if entity is None:
-                return False
-            typed = ["select", "distinct", "?_c", "where", "{", entity, "a", "?_c", "}"]
-            found = self._query(detokenize(typed, self.prefixes))
-            classes = [token_of(str(row[0]), self.prefixes) for row in found.values()] if found.ok else []
-            if not any(c and c != cls and self._said_like(wanted, self._said_of_members(c)) for c in classes):
+            classes = self.index.classes(entity) if entity else frozenset()
+            if not any(c != cls and self._said_like(wanted, self._said_of_members(c)) for c in classes):
                 return False
         return True
 

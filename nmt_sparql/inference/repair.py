@@ -166,7 +166,7 @@ from nmt_sparql.inference.expected_answer import (
     fits,
     value_kinds,
 )
-from nmt_sparql.inference.kb_reading import NUMBER, element_name, typed_by
+from nmt_sparql.inference.kb_reading import ANSWERS_READ, NUMBER, element_name, typed_by
 from nmt_sparql.inference.place_reading import PlaceReading
 from nmt_sparql.inference.said import Said
 from nmt_sparql.sparql.patterns import (
@@ -395,8 +395,8 @@ class Repairer(Comparisons, PlaceReading):
         asked = self.index.answer_classes(expected.asks)
         if not asked:
             return True
-        entities = [v for row in answer.values() for v in row if v is not None and value_kinds(v) == {"iri"}]
-        for value in entities[:20]:
+        entities = [v for v in answer.cells() if value_kinds(v) == {"iri"}]
+        for value in entities[:ANSWERS_READ]:
             token = token_of(value, self.prefixes)
             classes = self.index.classes(token) if token else frozenset()
             if not classes or classes & asked:
@@ -1656,7 +1656,7 @@ class Repairer(Comparisons, PlaceReading):
 
     def _only_entities(self, answer: Answer, tokens: Collection[str]) -> bool:
         """Whether the answer has values and every one is an entity among `tokens`."""
-        values = [v for row in answer.values() for v in row if v is not None]
+        values = answer.cells()
         return bool(values) and all(
             value_kinds(v) == {"iri"} and token_of(v, self.prefixes) in tokens for v in values
         )
