@@ -12,6 +12,7 @@ from nmt_sparql.execution.answer import Answer
 from nmt_sparql.execution.base import KnowledgeBase
 from nmt_sparql.execution.embedded import EmbeddedStore
 from nmt_sparql.execution.safety import UnsafeQueryError
+from nmt_sparql.inference.asked_order import ranking_dropped
 from nmt_sparql.inference.repair import (
     ANSWERED,
     EMPTY,
@@ -219,6 +220,74 @@ def test_a_superlative_answered_without_a_ranking_is_ranked_by_a_measured_proper
     assert newest.answer.rows == (("http://repair.test/resource/Blade_Runner",),)
     oldest = repairer.repair([every], units=units, question="the oldest film of ridley scott")
     assert oldest.answer.rows == (("http://repair.test/resource/Alien",),)
+
+
+def test_a_superlative_ranked_by_a_measure_none_of_its_things_has_is_ranked_by_one_they_have(
+    kb: Recording, index: KBIndex, prefixes: PrefixMap
+) -> None:
+    """ "Ridley Scott's oldest film" ordered by a birth date, which films lack: the films, by their year."""
+    by_birth = _tokens(
+        "SELECT DISTINCT ?x WHERE { ?x ont:director res:Ridley_Scott . ?x ont:birthDate ?v } ORDER BY ASC(?v) LIMIT 1"
+    )
+    units = ["res:Ridley_Scott", "ont:director", "ont:birthDate", "ont:releaseYear"]
+    repaired = Repairer(kb, prefixes, index, max_rounds=1).repair(
+        [by_birth], units, "What is Ridley Scott's oldest film?"
+    )
+    assert repaired.tokens == _tokens(
+        "SELECT DISTINCT ?x WHERE { ?x ont:director res:Ridley_Scott . ?x ont:releaseYear ?v }"
+        " ORDER BY ASC(?v) LIMIT 1"
+    )
+    assert repaired.answered_in == 1 and "ranking dropped" in repaired.rounds[0].attempts[-1].source
+    # a question that asks for no top one leaves the empty ranking alone
+    plain = Repairer(kb, prefixes, index, max_rounds=1).repair([by_birth], units, "Ridley Scott films")
+    assert not any("ranking dropped" in a.source for a in plain.rounds[0].attempts)
+
+
+def test_the_things_a_ranking_orders_are_its_query_without_the_order_and_the_measure() -> None:
+    prefixes = "repairtest"
+
+    def dropped(query: str) -> str | None:
+        tokens = _tokens(query)
+        left = ranking_dropped(tokens, token_types(tokens, prefixes))
+        return None if left is None else detokenize(left, prefixes).split(" where ", 1)[-1]
+
+    assert dropped("SELECT ?x WHERE { ?x ont:director res:R . ?x ont:year ?v } ORDER BY ASC(?v) LIMIT 1") == (
+        "{ ?x ont:director res:R }"
+    )
+    assert dropped(
+        "SELECT ?x WHERE { ?x ont:year ?v . ?x ont:director res:R } ORDER BY DESC(?v) LIMIT 1"
+    ) == ("{ ?x ont:director res:R }")
+    assert dropped("SELECT ?x WHERE { ?x ont:year ?v } ORDER BY ASC(?v) LIMIT 1") is None  # nothing left
+    assert dropped("SELECT ?x WHERE { ?x ont:director res:R . ?x ont:year ?v } ORDER BY ASC(?v)") is None
+    assert (
+        dropped(
+            "SELECT ?x WHERE { ?x ont:director res:R . ?x ont:year ?v FILTER(?v > 1980) } ORDER BY ASC(?v) LIMIT 1"
+        )
+        is None
+    )  # the value is read again: a bound the question set
+
+
+def test_an_entity_given_as_the_value_of_a_measure_tries_the_facts_it_takes_part_in(
+    kb: Recording, prefixes: PrefixMap, tmp_path: Path
+) -> None:
+    """ "Ridley Scott's newest film" decoded with `?x ont:releaseYear res:Ridley_Scott`, a year's property
+    with a person for its value, and no unit for the director: the KB's facts of Ridley Scott say who
+    directs his films. A property whose values are things is no such slip: it is left to the units."""
+    facts = [
+        ("res:Alien", "ont:director", "res:Ridley_Scott"),
+        ("res:Ridley_Scott", "ont:birthPlace", "res:South_Shields"),
+    ]
+    ranked = "?x ont:releaseYear ?v } ORDER BY DESC(?v) LIMIT 1"
+    units = ["res:Ridley_Scott", "ont:releaseYear"]
+    directed = _tokens(f"SELECT DISTINCT ?x WHERE {{ ?x ont:director res:Ridley_Scott . {ranked}")
+    with KBIndex.build(tmp_path / "index.sqlite", ENTRIES, facts=facts) as index:
+        repairer = Repairer(kb, prefixes, index, max_rounds=2)
+        year = _tokens(f"SELECT DISTINCT ?x WHERE {{ ?x ont:releaseYear res:Ridley_Scott . {ranked}")
+        repaired = repairer.repair([year], units, "What is Ridley Scott's newest film?")
+        assert repaired.tokens == directed
+        assert repaired.answer.rows == (("http://repair.test/resource/Blade_Runner",),)
+        born = _tokens(f"SELECT DISTINCT ?x WHERE {{ ?x ont:birthPlace res:Ridley_Scott . {ranked}")
+        assert repairer.repair([born], units, "What is Ridley Scott's newest film?").tokens != directed
 
 
 def test_a_superlative_kept_by_a_limit_and_no_order_is_ranked_by_the_measure_it_binds(

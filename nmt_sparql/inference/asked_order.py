@@ -35,7 +35,7 @@ from rapidfuzz.distance import OSA
 from nmt_sparql.annotation.linking.wordforms import is_dictionary_word
 from nmt_sparql.core.marks import UNIT_PATTERN
 from nmt_sparql.inference.expected_answer import AREA_UNITS, LENGTH_UNITS, one_edit_from
-from nmt_sparql.sparql.patterns import constant_comparisons, idle_filters
+from nmt_sparql.sparql.patterns import constant_comparisons, idle_filters, triple_patterns
 from nmt_sparql.sparql.tokens import TokenType, literal_value
 
 Sense = Literal["high", "low", "early", "late"]
@@ -502,6 +502,28 @@ def ordered_property(tokens: Sequence[str]) -> str | None:
     """The property whose values a query's one `order by` sorts on (`?x ont:area ?v ... order by ?v`)."""
     variable = ordered_variable(tokens)
     return _property_of(tokens, variable) if variable is not None else None
+
+
+def ranking_dropped(tokens: Sequence[str], types: Sequence[TokenType]) -> list[str] | None:
+    """`tokens` without its one `order by ... limit N` and the one pattern that gives the ordered
+    variable its values (`?x P ?v`, the variable read nowhere else): the things a superlative ranks, for
+    a ranking that found none ("Which of Van Gogh's paintings is the oldest?" ordered by a publication
+    year, which paintings lack) to be made anew by a measure they have (repair's `_ranked`); None when
+    the query has no such ordering or nothing would be left."""
+    variable = ordered_variable(tokens)
+    if variable is None or "limit" not in tokens:
+        return None
+    at = list(tokens).index("order")
+    if "}" in tokens[at:]:
+        return None
+    body, kinds = list(tokens[:at]), list(types[:at])
+    binding = [(s, p, o) for s, p, o in triple_patterns(body, kinds) if body[o] == variable]
+    if len(binding) != 1 or body.count(variable) != 1 or kinds[binding[0][0]] != TokenType.VARIABLE:
+        return None
+    s, p, o = binding[0]
+    drop = {s, p, o, o + 1} if body[o + 1 : o + 2] == ["."] else {s - 1, s, p, o}
+    left = _without(body, drop)
+    return left if len(binding) < len(triple_patterns(body, kinds)) else None
 
 
 def turned_to_question(

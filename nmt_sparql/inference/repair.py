@@ -147,6 +147,7 @@ from nmt_sparql.inference.asked_order import (
     asked_period,
     asks_for_the_top,
     ordered_variable,
+    ranking_dropped,
     ranks_by_size,
     text_bound_removed,
     turned_to_question,
@@ -658,6 +659,19 @@ class Repairer(Comparisons, PlaceReading):
                 options[1] += [
                     q for q in self.index.properties(tokens[s])[:_ENTITY_FACTS] if q not in options[1]
                 ]
+        if (
+            tokens[p] != "a"
+            and types[s] == TokenType.VARIABLE
+            and types[o] == TokenType.URI
+            and kinds[o] == "entity"
+            and self.index is not None
+            and self._measured_values(tokens[p])
+        ):
+            # the same for an entity given as the value of a measure, which never takes one ("the oldest
+            # beatle" decoded as `?x ont:formationYear res:The_Beatles`): the pattern says only that the
+            # answer is joined to the entity; the facts the entity takes part in, either way round (the
+            # swap below turns `?x ont:bandMember res:The_Beatles`)
+            options[1] += [q for q in self.index.properties(tokens[o])[:_ENTITY_FACTS] if q not in options[1]]
         compared = compared_variables(tokens, types)
         if tokens[o] in compared:  # a FILTER compares its value: a measure's
             options[1] = [q for q in options[1] if q == tokens[p] or q != "a" and self._measured_values(q)]
@@ -791,8 +805,17 @@ class Repairer(Comparisons, PlaceReading):
             return None
         if attempt.outcome == ANSWERED:
             return self._accept(tokens, answer, attempt, rnd, question, units, expected, said)
+        if attempt.outcome == EMPTY and expected.top and answer.boolean is None:
+            # a ranking that found nothing to rank ordered by a measure none of its things has: the
+            # things, ranked anew by one they have
+            things = ranking_dropped(tokens, token_types(tokens, self.prefixes))
+            if things is not None:
+                source = f"{attempt.source}: its ranking dropped (nothing it ranks has that measure)"
+                ranked = self._ranked(things, units, question, source, rnd, expected, said)
+                if ranked is not None:
+                    return ranked
         if attempt.outcome == WRONG_KIND and expected.top:
-            ranked = self._ranked(tokens, units, question, attempt.source, rnd, expected)
+            ranked = self._ranked(tokens, units, question, attempt.source, rnd, expected, said)
             if ranked is not None:
                 return ranked
         if attempt.outcome == WRONG_KIND and expected.count:
@@ -1361,12 +1384,13 @@ class Repairer(Comparisons, PlaceReading):
         source: str,
         rnd: Round,
         expected: Expected,
+        said: Said | None = None,
     ) -> tuple[list[str], Answer] | None:
         """A superlative answered by several answers and no ranking ("which planet is closest to the
         sun": every planet of the Sun) ranked by a measured property of the units, else the one measure of
         the class the answers have or the question asks for ("the first album by the Beatles": release year):
         those most of the answers have first, in the direction the question's word asks for; the first
-        that answers and fits."""
+        that answers and fits (`said`: and is restricted as an answering attempt is, `_accept`)."""
         wanted = asked(question, "superlative") if question else None
         parts = self._answer_body(tokens)
         if wanted is None or parts is None or {"order", "limit", "count", "group"} & set(tokens):
@@ -1384,7 +1408,7 @@ class Repairer(Comparisons, PlaceReading):
             attempt, answer, _ = self._try(ranked, f"{source}: ranked by {prop} ({wanted.word})", expected)
             rnd.attempts.append(attempt)
             if attempt.outcome == ANSWERED and answer is not None:
-                accepted = self._accept(ranked, answer, attempt, rnd, question, units, expected, None)
+                accepted = self._accept(ranked, answer, attempt, rnd, question, units, expected, said)
                 if accepted is not None:
                     return accepted
         return None
@@ -1869,7 +1893,7 @@ class Repairer(Comparisons, PlaceReading):
                 seen.add(tuple(swapped))
                 attempt, answer, _ = self._try(swapped, f"{target.label}: {change}", expected)
                 first.attempts.append(attempt)
-                if attempt.outcome == ANSWERED:
+                if attempt.outcome in (ANSWERED, EMPTY):  # empty: a ranking may find its things
                     settled = self._settled(swapped, answer, attempt, first, question, units, expected, said)
                     if settled is not None:
                         return Repaired(*settled, rounds, 1)
