@@ -290,6 +290,23 @@ def test_an_entity_given_as_the_value_of_a_measure_tries_the_facts_it_takes_part
         assert repairer.repair([born], units, "What is Ridley Scott's newest film?").tokens != directed
 
 
+def test_an_answer_that_is_only_an_entity_the_question_names_and_the_query_does_not_gives_way(
+    kb: Recording, index: KBIndex, prefixes: PrefixMap
+) -> None:
+    scott = "SELECT DISTINCT ?x WHERE { ?x ont:director res:Ridley_Scott . ?x ont:releaseYear"
+    named = _tokens(f"{scott} 1979 }}")  # answers Alien
+    later = _tokens(f"{scott} ?v FILTER(?v > 1979) }}")
+    units = ["res:Ridley_Scott", "res:Alien", "ont:director", "ont:releaseYear"]
+    repairer = Repairer(kb, prefixes, index, max_rounds=1)
+    repaired = repairer.repair([named, later], units, "Name a film Ridley Scott made after Alien")
+    assert repaired.tokens == later
+    assert repaired.answer.rows == (("http://repair.test/resource/Blade_Runner",),)
+    assert repaired.rounds[0].attempts[0].outcome == WRONG_KIND
+    # a question that offers a choice may be answered by what it names
+    choice = repairer.repair([named, later], units, "Which is older, Alien or Blade Runner")
+    assert choice.tokens == named
+
+
 def test_a_superlative_kept_by_a_limit_and_no_order_is_ranked_by_the_measure_it_binds(
     kb: Recording, index: KBIndex, prefixes: PrefixMap
 ) -> None:

@@ -1314,6 +1314,9 @@ class Repairer(Comparisons, PlaceReading):
                 "a superlative ordered by values that are no measure",
             )
             return None
+        if said is not None and self.answers_what_it_names(tokens, answer, said, units, question):
+            attempt.outcome, attempt.detail = WRONG_KIND, "it answers with an entity the question names"
+            return None
         narrowed = (
             self._narrowed(tokens, answer, said, units, attempt.source, rnd, expected) if said else None
         )
@@ -1677,6 +1680,18 @@ class Repairer(Comparisons, PlaceReading):
                     return None
                 return new, answer
         return None
+
+    def answers_what_it_names(
+        self, tokens: Sequence[str], answer: Answer, said: Said, units: Sequence[str], question: str
+    ) -> bool:
+        """Whether a SELECT answers only with entities the question names unambiguously (`_named`) and
+        the query does not use: a question does not ask for what it says ("Which Beatles are older than
+        Paul McCartney?" answered by the band, `?x ont:bandMember res:Paul_McCartney`), unless it offers
+        a choice ("Which is longer, the Nile or the Amazon?")."""
+        if tokens[:1] != ["select"] or "count" in tokens or re.search(r"\bor\b", question, re.I):
+            return False
+        named = [u for u in self._named(said, units) if u not in tokens]
+        return bool(named) and self._only_entities(answer, named)
 
     def _only_entities(self, answer: Answer, tokens: Collection[str]) -> bool:
         """Whether the answer has values and every one is an entity among `tokens`."""
