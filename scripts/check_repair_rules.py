@@ -2,7 +2,7 @@
 
 Repair (nmt_sparql/inference/repair.py) reads the question: the kind of answer it asks for
 (inference/expected_answer.py; for "who", the classes training's answers have; no answer that is only
-entities the query names; every pattern joined to the answer variable and every variable an ORDER BY or
+entities the query names, nor only entities the question names and the query does not; every pattern joined to the answer variable and every variable an ORDER BY or
 FILTER reads bound, sparql/patterns.py), the direction of its superlative or comparative and whether it
 asks for a ranking or a comparison at all (inference/asked_order.py), a number it compares with that a
 pattern takes as its value, a value compared with an entity rather than its value, the measure a unit
@@ -93,6 +93,7 @@ def main() -> None:
         "expected kind": [],
         "joined to the answer": [],
         "answers itself": [],
+        "answers what it names": [],
         "order or comparison": [],
         "ranking": [],
         "value compared": [],
@@ -202,6 +203,9 @@ def main() -> None:
             checked["ask compared"] += 1
             if repairer.ask_compared(tokens, question, linked) is not None:
                 changed["ask compared"].append(where)
+            checked["answers what it names"] += 1
+            if repairer.answers_what_it_names(tokens, answer, said_linked, linked, question):
+                changed["answers what it names"].append(where)
             chosen = repairer.choice_between(question, linked)
             if chosen is not None:  # its answer must be the gold one, and it must not give up
                 checked["choice between two"] += 1

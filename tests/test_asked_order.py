@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from nmt_sparql.inference.asked_order import (
+    Asked,
     ascending,
     asked,
     asked_orders,
@@ -72,6 +73,27 @@ def test_the_order_is_turned_only_where_it_goes_against_the_question() -> None:
     assert turned is not None and turned[0][-7:] == ["by", "asc", "(", "?v", ")", "limit", "1"]
     assert turned_to_question(query, "What's the longest river?", lambda p: False) is None
     assert turned_to_question(query, "Which river flows through Paris?", lambda p: False) is None
+
+
+def test_a_comparative_after_the_ranks_as_a_superlative() -> None:
+    question = "Of the elements Marie Curie discovered, which has the higher atomic number?"
+    assert asked_orders(question) == [Asked("superlative", "high", "higher")]
+    assert asks_for_the_top(question) and asks_for_the_top("the more populous of the two cities")
+    query = _q("?x ont:discoverer res:Marie_Curie . ?x ont:atomicNumber ?v") + [
+        "order",
+        "by",
+        "asc",
+        "(",
+        "?v",
+        ")",
+        "limit",
+        "1",
+    ]
+    turned = turned_to_question(query, question, lambda p: False)
+    assert turned is not None and turned[0][-6:] == ["desc", "(", "?v", ")", "limit", "1"]
+    # one that compares with something stays a comparison, the name between them left out or not
+    assert not asks_for_the_top("Is the Nile longer than the Amazon?")
+    assert asked_orders("Which is the higher peak than K2?")[0].form == "comparative"
 
 
 def test_an_order_without_a_direction_gets_one_in_brackets() -> None:

@@ -11,7 +11,8 @@ populous` is high; `least X` is the opposite of X. Words of time (old, early, yo
 recent) and the ordinals "first" and "last" ("initial", "final") read as a date order (oldest =
 earliest = first = ascending) when the ordered values are dates or years, and `old`/`young` as an age
 otherwise; the KB says which (`values_are_dates`). A graded word misspelt by one edit ("eraliest",
-"befor") is read as the word. A question with no graded word, or with words that disagree, asks for
+"befor") is read as the word, and a comparative after "the" as a superlative ("Of the elements Marie
+Curie discovered, which has the higher atomic number?": the one ranked first). A question with no graded word, or with words that disagree, asks for
 no direction and changes nothing. A question with no graded or ranking word ("first", "top") at all asks for no
 ranking: a query that keeps its first answers by an order (`order by desc ( ?v ) limit 1`) loses the
 order and the limit; a question that asks for the top one, a query that keeps its first answers by no
@@ -173,6 +174,8 @@ def asked_orders(question: str) -> list[Asked]:
         if graded is None or (word in _ORDINAL and not _ranks(words, i)):
             continue
         form, lemma = graded
+        if form == "comparative" and i and words[i - 1] == "the" and "than" not in words[i + 1 :]:
+            form = "superlative"  # "which has the higher atomic number": the one of them ranked first
         if lemma in ("most", "least", "more", "less") and _sense(nxt) is not None:
             sense = _sense(nxt)
             assert sense is not None
