@@ -302,9 +302,17 @@ def test_an_answer_that_is_only_an_entity_the_question_names_and_the_query_does_
     assert repaired.tokens == later
     assert repaired.answer.rows == (("http://repair.test/resource/Blade_Runner",),)
     assert repaired.rounds[0].attempts[0].outcome == WRONG_KIND
-    # a question that offers a choice may be answered by what it names
+    # a question that offers a choice may be answered by what it names, and so may a query that matches
+    # the question's words as text
     choice = repairer.repair([named, later], units, "Which is older, Alien or Blade Runner")
     assert choice.tokens == named
+    text = _tokens(f'{scott} 1979 . ?x rdfs:label ?l FILTER(CONTAINS(?l, "Alien")) }}')
+    question = "Name a film of Ridley Scott with Alien in its name"
+    said = Said(question, index)
+    answer = kb.query(detokenize(named, prefixes))  # what the text query answers on a KB with labels
+    assert answer.rows == (("http://repair.test/resource/Alien",),)
+    assert not repairer.answers_what_it_names(text, answer, said, units, question)
+    assert repairer.answers_what_it_names(named, answer, said, units, question)
 
 
 def test_a_superlative_kept_by_a_limit_and_no_order_is_ranked_by_the_measure_it_binds(

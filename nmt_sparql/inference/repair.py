@@ -1684,13 +1684,22 @@ class Repairer(Comparisons, PlaceReading):
     def answers_what_it_names(
         self, tokens: Sequence[str], answer: Answer, said: Said, units: Sequence[str], question: str
     ) -> bool:
-        """Whether a SELECT answers only with entities the question names unambiguously (`_named`) and
-        the query does not use: a question does not ask for what it says ("Which Beatles are older than
-        Paul McCartney?" answered by the band, `?x ont:bandMember res:Paul_McCartney`), unless it offers
-        a choice ("Which is longer, the Nile or the Amazon?")."""
+        """Whether a SELECT answers only with entities the question names unambiguously (`_named`), not
+        only by a place adjective, and the query does not use: a question does not ask for what it
+        says ("Which Beatles are older than Paul McCartney?" answered by the band, `?x ont:bandMember
+        res:Paul_McCartney`), unless it offers a choice ("Which is longer, the Nile or the Amazon?") or
+        the query matches words as text ("industries with food in their names": Food). A place
+        adjective names a language as well as the place ("What has Bulgarian as its official
+        language?": Bulgaria)."""
         if tokens[:1] != ["select"] or "count" in tokens or re.search(r"\bor\b", question, re.I):
             return False
-        named = [u for u in self._named(said, units) if u not in tokens]
+        if any(t.startswith('"') for t in tokens):  # it matches the question's words as text ("food")
+            return False
+        named = [
+            u
+            for u in self._named(said, units)
+            if u not in tokens and (said.names_in_full(u) or not said.place_words(u))
+        ]
         return bool(named) and self._only_entities(answer, named)
 
     def _only_entities(self, answer: Answer, tokens: Collection[str]) -> bool:
