@@ -780,6 +780,26 @@ def test_an_ask_false_only_because_its_property_takes_no_such_object_gives_way(
     assert kept.tokens == no and kept.answer is not None and kept.answer.boolean is False
 
 
+def test_an_ask_setting_a_value_that_is_no_measure_equal_to_a_number_is_repaired_before_a_select(
+    kb: Recording, index: KBIndex, prefixes: PrefixMap
+) -> None:
+    """ "Was Alien released in 1979?" decoded as a SELECT of the year and as an ASK that sets the director
+    equal to 1979: no person is a number, so the ASK's "no" says nothing, and the ASK, of the form asked
+    for, is the one rewritten first."""
+    year = _tokens("SELECT DISTINCT ?x WHERE { res:Alien ont:releaseYear ?x }")
+    equal = _tokens("ASK WHERE { res:Alien ont:director ?v FILTER(?v = 1979) }")
+    types = token_types(equal, prefixes)
+    repairer = Repairer(kb, prefixes, index, max_rounds=2)
+    assert repairer.ruled_out(equal, types)
+    repaired = repairer.repair(
+        [year, equal], ["res:Alien", "ont:director", "ont:releaseYear"], "Was Alien released in 1979?"
+    )
+    assert repaired.tokens == _tokens("ASK WHERE { res:Alien ont:releaseYear ?v FILTER(?v = 1979) }")
+    assert repaired.answer.boolean is True
+    named = _tokens("ASK WHERE { res:Alien ont:director ?v FILTER(?v = res:Ridley_Scott) }")
+    assert not repairer.ruled_out(named, token_types(named, prefixes))  # equal to a thing: no measure needed
+
+
 def test_an_ask_written_backwards_is_turned_by_the_kbs_use_of_the_property(
     kb: Recording, index: KBIndex, prefixes: PrefixMap
 ) -> None:

@@ -1921,9 +1921,15 @@ class Repairer(Comparisons, PlaceReading):
                     settled = self._settled(swapped, answer, attempt, first, question, units, expected, said)
                     if settled is not None:
                         return Repaired(*settled, rounds, 1)
-        # An answer of the wrong kind comes from a query whose patterns the KB matches: nearer the
-        # question than an empty one, so it is repaired first (stable: hypothesis order otherwise).
-        targets.sort(key=lambda t: not t.wrong_kind)
+        # A query of the form asked for (an ASK for "Was ...?") is repaired first: a rewrite of another
+        # form answers with the wrong kind whatever it finds. Then an answer of the wrong kind, from a
+        # query whose patterns the KB matches: nearer the question than an empty one (stable otherwise).
+        targets.sort(
+            key=lambda t: (
+                expected.boolean is not None and (t.tokens[:1] == ["ask"]) != expected.boolean,
+                not t.wrong_kind,
+            )
+        )
         passed: list[str] = []  # targets with nothing to rewrite: they do not use up a round
         while len(rounds) < self.max_rounds and targets:
             target = targets.pop(0)

@@ -3,11 +3,13 @@ repair rewrites and what the KB index learns the slots of "who" answers from."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 
 from nmt_sparql.sparql.tokens import TokenType
 
 _TERMS = (TokenType.URI, TokenType.LITERAL, TokenType.VARIABLE)
+_NUMBER = re.compile(r"-?\d+(?:\.\d+)?")
 
 
 def triple_patterns(tokens: Sequence[str], types: Sequence[TokenType]) -> list[tuple[int, int, int]]:
@@ -136,12 +138,18 @@ def _filter_spans(tokens: Sequence[str]) -> list[tuple[int, int]]:
 
 
 def compared_variables(tokens: Sequence[str], types: Sequence[TokenType]) -> set[str]:
-    """The variables a FILTER orders against something (`<`, `>`, `<=`, `>=`, also inside `year ( )`):
-    values that must be numbers or dates for the comparison to hold of anything."""
+    """The variables a FILTER orders against something (`<`, `>`, `<=`, `>=`, also inside `year ( )`)
+    or sets equal to a number (`?v = 1801`): values that must be numbers or dates for the comparison to
+    hold of anything."""
     out: set[str] = set()
     for start, end in _filter_spans(tokens):
-        if any(tokens[i] in ("<", ">", "<=", ">=") for i in range(start, end)):
-            out.update(tokens[i] for i in range(start, end) if types[i] == TokenType.VARIABLE)
+        span = range(start, end)
+        ordered = any(tokens[i] in ("<", ">", "<=", ">=") for i in span)
+        numbered = any(tokens[i] in ("=", "!=") for i in span) and any(
+            types[i] == TokenType.LITERAL and _NUMBER.fullmatch(tokens[i]) for i in span
+        )
+        if ordered or numbered:
+            out.update(tokens[i] for i in span if types[i] == TokenType.VARIABLE)
     return out
 
 
