@@ -1151,6 +1151,25 @@ def test_an_empty_chain_is_tried_with_its_two_properties_the_other_way_round_aft
     )
 
 
+def test_an_empty_chain_is_tried_with_one_of_its_patterns_turned(
+    kb: Recording, index: KBIndex, prefixes: PrefixMap
+) -> None:
+    """ "When did Ridley Scott's films come out?" decoded with the director's pattern backwards: neither
+    property exchanged nor the chain read from its other end answers; the first pattern turned does."""
+    backwards = _tokens(
+        "SELECT DISTINCT ?x WHERE { res:Ridley_Scott ont:director ?y . ?y ont:releaseYear ?x }"
+    )
+    units = ["res:Ridley_Scott", "ont:director", "ont:releaseYear"]
+    repaired = Repairer(kb, prefixes, index, max_rounds=1).repair(
+        [backwards], units, "When did Ridley Scott's films come out?"
+    )
+    assert repaired.tokens == _tokens(
+        "SELECT DISTINCT ?x WHERE { ?y ont:director res:Ridley_Scott . ?y ont:releaseYear ?x }"
+    )
+    assert repaired.rounds[0].attempts[-1].source == "hypothesis 1: the chain with its first pattern turned"
+    assert sorted(repaired.answer.rows) == [("1979",), ("1982",)]
+
+
 def test_repair_gives_up_after_five_rounds_and_says_why(
     kb: Recording, index: KBIndex, prefixes: PrefixMap
 ) -> None:

@@ -510,7 +510,9 @@ class Repairer(Comparisons, PlaceReading):
         other way round, with what changed: its two properties exchanged (`A Q ?y . ?y P B`: "Where was
         the director of Alien born?" decoded as `res:Alien ont:birthPlace ?y . ?y ont:director ?x`), the
         chain read from its other end (`B Q ?y . ?y P A`: "What languages do people speak in the
-        country whose capital is Lima", `?x ont:officialLanguage ?y . ?y ont:country res:Lima`), both."""
+        country whose capital is Lima", `?x ont:officialLanguage ?y . ?y ont:country res:Lima`), both;
+        then one of its two patterns turned ("When was the band Bono sings for formed?" decoded as
+        `res:Bono ont:bandMember ?y . ?y ont:formationYear ?x`)."""
         types = token_types(tokens, self.prefixes)
         answer_var = answer_variable(tokens, types)
         patterns = [pt for pt in triple_patterns(tokens, types) if tokens[pt[1]] != "a"]
@@ -533,6 +535,14 @@ class Repairer(Comparisons, PlaceReading):
                 if reverse:
                     new[s1], new[o1], new[s2], new[o2] = tokens[o1], tokens[s1], tokens[o2], tokens[s2]
                 out.append((new, change))
+            for (s, o), change in (
+                ((s1, o1), "its first pattern turned"),
+                ((s2, o2), "its second pattern turned"),
+            ):
+                if types[s] != TokenType.LITERAL and types[o] != TokenType.LITERAL:
+                    new = list(tokens)
+                    new[s], new[o] = tokens[o], tokens[s]
+                    out.append((new, f"the chain with {change}"))
         return out
 
     def compared_unmeasured(self, tokens: Sequence[str], types: Sequence[TokenType]) -> int | None:
