@@ -2,8 +2,8 @@
 
 Repair (nmt_sparql/inference/repair.py) reads the question: the kind of answer it asks for
 (inference/expected_answer.py; for "who", the classes training's answers have; no answer that is only
-entities the query names, nor only entities the question names and the query does not; every pattern joined to the answer variable and every variable an ORDER BY or
-FILTER reads bound, sparql/patterns.py), the direction of its superlative or comparative and whether it
+entities the query names, nor only entities the question names and the query does not; every pattern
+joined to the answer variable and every variable an ORDER BY or FILTER reads bound, sparql/patterns.py), the direction of its superlative or comparative and whether it
 asks for a ranking or a comparison at all (inference/asked_order.py), a number it compares with that a
 pattern takes as its value, a value compared with an entity rather than its value, the measure a unit
 names ("the most people": population), a count of a measure's values, a value no other part of the

@@ -12,8 +12,8 @@ recent) and the ordinals "first" and "last" ("initial", "final") read as a date 
 earliest = first = ascending) when the ordered values are dates or years, and `old`/`young` as an age
 otherwise; the KB says which (`values_are_dates`). A graded word misspelt by one edit ("eraliest",
 "befor") is read as the word, and a comparative after "the" as a superlative ("Of the elements Marie
-Curie discovered, which has the higher atomic number?": the one ranked first). A question with no graded word, or with words that disagree, asks for
-no direction and changes nothing. A question with no graded or ranking word ("first", "top") at all asks for no
+Curie discovered, which has the higher atomic number?": the one ranked first). A question with no
+graded word, or with words that disagree, asks for no direction and changes nothing. A question with no graded or ranking word ("first", "top") at all asks for no
 ranking: a query that keeps its first answers by an order (`order by desc ( ?v ) limit 1`) loses the
 order and the limit; a question that asks for the top one, a query that keeps its first answers by no
 order (`limit 1` alone) loses the limit, to be ranked. A query that compares with a number the
@@ -520,13 +520,14 @@ def ranking_dropped(tokens: Sequence[str], types: Sequence[TokenType]) -> list[s
     if "}" in tokens[at:]:
         return None
     body, kinds = list(tokens[:at]), list(types[:at])
-    binding = [(s, p, o) for s, p, o in triple_patterns(body, kinds) if body[o] == variable]
+    patterns = triple_patterns(body, kinds)
+    binding = [(s, p, o) for s, p, o in patterns if body[o] == variable]
     if len(binding) != 1 or body.count(variable) != 1 or kinds[binding[0][0]] != TokenType.VARIABLE:
         return None
+    if len(patterns) == 1:
+        return None
     s, p, o = binding[0]
-    drop = {s, p, o, o + 1} if body[o + 1 : o + 2] == ["."] else {s - 1, s, p, o}
-    left = _without(body, drop)
-    return left if len(binding) < len(triple_patterns(body, kinds)) else None
+    return _without(body, {s, p, o, o + 1} if body[o + 1 : o + 2] == ["."] else {s - 1, s, p, o})
 
 
 def turned_to_question(

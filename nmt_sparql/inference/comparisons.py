@@ -28,10 +28,10 @@ from nmt_sparql.inference.asked_order import (
     ordered_variable,
 )
 from nmt_sparql.inference.expected_answer import expected_answer
-from nmt_sparql.inference.kb_reading import NUMBER, KBReader, element_name
+from nmt_sparql.inference.kb_reading import KBReader, element_name
 from nmt_sparql.inference.said import Said
 from nmt_sparql.sparql.patterns import answer_variable, braces, compared_variables, triple_patterns
-from nmt_sparql.sparql.tokens import TokenType, detokenize, token_types
+from nmt_sparql.sparql.tokens import NUMBER, TokenType, detokenize, token_types
 
 
 def before_close(tokens: Sequence[str], added: Sequence[str]) -> list[str]:

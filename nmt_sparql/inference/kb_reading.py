@@ -27,7 +27,6 @@ from nmt_sparql.tokenization.kbmask import typed_mask
 
 MEMBERS_READ = 1000  # members of a class `_said_of_members` reads
 ANSWERS_READ = 20  # answers a rule reads the classes of
-NUMBER = re.compile(r"-?\d+(\.\d+)?")  # a number the linker passes as a literal unit ("1960")
 HELD_KEPT = 10_000  # answers a cache keeps before starting afresh (a server meets patterns without end)
 _KIND_OF_MASK: dict[str, Kind] = {"<kb:entity>": "entity", "<kb:property>": "property", "<kb:class>": "class"}
 

@@ -167,7 +167,7 @@ from nmt_sparql.inference.expected_answer import (
     fits,
     value_kinds,
 )
-from nmt_sparql.inference.kb_reading import ANSWERS_READ, NUMBER, element_name, typed_by
+from nmt_sparql.inference.kb_reading import ANSWERS_READ, element_name, typed_by
 from nmt_sparql.inference.place_reading import PlaceReading
 from nmt_sparql.inference.said import Said
 from nmt_sparql.sparql.patterns import (
@@ -181,7 +181,7 @@ from nmt_sparql.sparql.patterns import (
     triple_patterns,
 )
 from nmt_sparql.sparql.prefixes import PrefixMap, prefix_map
-from nmt_sparql.sparql.tokens import TokenType, detokenize, token_types
+from nmt_sparql.sparql.tokens import NUMBER, TokenType, detokenize, token_types
 from nmt_sparql.sparql.validate import query_parse_error
 
 MAX_ROUNDS = 5
@@ -1397,7 +1397,7 @@ class Repairer(Comparisons, PlaceReading):
         source: str,
         rnd: Round,
         expected: Expected,
-        said: Said | None = None,
+        said: Said | None,
     ) -> tuple[list[str], Answer] | None:
         """A superlative answered by several answers and no ranking ("which planet is closest to the
         sun": every planet of the Sun) ranked by a measured property of the units, else the one measure of

@@ -3,13 +3,11 @@ repair rewrites and what the KB index learns the slots of "who" answers from."""
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 
-from nmt_sparql.sparql.tokens import TokenType
+from nmt_sparql.sparql.tokens import NUMBER, TokenType
 
 _TERMS = (TokenType.URI, TokenType.LITERAL, TokenType.VARIABLE)
-_NUMBER = re.compile(r"-?\d+(?:\.\d+)?")
 
 
 def triple_patterns(tokens: Sequence[str], types: Sequence[TokenType]) -> list[tuple[int, int, int]]:
@@ -146,7 +144,7 @@ def compared_variables(tokens: Sequence[str], types: Sequence[TokenType]) -> set
         span = range(start, end)
         ordered = any(tokens[i] in ("<", ">", "<=", ">=") for i in span)
         numbered = any(tokens[i] in ("=", "!=") for i in span) and any(
-            types[i] == TokenType.LITERAL and _NUMBER.fullmatch(tokens[i]) for i in span
+            types[i] == TokenType.LITERAL and NUMBER.fullmatch(tokens[i]) for i in span
         )
         if ordered or numbered:
             out.update(tokens[i] for i in span if types[i] == TokenType.VARIABLE)

@@ -80,6 +80,7 @@ PUNCTUATION = {"{", "}", "(", ")", "[", "]", ".", ",", ";"}
 AGGREGATES = {"count", "sum", "min", "max", "avg", "sample", "group_concat"}
 # Prefixed in detokenized text only when every engine reads it: no `.` (pyoxigraph 0.5 rejects
 # `dbr:U.S._Route_59`), no reserved character; other IRIs are written in full.
+NUMBER = re.compile(r"-?\d+(\.\d+)?")  # a plain number literal token ("1960", "-2.5")
 _SAFE_LOCAL = re.compile(r"^[A-Za-z0-9_][A-Za-z0-9_\-]*$")
 # What a dataset writes when it forgets that `(` and `/` end a prefixed name: `dbr:Alien_(film)`,
 # `dbr:AC/DC`. SPARQL reads `dbr:Alien_ ( film )`, which is no query, so it is refused by name.
