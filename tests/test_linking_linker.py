@@ -9,7 +9,14 @@ import pytest
 from nmt_sparql.annotation.linking.index import Entry, KBIndex
 from nmt_sparql.annotation.linking.linker import Candidate, Linker, literal_candidates
 from nmt_sparql.annotation.linking.sources import entries_from_store
-from nmt_sparql.annotation.linking.wordforms import person_compounds, phrases, place_names, with_word_forms
+from nmt_sparql.annotation.linking.wordforms import (
+    inflections,
+    past_of_another_verb,
+    person_compounds,
+    phrases,
+    place_names,
+    with_word_forms,
+)
 from nmt_sparql.data.generate import bundled_kb_path, load_store
 from nmt_sparql.sparql.prefixes import prefix_map
 
@@ -292,3 +299,28 @@ def test_a_compound_for_a_person_is_named_by_any_of_its_heads(linker: Linker) ->
     for question in ("German businessmen", "Which businesswoman founded Chanel?", "Japanese businesspeople"):
         assert "ont:Businessperson" in _tokens(linker.link(question)), question
     assert person_compounds("german") == () and person_compounds("human") == ()  # no compound of a person
+
+
+def test_found_is_the_past_of_find_unless_a_base_form_is_asked_for(linker: Linker) -> None:
+    """ "found" is find's past ("Who found Uranus?", "was found by"), which names no founder; after a
+    word asking for a base form ("did", "to") it is the verb found. A word that is a lemma itself is
+    inflected as that lemma only, so "find" is no name of the founder either."""
+    assert "find" not in inflections("found") and "founded" in inflections("found")
+    assert "found" in inflections("find")
+    assert "find" in past_of_another_verb(["neptune", "was", "found", "by", "whom"], 2)
+    assert past_of_another_verb(["did", "enzo", "ferrari", "found", "ferrari"], 3) == ()
+    assert past_of_another_verb(["who", "founded", "tesla"], 1) == ()
+    assert "ont:founder" not in _tokens(linker.link("Who found Uranus?"))
+    assert "ont:founder" not in _tokens(linker.link("Neptune was found by whom?"))
+    assert "ont:founder" not in _tokens(linker.link("which moons did galileo find"))
+    assert "ont:founder" in _tokens(linker.link("Did Enzo Ferrari found Ferrari?"))
+    assert "ont:founder" in _tokens(linker.link("Who founded Tesla?"))
+
+
+def test_a_past_read_as_another_verb_names_what_that_verb_names(tmp_path: Path) -> None:
+    entries = with_word_forms(
+        [Entry("ex:finder", "property", ("find",)), Entry("ex:founder", "property", ("founder", "found"))]
+    )
+    linker = Linker(KBIndex.build(tmp_path / "index.sqlite", entries))
+    assert {"ex:finder"} == _tokens(linker.link("Who found it?")) & {"ex:finder", "ex:founder"}
+    assert "ex:founder" in _tokens(linker.link("Did they found it?"))

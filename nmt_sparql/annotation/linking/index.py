@@ -46,11 +46,14 @@ KINDS: tuple[Kind, ...] = get_args(Kind)
 #    so `properties` knows every property an entity has.
 # 7: an entity labelled by a common noun ("physicist", "horror film") also matches its plural, so data
 #    prepared with an earlier index is linked again.
-FORMAT_VERSION = "8"
+# 8: `implicit` (the elements proposed for every question).
+# 9: a word that is a lemma is inflected as that lemma only ("found": founded, not find's forms), so data
+#    prepared with an earlier index is linked again.
+FORMAT_VERSION = "9"
 # 1: written before `facts`, opened as an index without facts; 2: without measured properties;
 # 3: without qualifier-free labels; 4: as 5; 5: without text-valued properties; 6: without entity plurals;
-# 7: without implicit elements.
-_READABLE_FORMATS = ("1", "2", "3", "4", "5", "6", "7", FORMAT_VERSION)
+# 7: without implicit elements; 8: as 9.
+_READABLE_FORMATS = ("1", "2", "3", "4", "5", "6", "7", "8", FORMAT_VERSION)
 _WORD = re.compile(r"\w+")
 # A label's trailing qualifier, "The Godfather (film)": people say the name without it.
 QUALIFIER = re.compile(r"\s*\([^()]*\)\s*$")

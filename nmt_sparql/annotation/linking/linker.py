@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import functools
 import re
-from collections.abc import Generator, Sequence
+from collections.abc import Collection, Generator, Sequence
 from dataclasses import dataclass
 from decimal import Decimal
 
@@ -36,6 +36,7 @@ from nmt_sparql.annotation.linking.wordforms import (
     is_common_noun,
     is_dictionary_word,
     is_graded,
+    past_of_another_verb,
     place_names,
 )
 
@@ -340,6 +341,10 @@ class Linker:
             return self.fuzzy and named and cut and hit.coverage >= _MIN_COVERAGE - 1e-9
         return self.fuzzy and named and hit.tier == FUZZY and hit.coverage >= _MIN_COVERAGE - 1e-9
 
+    def _named_by(self, token: str, words: Collection[str]) -> bool:
+        """Whether one of the element's names holds one of `words` (find, finds: a finder's, not founder's)."""
+        return any(w in words for name in self.index.names(token) for w in name.split())
+
     def link(self, question: str) -> list[Candidate]:
         """Candidates sorted by start, then score (highest first), then token; one per token (its best)."""
         return self.link_many([question])[0]
@@ -373,6 +378,7 @@ class Linker:
         literals = literal_candidates(question)
         literal_spans = [(c.start, c.end) for c in literals]
         texts = [w.group() for w in words]
+        lowered = [t.lower() for t in texts]
         stop = [t.lower() in STOPWORDS and not (i > 0 and _capitalised(t)) for i, t in enumerate(texts)]
         in_literal = [any(s <= w.start() < e for s, e in literal_spans) for w in words]
         claimed = [False] * len(words)
@@ -408,6 +414,13 @@ class Linker:
                         and h.kind not in whole
                         and not (whole and h.kind == "entity")
                         and not (common and h.kind != "class")
+                    ]
+                other = past_of_another_verb(lowered, i) if n == 1 and hits else ()
+                if other:
+                    hits = [
+                        h
+                        for h in hits
+                        if normalize(h.matched) != lowered[i] or self._named_by(h.token, other)
                     ]
                 if not hits:
                     continue

@@ -11,7 +11,7 @@ the irregular nominalizations a suffix rule cannot reach (birth -> bear -> born)
 from __future__ import annotations
 
 import functools
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import replace
 
 from lemminflect import getAllInflections, getAllLemmas
@@ -39,10 +39,19 @@ def _verb_forms(verb: str) -> tuple[str, ...]:
 
 @functools.lru_cache(maxsize=65536)
 def inflections(word: str, upos: tuple[str, ...] = ("NOUN", "VERB")) -> tuple[str, ...]:
-    """Every inflection, as a noun or verb (`upos`), of every such lemma of `word` (film: films, filmed...)."""
+    """Every inflection, as a noun or verb (`upos`), of every such lemma of `word` (film: films, filmed...).
+    A word that is a lemma itself is inflected as that lemma only: "found" gives founded, not find's
+    forms, though it is also find's past."""
     out: dict[str, None] = {word: None}
     found = getAllLemmas(word)
-    lemmas = sorted({lemma for pos in upos for lemma in found.get(pos, ())})
+    lemmas = sorted(
+        {
+            lemma
+            for pos in upos
+            for lemma in found.get(pos, ())
+            if word not in found.get(pos, ()) or lemma == word
+        }
+    )
     for lemma in lemmas:
         out[lemma] = None
         for pos in upos:
@@ -66,6 +75,41 @@ def derived_verbs(word: str) -> tuple[tuple[str, bool], ...]:
         if len(stem) >= _MIN_STEM and stem != word and getAllInflections(stem, upos="VERB"):
             found.setdefault(stem, suffix in _AGENT_SUFFIXES)
     return tuple(sorted(found.items()))
+
+
+# Words that ask for a verb's base form later in the question ("Did Enzo Ferrari found Ferrari?", "how
+# many companies did they found", "to found"), unless a form of "be" or "have" comes right before it.
+_MODALS = frozenset({"will", "would", "can", "could", "shall", "should", "may", "might", "must"})
+_BASE_FORM_CUES = frozenset({"do", "does", "did", "don", "doesn", "didn", "to"}) | _MODALS
+_BE_HAVE = frozenset(["be", "been", "being", "am", "is", "are", "was", "were", "has", "have", "had"])
+
+
+@functools.lru_cache(maxsize=65536)
+def _forms_of_verbs_it_is_the_past_of(word: str) -> tuple[str, ...]:
+    lemmas = getAllLemmas(word).get("VERB", ())
+    if word not in lemmas:
+        return ()
+    out: dict[str, None] = {}
+    for lemma in lemmas:
+        forms = getAllInflections(lemma, upos="VERB")
+        if lemma != word and word in forms.get("VBD", ()) + forms.get("VBN", ()):
+            out.update(dict.fromkeys((lemma, *(f for tag in sorted(forms) for f in forms[tag]))))
+    out.pop(word, None)
+    return tuple(out)
+
+
+def past_of_another_verb(texts: Sequence[str], k: int) -> tuple[str, ...]:
+    """The forms of another verb (find, finds, finding) when the word at `k` (lower-cased words of a
+    question) is, there, that verb's past rather than the base form it also is: "found" is find's past
+    ("Who found Uranus?", "moons that Herschel found", "was found by") unless the question asks for a
+    base form before it ("Did Enzo Ferrari found Ferrari?"); () otherwise. Such a word names only what
+    the other verb names (not founder)."""
+    forms = _forms_of_verbs_it_is_the_past_of(texts[k])
+    if not forms:
+        return ()
+    if k and texts[k - 1] in _BE_HAVE:
+        return forms
+    return () if any(t in _BASE_FORM_CUES for t in texts[:k]) else forms
 
 
 # Place adjectives (and their plurals for people) -> the place names they are made from, by English
