@@ -155,11 +155,14 @@ def test_an_entity_named_by_a_common_noun_in_the_plural(linker: Linker) -> None:
 
 
 def test_contractions_and_number_words_name_no_one(linker: Linker) -> None:
-    """The "d" of "I'd" is no initial of "J. D. Salinger"; "four" is no part of a title."""
+    """The "d" of "I'd" is no initial of "J. D. Salinger"; "four" is no part of a title; "whats", a
+    contraction typed without its apostrophe, is no misspelt "What's Going On"."""
     cities = _tokens(linker.link("I'd like a list of the cities in Massachusetts"))
     assert "res:J_D_Salinger" not in cities and {"ont:City", "res:Massachusetts"} <= cities
     assert _tokens(linker.link("name the four beatles")) == {"res:The_Beatles"}
     assert "res:J_D_Salinger" in _tokens(linker.link("What did J. D. Salinger write?"))
+    for question in ("whats the currency of Mongolia", "Whats the currency of Mongolia"):
+        assert _tokens(linker.link(question)) == {"ont:Currency", "ont:currency", "res:Mongolia"}
 
 
 def test_only_common_noun_entities_take_plurals() -> None:

@@ -47,7 +47,11 @@ _STOPWORDS = (
     "off on once only or other our ours out over own same she should so some such than that the their theirs "
     "them themselves then there these they this those through to too under until up very was we were what "
     "when where which while who whom whose why will with would you your yours s t give tell list name show "
-    "many much count number d ll m re ve"
+    "many much count number d ll m re ve "
+    # contractions typed without their apostrophe ("whats the capital of France"), which would otherwise
+    # look like names no dictionary holds and be corrected to one ("What's Going On")
+    "whats whos wheres whens hows whys thats theres heres dont doesnt didnt isnt wasnt arent werent cant "
+    "couldnt wouldnt shouldnt hasnt havent hadnt im ive youre theyre"
 )  # d, ll, m, re, ve: what is left of "I'd", "I'll", "I'm", "you're", "I've" (not the "D." of a name)
 STOPWORDS = frozenset(_STOPWORDS.split())
 _WORD = re.compile(r"\w+")
