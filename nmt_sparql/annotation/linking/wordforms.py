@@ -81,7 +81,7 @@ def derived_verbs(word: str) -> tuple[tuple[str, bool], ...]:
 # many companies did they found", "to found"), unless a form of "be" or "have" comes right before it.
 _MODALS = frozenset({"will", "would", "can", "could", "shall", "should", "may", "might", "must"})
 _BASE_FORM_CUES = frozenset({"do", "does", "did", "don", "doesn", "didn", "to"}) | _MODALS
-_BE_HAVE = frozenset(["be", "been", "being", "am", "is", "are", "was", "were", "has", "have", "had"])
+_BE_HAVE = frozenset({"be", "been", "being", "am", "is", "are", "was", "were", "has", "have", "had"})
 
 
 @functools.lru_cache(maxsize=65536)
