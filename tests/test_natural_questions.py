@@ -46,6 +46,7 @@ SETS = {
     "natural_questions_heldout18.jsonl": (96, 16),
     "natural_questions_heldout19.jsonl": (96, 16),
     "natural_questions_heldout20.jsonl": (96, 16),
+    "natural_questions_heldout21.jsonl": (96, 16),
 }
 KINDS = ("one_hop", "list", "two_hop", "count", "ask", "superlative_comparison")
 
