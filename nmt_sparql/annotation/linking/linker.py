@@ -383,7 +383,7 @@ class Linker:
         literal_spans = [(c.start, c.end) for c in literals]
         texts = [w.group() for w in words]
         lowered = [t.lower() for t in texts]
-        stop = [t.lower() in STOPWORDS and not (i > 0 and _capitalised(t)) for i, t in enumerate(texts)]
+        stop = [w in STOPWORDS and not (i > 0 and _capitalised(texts[i])) for i, w in enumerate(lowered)]
         in_literal = [any(s <= w.start() < e for s, e in literal_spans) for w in words]
         claimed = [False] * len(words)
         found: list[Candidate] = [*literals, *self.implicit]
@@ -393,7 +393,7 @@ class Linker:
                 if all(stop[i:j]) or all(in_literal[i:j]):
                     continue
                 # a span of stopwords only ("The", "It") counts as a whole label, never as part of one
-                edge = stop[i] or stop[j - 1] or all(t.lower() in STOPWORDS for t in texts[i:j])
+                edge = stop[i] or stop[j - 1] or all(w in STOPWORDS for w in lowered[i:j])
                 hits = self._cached_hits(
                     tuple(texts[i:j]),
                     edge,

@@ -44,14 +44,8 @@ def inflections(word: str, upos: tuple[str, ...] = ("NOUN", "VERB")) -> tuple[st
     forms, though it is also find's past."""
     out: dict[str, None] = {word: None}
     found = getAllLemmas(word)
-    lemmas = sorted(
-        {
-            lemma
-            for pos in upos
-            for lemma in found.get(pos, ())
-            if word not in found.get(pos, ()) or lemma == word
-        }
-    )
+    own = {pos: (word,) if word in found.get(pos, ()) else found.get(pos, ()) for pos in upos}
+    lemmas = sorted({lemma for pos in upos for lemma in own[pos]})
     for lemma in lemmas:
         out[lemma] = None
         for pos in upos:
@@ -86,6 +80,7 @@ _BE_HAVE = frozenset({"be", "been", "being", "am", "is", "are", "was", "were", "
 
 @functools.lru_cache(maxsize=65536)
 def _forms_of_verbs_it_is_the_past_of(word: str) -> tuple[str, ...]:
+    """Every form of the other verbs `word`, a verb's base form, is the past of ("found": find, finds)."""
     lemmas = getAllLemmas(word).get("VERB", ())
     if word not in lemmas:
         return ()
