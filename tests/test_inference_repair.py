@@ -2002,7 +2002,8 @@ def test_a_measure_put_in_by_repair_compares_with_the_entitys_value(nations: Rep
 
 def test_a_choice_between_two_named_entities_ranks_the_two_by_the_measure_asked(nations: Repairer) -> None:
     """ "Who is older, Syd Barrett or Roger Waters?": the two by birth date, the earliest; the measure is
-    the one both have when no unit names it. No graded word, no choice."""
+    the one both have when no unit names it. The choice may come first, before a question word, and
+    there "and" and "vs" join the two too. No graded word, no choice."""
     units = ["res:Syd_Barrett", "res:Roger_Waters"]
     older = nations.repair(
         [_tokens("SELECT DISTINCT ?x WHERE { res:Syd_Barrett ont:birthDate ?x }")],
@@ -2021,6 +2022,13 @@ def test_a_choice_between_two_named_entities_ranks_the_two_by_the_measure_asked(
     surnames = nations.choice_between("who was born first, barrett or waters?", units)  # a name within each
     assert surnames is not None and surnames.query == older.tokens
     assert nations.choice_between("Who is older than Syd Barrett?", units) is None
+    first = nations.choice_between("Syd Barrett or Roger Waters: who is older?", units)  # the choice first
+    assert first is not None and first.query == older.tokens
+    joined = nations.choice_between("between syd barrett and roger waters, which one was born first", units)
+    assert joined is not None and joined.query == older.tokens
+    versus = nations.choice_between("Barrett vs Waters - who was born later", units)
+    assert versus is not None and "desc" in versus.query
+    assert nations.choice_between("Syd Barrett and Roger Waters are older than whom?", units) is None
 
 
 def test_a_choice_between_two_reads_an_entity_without_the_measure_as_one_named_alike_or_gives_up(

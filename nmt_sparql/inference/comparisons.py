@@ -45,6 +45,55 @@ def fresh_value(tokens: Sequence[str]) -> str:
     return "?v" if "?v" not in tokens else "?_value"
 
 
+# The words that join the two of a choice: at the question's end ("..., A or B?"), or at its start,
+# where "and" joins them too ("A and B - which one is older?").
+_CHOICE_LAST = ("or", "vs", "versus")
+_CHOICE_FIRST = ("or", "vs", "versus", "and")
+_QUESTION_WORDS = ("which", "who", "what", "whose")
+
+
+def _said_at(words: Sequence[str], start: int, forms: Sequence[Sequence[str]]) -> list[str] | None:
+    """The first of an entity's names (`forms`) that `words` say from `start`, misspelt or not."""
+    for name in forms:
+        if start >= 0 and start + len(name) <= len(words) and all(map(misspelt, words[start:], name)):
+            return list(name)
+    return None
+
+
+def _choice_last(
+    words: Sequence[str], of_a: Sequence[Sequence[str]], of_b: Sequence[Sequence[str]]
+) -> str | None:
+    """The words before "A or B" when the question ends with it, with something before it; else None."""
+    for name_b in of_b:
+        end_a = len(words) - len(name_b) - 1
+        if end_a < 1 or words[end_a] not in _CHOICE_LAST or _said_at(words, end_a + 1, [name_b]) is None:
+            continue
+        for name_a in of_a:
+            start_a = end_a - len(name_a)
+            if start_a >= 1 and _said_at(words, start_a, [name_a]) is not None:
+                return " ".join(words[:start_a])
+    return None
+
+
+def _choice_first(
+    words: Sequence[str], of_a: Sequence[Sequence[str]], of_b: Sequence[Sequence[str]]
+) -> str | None:
+    """The words after "[between] A or B" when the question starts with it and a question word follows;
+    else None."""
+    start = 1 if words[:1] == ["between"] else 0
+    name_a = _said_at(words, start, of_a)
+    if name_a is None:
+        return None
+    join = start + len(name_a)
+    if join >= len(words) or words[join] not in _CHOICE_FIRST:
+        return None
+    name_b = _said_at(words, join + 1, of_b)
+    if name_b is None:
+        return None
+    rest = words[join + 1 + len(name_b) :]
+    return " ".join(rest) if rest[:1] and rest[0] in _QUESTION_WORDS else None
+
+
 @dataclass(frozen=True)
 class Choice:
     """A choice between two named entities (`Comparisons.choice_between`): the query that ranks the two,
@@ -293,18 +342,19 @@ class Comparisons(KBReader):
         return values, "a count of a measure's values asks for the values"
 
     def choice_between(self, question: str, units: Sequence[str], said: Said | None = None) -> Choice | None:
-        """The query a choice between two named entities asks ("Who is older, Mick Jagger or Keith
-        Richards?", "Which premiered first, Carmen or Aida?", "who was born first, galileo or kepler?"):
-        the two, ranked by the measure the question's graded word orders (a measured property of the
-        units that both have, else one of them; else the one measure both have), in its direction, the
-        top one kept; None when the question ends with no such choice, has no graded word, or no measure
-        fits. Each is named by its label or by a name within it (`Said.names_within`: "kepler"),
-        misspelt or not. One the KB
-        gives no value of the measure is replaced by an entity named alike that has one (`named_alike`:
-        "the Amazon" is the river, not the company), else the choice says which it lacks."""
-        if self.index is None or " or " not in f" {normalize(question)} ":
-            return None
+        """The query a choice between two named entities asks, the choice last ("Who is older, Mick
+        Jagger or Keith Richards?", "who was born first, galileo or kepler?") or first, before a question
+        word ("Volga or Danube - which one is longer?", "Bohr vs Curie: who was born earlier",
+        "Rivera and Kahlo - which one was older?"): the two, ranked by the measure the question's graded
+        word orders (a measured property of the units that both have, else one of them; else the one
+        measure both have), in its direction, the top one kept; None when the question has no such
+        choice, no graded word, or no measure fits. Each is named by its label or by a name within it
+        (`Said.names_within`: "kepler"), misspelt or not. One the KB gives no value of the measure is
+        replaced by an entity named alike that has one (`named_alike`: "the Amazon" is the river, not
+        the company), else the choice says which it lacks."""
         words = [w for w in normalize(question).split() if w != "the"]  # "the Danube or the Rhine"
+        if self.index is None or not set(words) & {*_CHOICE_LAST, *_CHOICE_FIRST}:
+            return None
         said = said or Said(question, self.index)
         entities = [u for u in units if self._kind(u) == "entity"]
         names = {u: self._said_as(u, said) for u in entities}
@@ -314,17 +364,11 @@ class Comparisons(KBReader):
             for u, forms in names.items()
         }
         for a, b in itertools.permutations(entities, 2):
-            at_end = [n for n in names[b] if all(map(misspelt, words[len(words) - len(n) :], n))]
-            if not at_end:
+            rest = _choice_last(words, names[a], names[b])
+            rest = rest if rest is not None else _choice_first(words, names[a], names[b])
+            if rest is None:
                 continue
-            end_a = len(words) - len(at_end[0]) - 1
-            before = [n for n in names[a] if end_a - len(n) >= 1]
-            named_a = [n for n in before if all(map(misspelt, words[end_a - len(n) : end_a], n))]
-            if words[end_a : end_a + 1] != ["or"] or not named_a:
-                continue
-            start_a = end_a - len(named_a[0])
-            head = " ".join(words[:start_a])
-            graded = asked(head, "superlative") or asked(head, "comparative")
+            graded = asked(rest, "superlative") or asked(rest, "comparative")
             if graded is None:
                 return None
             measured = [u for u in units if self._kind(u) == "property" and self._measured_values(u)]
