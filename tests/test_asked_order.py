@@ -218,6 +218,16 @@ def test_an_ordinal_adverb_asks_for_no_ranking() -> None:
     assert asked("In which year was Tosca first performed", "superlative") is None
     assert asked("When did Adele debut?", "superlative") is None  # a verb
     assert not asks_for_the_top("Which operas were first performed after 1900?")
+    query = _q("res:Triton ont:discoveryYear ?x . ?x ont:orbits ?v") + _TOP_ONE
+    for adverb in ("Triton, Neptune's big moon, was first seen in what year", "Who first climbed K2?"):
+        assert not asks_for_a_ranking(adverb)
+        assert unasked_ranking_removed(query, adverb) is not None
+    for ranks in (
+        "Orwell's first published novel",
+        "the first recorded album",
+        "Which came first, Led Zeppelin or Queen?",
+    ):
+        assert asks_for_a_ranking(ranks)
 
 
 def test_a_limit_with_no_order_is_removed_when_the_question_asks_for_the_top_one() -> None:

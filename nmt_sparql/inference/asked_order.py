@@ -33,7 +33,7 @@ from typing import Literal
 from lemminflect import getAllLemmas, getInflection
 from rapidfuzz.distance import OSA
 
-from nmt_sparql.annotation.linking.wordforms import is_dictionary_word
+from nmt_sparql.annotation.linking.wordforms import is_dictionary_word, is_past_form
 from nmt_sparql.core.marks import UNIT_PATTERN
 from nmt_sparql.inference.expected_answer import AREA_UNITS, LENGTH_UNITS, one_edit_from
 from nmt_sparql.sparql.patterns import constant_comparisons, idle_filters, triple_patterns
@@ -231,7 +231,23 @@ def asks_for_a_ranking(question: str) -> bool:
     or a word English does not know one edit from several of them ("latet": latest or later). A bound
     ("at least one moon") ranks nothing."""
     ranking = any(not a.word.startswith("at ") for a in asked_orders(question))
-    return ranking or any(w in _RANKING or _near_graded(w) for w in _words(question))
+    return ranking or any(
+        w in _RANKING or _near_graded(w) for w in _words(_ADVERB_ORDINAL.sub(_as_adverb, question))
+    )
+
+
+# An ordinal right before a verb's past, after no determiner: an adverb of the event's time ("was first
+# seen in", "Who first climbed"), not a ranking ("the first published novel", "which came first").
+_ADVERB_ORDINAL = re.compile(r"\b(first|last|initially|finally) (?=([a-z]+)\b)")
+
+
+def _as_adverb(match: re.Match[str]) -> str:
+    """The ordinal of `match` dropped when the word after it is a verb's past and no determiner or
+    possessive comes before it ("Orwell's first published novel" ranks), else kept."""
+    before = _words(match.string[: match.start()])[-1:]
+    if before and (before[0] in _DETERMINERS or match.string[: match.start()].rstrip().endswith("'")):
+        return match.group(0)
+    return "" if is_past_form(match.group(2)) else match.group(0)
 
 
 def compares_with_a_bound(question: str) -> bool:
