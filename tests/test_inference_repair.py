@@ -2093,6 +2093,22 @@ def test_an_ask_that_joins_an_entity_to_itself_is_false_for_its_form(nations: Re
     assert nations.ruled_out(itself, token_types(itself, nations.prefixes))
 
 
+def test_an_ask_whose_shape_the_kb_never_matches_is_false_for_its_form(nations: Repairer) -> None:
+    """ "Is French one of Belgium's official languages?" decoded as a chain of official languages: no
+    language has one, whatever the two named, so `false` says nothing and the next hypothesis answers."""
+    chain = _tokens("ASK WHERE { res:Belgium ont:officialLanguage ?y . ?y ont:officialLanguage res:French }")
+    assert nations.ruled_out(chain, token_types(chain, nations.prefixes))
+    direct = _tokens("ASK WHERE { res:Belgium ont:officialLanguage res:French }")
+    question = "Is French one of Belgium's official languages?"
+    repaired = nations.repair(
+        [chain, direct], ["res:Belgium", "ont:officialLanguage", "res:French"], question
+    )
+    assert repaired.tokens == direct and repaired.answer.boolean is True
+    # a chain the KB has (a director's nationality's language) is false for the fact, not the form
+    spoken = _tokens("ASK WHERE { res:Godard ont:nationality ?y . ?y ont:officialLanguage res:Dutch }")
+    assert not nations.ruled_out(spoken, token_types(spoken, nations.prefixes))
+
+
 def test_a_variable_one_pattern_alone_reads_is_the_entity_named_and_left_out(nations: Repairer) -> None:
     """ "Which element is named after Marie Curie?" decoded without her: `?v` says only "something"."""
     question = "Which element is named after Marie Curie?"

@@ -565,8 +565,9 @@ class Repairer(Comparisons, PlaceReading):
         or a literal where they are all IRIs ("did Picasso paint Guernica" as `res:Guernica
         ont:yearCompleted res:Pablo_Picasso`), or a FILTER compares values that are no numbers or dates
         (`compared_unmeasured`), or a pattern joins an entity to itself (`res:Nokia ont:founder
-        res:Nokia`): an ASK false for its form, not for the fact."""
-        if self.compared_unmeasured(tokens, types) is not None:
+        res:Nokia`), or the KB holds nothing of the query's shape (`_shape_holds`): an ASK false for its
+        form, not for the fact."""
+        if self.compared_unmeasured(tokens, types) is not None or not self._shape_holds(tokens, types):
             return True
         for s, p, o in triple_patterns(tokens, types):
             if types[s] == TokenType.URI and tokens[s] == tokens[o]:
@@ -581,6 +582,36 @@ class Repairer(Comparisons, PlaceReading):
             if kinds and (types[o] == TokenType.URI) != any("iri" in k for k in kinds):
                 return True
         return False
+
+    def _shape_holds(self, tokens: Sequence[str], types: Sequence[TokenType]) -> bool:
+        """Whether the KB matches the query's triple patterns with each named entity or value made a
+        variable of the entity's class (properties and the classes after `a` kept). No match: the
+        patterns are false whatever they name ("Is Tamil one of Singapore's official languages?" as
+        `res:Singapore ont:officialLanguage ?y . ?y ont:officialLanguage res:Tamil`: no language has
+        official languages, nor is the language one, of any country's). An entity a pattern types
+        (`res:Pluto a ont:Planet`) keeps no class of its own: that is what the query asks."""
+        patterns = triple_patterns(tokens, types)
+        if len(patterns) < 2:
+            return True  # "Did South Shields direct Alien?": a "no" of one pattern is the question's own
+        typed = {tokens[s] for s, p, _ in patterns if tokens[p] == "a"}
+        named: dict[str, str] = {}
+        classes: list[str] = []
+
+        def term(i: int) -> str:
+            if types[i] not in (TokenType.URI, TokenType.LITERAL) or tokens[i - 1 : i] == ["a"]:
+                return tokens[i]
+            if tokens[i] not in named:
+                named[tokens[i]] = var = f"?_n{len(named)}"
+                if (
+                    types[i] == TokenType.URI
+                    and tokens[i] not in typed
+                    and self._holds([tokens[i], "a", "?_t"])
+                ):
+                    classes.extend((var, "a", f"{var}_t", ".", tokens[i], "a", f"{var}_t", "."))
+            return named[tokens[i]]
+
+        shape = [t for s, p, o in patterns for t in (term(s), tokens[p], term(o), ".")]
+        return not named or self._holds([*shape, *classes][:-1])
 
     def orders_by_no_measure(self, tokens: Sequence[str], question: str) -> bool:
         """A superlative question answered by ordering on values that are no numbers or dates
