@@ -30,10 +30,10 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
-from lemminflect import getAllLemmas, getInflection
+from lemminflect import getAllInflections, getAllLemmas, getInflection
 from rapidfuzz.distance import OSA
 
-from nmt_sparql.annotation.linking.wordforms import is_dictionary_word, is_past_form
+from nmt_sparql.annotation.linking.wordforms import is_dictionary_word
 from nmt_sparql.core.marks import UNIT_PATTERN
 from nmt_sparql.inference.expected_answer import AREA_UNITS, LENGTH_UNITS, one_edit_from
 from nmt_sparql.sparql.patterns import constant_comparisons, idle_filters, triple_patterns
@@ -241,13 +241,23 @@ def asks_for_a_ranking(question: str) -> bool:
 _ADVERB_ORDINAL = re.compile(r"\b(first|last|initially|finally) (?=([a-z]+)\b)")
 
 
+@functools.lru_cache(maxsize=8192)
+def _is_past_form(word: str) -> bool:
+    """A verb's past or past participle ("seen", "performed", "hit")."""
+    for lemma in getAllLemmas(word, upos="VERB").get("VERB", ()):
+        forms = getAllInflections(lemma, upos="VERB")
+        if word in forms.get("VBD", ()) + forms.get("VBN", ()):
+            return True
+    return False
+
+
 def _as_adverb(match: re.Match[str]) -> str:
     """The ordinal of `match` dropped when the word after it is a verb's past and no determiner or
     possessive comes before it ("Orwell's first published novel" ranks), else kept."""
     before = _words(match.string[: match.start()])[-1:]
     if before and (before[0] in _DETERMINERS or match.string[: match.start()].rstrip().endswith("'")):
         return match.group(0)
-    return "" if is_past_form(match.group(2)) else match.group(0)
+    return "" if _is_past_form(match.group(2)) else match.group(0)
 
 
 def compares_with_a_bound(question: str) -> bool:

@@ -255,15 +255,3 @@ def is_graded(word: str) -> bool:
 def is_adjective(word: str) -> bool:
     """An adjective in its base form ("tall", "old"): what follows "how" in "How tall is ...?"."""
     return word.lower() in getAllLemmas(word.lower(), upos="ADJ").get("ADJ", ())
-
-
-@functools.lru_cache(maxsize=65536)
-def is_past_form(word: str) -> bool:
-    """A verb's past or past participle ("seen", "performed", "hit"): after "first" it makes the ordinal
-    an adverb ("was first seen in"), not a ranking."""
-    word = word.lower()
-    for lemma in getAllLemmas(word, upos="VERB").get("VERB", ()):
-        forms = getAllInflections(lemma, upos="VERB")
-        if word in forms.get("VBD", ()) + forms.get("VBN", ()):
-            return True
-    return False
