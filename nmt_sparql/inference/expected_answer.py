@@ -124,19 +124,24 @@ def one_edit_from(word: str, vocabulary: Iterable[str]) -> str:
     return near.pop() if len(near) == 1 else word
 
 
-def _words(question: str) -> list[str]:
-    """The question's lowercased words, typos of the keywords undone, without KB units and a polite lead-in."""
+def _words(question: str, spelled: bool = True) -> list[str]:
+    """The question's lowercased words, typos of the keywords undone (unless not `spelled`), without KB
+    units and a polite lead-in."""
     text = re.sub(UNIT_PATTERN, " ", question).strip()
     text = _LEAD_IN.sub("", text)
-    return [_spelled(w.lower()) for w in _WORD.findall(text)]
+    return [_spelled(w.lower()) if spelled else w.lower() for w in _WORD.findall(text)]
 
 
 def expected_answer(question: str) -> Expected:
     """What `question` asks for, from its first words, else a question word it ends with (module
-    docstring); `ANY` when they say nothing."""
+    docstring); `ANY` when they say nothing. A first word read as a misspelt keyword yields to a
+    question word at the end: "Thom Yorke's band formed in what year?" opens with a name, not "whom"."""
     words = _words(question)
     if not words:
         return ANY
+    ending = _asked_at_the_end(words)
+    if ending is not None and words[0] != _words(question, spelled=False)[0]:
+        return ending
     first, second = words[0], (words[1] if len(words) > 1 else "")
     if "whether" in words[:3] or _TAGGED.search(re.sub(UNIT_PATTERN, " ", question)):
         return YES_NO
@@ -158,13 +163,11 @@ def expected_answer(question: str) -> Expected:
         return NOT_YES_NO if second in AUXILIARIES or not second else MEASURE
     if first == "when" or (first in ("what", "which") and second in TIME_NOUNS):
         return DATE
-    if (
-        first in ("in", "on", "during")
-        and second in ("what", "which")
-        and words[2:3]
-        and words[2] in TIME_NOUNS
-    ):
-        return DATE
+    if first in ("in", "on", "during", "from") and second in ("what", "which") and words[2:3]:
+        if words[2] in TIME_NOUNS:
+            return DATE
+        if first != "during":
+            return THING  # "In which town was the man who founded Puma born?": a place, not a date
     if first in ("who", "whom"):
         return replace(THING, asks="who")
     if first in ("where", "whose") or (first == "from" and second == "where"):
@@ -172,19 +175,28 @@ def expected_answer(question: str) -> Expected:
     plural = len(second) > 3 and second.endswith("s") and not second.endswith(("ss", "us", "is"))
     if first == "which" and plural:
         return NOT_A_MEASURE  # "Which Beatles were born before 1942?", "Which letters stand for antimony?"
-    # the question word at the end: "Anthony Burgess was born where?", "google was founded by who",
-    # "The Son of Man dates from what year?"
+    ending = _asked_at_the_end(words)
+    if ending is not None:
+        return ending
+    if {"number", "count", "total"} & set(words):
+        return NOT_YES_NO
+    return Expected("not a yes/no answer or a count", count=False)
+
+
+def _asked_at_the_end(words: Sequence[str]) -> Expected | None:
+    """What a question word at the end asks for: "Anthony Burgess was born where?", "google was founded
+    by who", "The Son of Man dates from what year?"; None when the question does not end with one."""
     if words[-1] == "when" or (words[-2:-1] in (["what"], ["which"]) and words[-1] in TIME_NOUNS):
         return DATE
     if words[-1] in ("who", "whom"):
         return replace(THING, asks="who")
     if words[-1] == "where":
         return THING
-    if {"number", "count", "total"} & set(words):
-        return NOT_YES_NO
-    return Expected("not a yes/no answer or a count", count=False)
+    return None
 
 
+# Prepositions before a "what" that asks for things of a kind within a question ("based in what city").
+_BEFORE_WHAT = frozenset({"in", "on", "at", "from", "for", "to", "by", "with", "into", "through", "of"})
 # "Which films ...", "How many moons ...", "List all rivers ...", "number of countries ...": the words
 # naming what is asked for follow.
 _OF_WHOSE = (
@@ -202,7 +214,7 @@ def asked_noun(question: str, width: int = 3) -> list[str]:
     """Up to `width` words after the phrase that asks for things of a kind: at the start ("Which
     painters come from Spain?", "In which cities ...", "How many moons ...") or, for "which" and "how
     many", anywhere ("Einstein's universities are in which city?", "the Nile flows through how many
-    countries"); a bare noun phrase's first words ("albums by bands from London"); empty when the
+    countries"), and for "what" after a preposition ("headquartered in what country"); a bare noun phrase's first words ("albums by bands from London"); empty when the
     question has no such phrase and opens with a question word, an auxiliary, a verb that asks, or a
     preposition."""
     words = _words(question)
@@ -211,6 +223,11 @@ def asked_noun(question: str, width: int = 3) -> list[str]:
             return words[end : end + width]
     if "which" in words[1:]:
         at = words.index("which", 1) + 1
+        return words[at : at + width]
+    at = next(
+        (i + 1 for i in range(1, len(words) - 1) if words[i] == "what" and words[i - 1] in _BEFORE_WHAT), None
+    )
+    if at is not None:  # "Philips is headquartered in what country?"
         return words[at : at + width]
     at = next((i + 2 for i in range(1, len(words) - 1) if words[i : i + 2] == ["how", "many"]), None)
     if at is not None:
