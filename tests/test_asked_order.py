@@ -198,11 +198,14 @@ def test_a_word_one_edit_from_several_graded_words_still_asks_for_a_ranking() ->
         ("her initial novel", "early"),
         ("What was the Beatles' debut album?", "early"),  # a noun ordinal, after a plural possessive
         ("the maiden voyage of the Titanic", "early"),
+        ("the beatles' final album", "late"),  # after a plural's possessive
+        ("the Beatles' very first album", "early"),  # "very" aside
     ],
 )
 def test_an_ordinal_ranks_by_time_after_the_or_a_possessive_or_at_the_end(question: str, sense: str) -> None:
     found = asked(question, "superlative")
     assert found is not None and found.sense == sense
+    assert asks_for_the_top(question)
     assert ascending(found.sense, found.word, dates=True) is (sense == "early")
     assert ascending(found.sense, found.word, dates=False) is None  # "the first planet from the sun"
 

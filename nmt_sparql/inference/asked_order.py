@@ -138,8 +138,13 @@ def _spelled(word: str) -> str:
 
 
 def _words(question: str) -> list[str]:
-    """The question's lowercased words outside its KB units, misspelt graded words undone."""
-    return [_spelled(w.lower()) for w in _WORD.findall(re.sub(UNIT_PATTERN, " ", question))]
+    """The question's lowercased words outside its KB units, misspelt graded words undone; a plural's
+    possessive ("the Beatles' first album") is an "s" of its own, as "Kubrick's" gives one."""
+    text = _PLURAL_POSSESSIVE.sub(" s", re.sub(UNIT_PATTERN, " ", question))
+    return [_spelled(w.lower()) for w in _WORD.findall(text)]
+
+
+_PLURAL_POSSESSIVE = re.compile(r"(?<=s)['’](?=\s|$)")
 
 
 def _sense(lemma: str) -> Sense | None:
@@ -189,11 +194,13 @@ def asked_orders(question: str) -> list[Asked]:
 
 
 def _ranks(words: Sequence[str], i: int) -> bool:
-    """Whether the ordinal at `i` ranks: after "the" or a possessive ("the first album", "Kubrick's final
-    film") or ending the question ("came out first"), not as an adverb ("was first performed in")."""
+    """Whether the ordinal at `i` ranks: after "the" or a possessive, "very" aside ("the first album",
+    "Kubrick's final film", "the Beatles' very first album") or ending the question ("came out first"),
+    not as an adverb ("was first performed in")."""
     if words[i] in _NOUN_ORDINALS:
         return i + 1 < len(words) and not (i > 0 and words[i - 1] in _VERB_BEFORE)
-    return (i > 0 and words[i - 1] in _DETERMINERS) or i == len(words) - 1
+    before = i - 2 if i > 1 and words[i - 1] == "very" else i - 1  # "the very first album"
+    return (before >= 0 and words[before] in _DETERMINERS) or i == len(words) - 1
 
 
 def asked(question: str, form: Form) -> Asked | None:
@@ -288,7 +295,7 @@ def asks_for_the_top(question: str) -> bool:
     """Whether `question` has a superlative outside a name ("Which planet is farthest from the Sun?",
     not "Who directed The Longest Day?" nor "Mont Blanc sits on which border?", "Mont" one edit from
     "most"): it asks for the one answer a measure ranks first."""
-    words = _WORD.findall(re.sub(UNIT_PATTERN, " ", question))
+    words = _WORD.findall(_PLURAL_POSSESSIVE.sub(" s", re.sub(UNIT_PATTERN, " ", question)))
     # a capitalised word is a name's, but the first only if English does not know it ("Mont Blanc")
     plain = " ".join(w for i, w in enumerate(words) if not w[0].isupper() or i == 0 and is_dictionary_word(w))
     return any(a.form == "superlative" for a in asked_orders(plain))
