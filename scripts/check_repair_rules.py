@@ -7,7 +7,8 @@ joined to the answer variable and every variable an ORDER BY or FILTER reads bou
 asks for a ranking or a comparison at all (inference/asked_order.py), a number it compares with that a
 pattern takes as its value, a value compared with an entity rather than its value, the measure a unit
 names ("the most people": population), a count of a measure's values, a value no other part of the
-query reads, the class its opening words name, a
+query reads (asked for when the question says its property, dropped when it does not), the class its
+opening words name, a
 property it says that the query leaves out (one hop further, among the linker's candidates), an entity
 it names that the query leaves out, by its label or a name within it (the answers restricted to it), a
 class it names that the query leaves out (a variable between typed by it), a property it says that a
@@ -101,6 +102,7 @@ def main() -> None:
         "measure counted": [],
         "unit's measure": [],
         "value left unread": [],
+        "unread and unsaid": [],
         "class": [],
         "said but left out": [],
         "named but left out": [],
@@ -179,6 +181,9 @@ def main() -> None:
         said = Said(question, index) if index is not None else None
         if cls is None and repairer.dangling_value_asked(tokens, said) is not None:
             changed["value left unread"].append(where)
+        checked["unread and unsaid"] += 1
+        if repairer.unsaid_dangling_removed(tokens, said) is not None:
+            changed["unread and unsaid"].append(where)
         if cls is not None:
             checked["class"] += 1
             typed = typed_by(tokens, cls, pm)

@@ -1100,6 +1100,47 @@ def test_a_hypothesis_that_says_more_of_the_question_goes_first(
     assert repairer.repair([typed, films], question="Which films did Ridley Scott direct?").tokens == typed
 
 
+RIVERS_TTL = """@prefix res: <http://repair.test/resource/> .
+@prefix ont: <http://repair.test/ontology/> .
+res:Elbe ont:flowsThrough res:Germany, res:Czechia, res:Dresden .
+res:Germany a ont:Country . res:Czechia a ont:Country .
+res:Dresden ont:country res:Germany .
+"""
+
+
+def test_of_two_hypotheses_that_say_the_same_words_the_one_with_fewer_patterns_goes_first(
+    prefixes: PrefixMap, tmp_path: Path
+) -> None:
+    """ "How many countries does the Elbe cross?" says "countries" once: for the class (the countries
+    it flows through) or for a chain through the property country (the countries of the places it
+    flows through, only Germany). Both say the same words; the one that reads no more into them goes
+    first, whatever the model's order. A chain that says more words keeps its place."""
+    (tmp_path / "kb.ttl").write_text(RIVERS_TTL, encoding="utf-8")
+    entries = [
+        Entry("res:Elbe", "entity", ("Elbe",)),
+        Entry("ont:Country", "class", ("country",)),
+        Entry("ont:country", "property", ("country",)),
+        Entry("ont:flowsThrough", "property", ("flows through",)),
+    ]
+    chain = _tokens(
+        "SELECT (COUNT(DISTINCT ?x) AS ?count) WHERE { res:Elbe ont:flowsThrough ?y . ?y ont:country ?x }"
+    )
+    typed = _tokens(
+        "SELECT (COUNT(DISTINCT ?x) AS ?count) WHERE { ?x a ont:Country . res:Elbe ont:flowsThrough ?x }"
+    )
+    units = ["ont:Country", "ont:country", "res:Elbe", "ont:flowsThrough"]
+    with (
+        EmbeddedStore([tmp_path / "kb.ttl"], prefixes=prefixes, timeout_s=10) as store,
+        KBIndex.build(tmp_path / "rivers.sqlite", entries) as index,
+    ):
+        repairer = Repairer(store, prefixes, index, max_rounds=1)
+        repaired = repairer.repair([chain, typed], units, "How many countries does the Elbe flow through?")
+        assert repaired.tokens == typed and repaired.answer.number() == 2
+        cities = _tokens("SELECT (COUNT(DISTINCT ?x) AS ?count) WHERE { res:Elbe ont:flowsThrough ?x }")
+        said = repairer.repair([chain, cities], units, "How many countries does the Elbe flow through?")
+        assert said.rounds[0].attempts[0].source == "hypothesis 1"  # it says "countries", the other does not
+
+
 def test_a_property_the_question_says_and_the_query_leaves_out_takes_the_answer_one_hop_further(
     kb: Recording, index: KBIndex, prefixes: PrefixMap
 ) -> None:
@@ -2086,6 +2127,43 @@ def test_a_yes_no_question_naming_a_period_asks_it_of_the_value_a_select_reads(n
     none = _tokens("SELECT DISTINCT ?x WHERE { res:Iceland ont:releaseYear ?x }")
     assert nations.ask_compared(none, "Did Iceland come out in the 2020s?", ["res:Iceland"]) is None
     assert nations.ask_compared(year, "When did Oppenheimer come out in the 2020s?", units) is None
+
+
+def test_when_nothing_answers_the_class_asked_for_is_compared_with_the_one_entity_named(
+    nations: Repairer,
+) -> None:
+    """ "Which countries are bigger than Iceland?" decoded with Iceland as an official language: no
+    hypothesis answers, so every country is compared by area with Iceland's. Not when the question names
+    something else the comparison would drop (South America)."""
+    language = _tokens("SELECT DISTINCT ?x WHERE { ?x a ont:Country . ?x ont:officialLanguage res:Iceland }")
+    units = ["ont:Country", "ont:area", "res:Iceland", "ont:officialLanguage"]
+    repaired = nations.repair([language], units, "Which countries are bigger than Iceland?")
+    assert repaired.tokens == _tokens(
+        "SELECT DISTINCT ?x WHERE { ?x a ont:Country . ?x ont:area ?v . res:Iceland ont:area ?_than . FILTER(?v > ?_than) }"
+    )
+    assert repaired.answer.rows == (("http://repair.test/resource/France",),)
+    south = nations.repair(
+        [language], [*units, "res:South_America"], "Which countries in South America are bigger than Iceland?"
+    )
+    assert south.answered_in is None
+
+
+def test_a_pattern_read_by_nothing_whose_property_the_question_does_not_say_is_removed(
+    nations: Repairer,
+) -> None:
+    """`?x ont:population ?v`, left by a ranking the question never asked for, only keeps the countries
+    that have a population; it goes unless the question says population."""
+    tokens = _tokens(
+        "SELECT DISTINCT ?x WHERE { ?x a ont:Country . ?x ont:population ?v . ?x ont:continent res:South_America }"
+    )
+    removed = nations.unsaid_dangling_removed(
+        tokens, Said("Which countries are in South America?", nations.index)
+    )
+    assert removed is not None and removed[0] == _tokens(
+        "SELECT DISTINCT ?x WHERE { ?x a ont:Country . ?x ont:continent res:South_America }"
+    )
+    said = Said("Which countries in South America have a population?", nations.index)
+    assert nations.unsaid_dangling_removed(tokens, said) is None
 
 
 def test_an_ask_that_joins_an_entity_to_itself_is_false_for_its_form(nations: Repairer) -> None:

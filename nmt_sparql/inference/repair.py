@@ -146,6 +146,7 @@ from nmt_sparql.inference.asked_order import (
     asked_orders,
     asked_period,
     asks_for_the_top,
+    compares_with_a_bound,
     ordered_variable,
     ranking_dropped,
     ranks_by_size,
@@ -917,7 +918,10 @@ class Repairer(Comparisons, PlaceReading):
         which the linker matched) and holds at most as many properties and classes that the question
         does not say, one of the two strictly ("what nationality is the director of Parasite":
         director and nationality before director alone; "did Picasso paint Guernica": painter before
-        year completed). Two elements named by the same words cover them once. Before all that, a
+        year completed). Two elements named by the same words cover them once. Of two that cover the
+        same words and hold nothing unsaid, the one with fewer property patterns goes first: "How many
+        countries does the Elbe cross?" says "countries" once, for the class or for a chain through the
+        property country, and the one pattern reads no more into it than it says. Before all that, a
         hypothesis goes first that leaves out fewer of the entities the question names by their whole
         label, unambiguously ("the tallest mountain in the Alps": the Alps, reached by an unsaid mountain
         range, before every mountain; not "The Godfather", both a novel and a film, nor "composer", an
@@ -935,15 +939,23 @@ class Repairer(Comparisons, PlaceReading):
                 return frozenset({token}) if kind == "entity" or token.startswith('"') else frozenset()
             return (said.words(token) | said.asked_head(token)) or None
 
-        def score(tokens: Sequence[str]) -> tuple[int, int, int]:
+        def score(tokens: Sequence[str]) -> tuple[int, int, int, int, frozenset[str]]:
             found = [covered(t) for t in set(tokens)]
+            words = frozenset().union(*(f for f in found if f))
             left_out = sum(u not in tokens for u in named)
-            return left_out, len(set().union(*(f for f in found if f))), found.count(None)
+            hops = sum(
+                tokens[p] != "a" for _, p, _ in triple_patterns(tokens, token_types(tokens, self.prefixes))
+            )
+            return left_out, len(words), found.count(None), hops, words
 
-        def beats(a: tuple[int, int, int], b: tuple[int, int, int]) -> bool:
+        def beats(
+            a: tuple[int, int, int, int, frozenset[str]], b: tuple[int, int, int, int, frozenset[str]]
+        ) -> bool:
             if a[0] != b[0]:
                 return a[0] < b[0]
-            return a != b and a[1] >= b[1] and a[2] <= b[2]
+            if a[1:3] == b[1:3]:
+                return a[2] == 0 and a[4] == b[4] and a[3] < b[3]
+            return a[1] >= b[1] and a[2] <= b[2]
 
         scored = [(n, hyp, score(hyp)) for n, hyp in numbered]
         ordered = []
@@ -1505,6 +1517,32 @@ class Repairer(Comparisons, PlaceReading):
 
         return self._filtered_by_measures(tokens, answer, units, question, rnd, expected, compare)
 
+    def _class_compared(
+        self,
+        cls: str | None,
+        answered: tuple[list[str], Answer] | None,
+        units: Sequence[str],
+        question: str,
+        said: Said | None,
+        rnd: Round,
+        expected: Expected,
+    ) -> tuple[list[str], Answer] | None:
+        """When no hypothesis answered, the things of the class a question asks for compared with the
+        one entity it names, or a number (`_compared`): "Which countries are bigger than India?" decoded
+        with India as an official language or a continent is every country, then those whose area is
+        larger than India's. None when the question names anything else, which such a query would drop."""
+        if cls is None or answered is not None or said is None or not compares_with_a_bound(question):
+            return None
+        wanted = asked(question, "comparative")
+        than = self._compared_with(question, units, wanted.word) if wanted else None
+        if any(e != than for e in self._named(said, units)):
+            return None
+        every = f"select distinct ?x where {{ ?x a {cls} }}".split()
+        attempt, answer, _ = self._try(every, f"the question: every {cls}", expected)
+        if attempt.outcome != ANSWERED or answer is None:
+            return None
+        return self._compared(every, answer, units, question, f"the question: every {cls}", rnd, expected)
+
     def _in_period(
         self,
         tokens: list[str],
@@ -1567,6 +1605,37 @@ class Repairer(Comparisons, PlaceReading):
                 yield [*tokens[:close], *read, *before, ".", *check, *tokens[close:]], change
 
         return self._first_change(rewrites(), answer, rnd, expected)
+
+    def unsaid_dangling_removed(
+        self, tokens: Sequence[str], said: Said | None
+    ) -> tuple[list[str], str] | None:
+        """`tokens` without a pattern `?x P ?v` whose `?v` nothing else reads and whose property the
+        question does not say, in a query of several patterns ("European countries bigger than Germany"
+        left with `?x ont:population ?v` once its unasked ranking went): it only keeps the answers that
+        have some value of P, which the question never asked; None when there is none."""
+        if said is None or "where" not in tokens:
+            return None
+        types = token_types(list(tokens), self.prefixes)
+        patterns = triple_patterns(tokens, types)
+        counts = Counter(tokens)
+        for s, p, o in patterns:
+            if (
+                len(patterns) > 1
+                and types[s] == TokenType.VARIABLE
+                and types[p] == TokenType.URI
+                and types[o] == TokenType.VARIABLE
+                and counts[tokens[o]] == 1
+                and not said.words(tokens[p])
+                and not said.asked_head(tokens[p])
+            ):
+                kept = [t for i, t in enumerate(tokens) if i not in (s, p, o)]
+                kept = [
+                    t
+                    for i, t in enumerate(kept)
+                    if t != "." or (kept[i - 1] not in ("{", ".") and kept[i + 1 : i + 2] != ["}"])
+                ]
+                return kept, f"{tokens[s]} {tokens[p]} {tokens[o]} removed (read by nothing, not said)"
+        return None
 
     def dangling_value_asked(self, tokens: Sequence[str], said: Said | None) -> tuple[list[str], str] | None:
         """`tokens` answering with the value of a pattern `?x P ?v` whose `?v` nothing else reads, in a
@@ -1859,6 +1928,7 @@ class Repairer(Comparisons, PlaceReading):
                     lambda t: self.measure_of_unit(t, question),
                     lambda t: turned_to_question(t, question, self.values_are_dates),
                     lambda t: unasked_ranking_removed(t, question),
+                    lambda t: self.unsaid_dangling_removed(t, said),
                     lambda t: unordered_limit_removed(t, question),
                     lambda t: unlimited_top(t, question),
                     lambda t: unasked_comparison_made_equal(t, question),
@@ -1962,6 +2032,9 @@ class Repairer(Comparisons, PlaceReading):
                     settled = self._settled(swapped, answer, attempt, first, question, units, expected, said)
                     if settled is not None:
                         return Repaired(*settled, rounds, 1)
+        compared = self._class_compared(asks_class, answered, units, question, said, first, expected)
+        if compared is not None:
+            return Repaired(*compared, rounds, 1)
         # A query of the form asked for (an ASK for "Was ...?") is repaired first: a rewrite of another
         # form answers with the wrong kind whatever it finds. Then an answer of the wrong kind, from a
         # query whose patterns the KB matches: nearer the question than an empty one (stable otherwise).
