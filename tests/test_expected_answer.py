@@ -53,6 +53,7 @@ from nmt_sparql.inference.expected_answer import (
         ("Which country has the largest number of inhabitants?", NOT_YES_NO),
         ("How mny films did John Williams score?", COUNT),
         ("How tall is Mount Everest?", MEASURE),
+        ("Counting from the Sun, what number planet is Saturn?", MEASURE),  # a value, not a count
         (
             "Mount Logan is part of which mountain range?",
             Expected("not a yes/no answer or a count", count=False),
@@ -61,6 +62,7 @@ from nmt_sparql.inference.expected_answer import (
         ("When was Nvidia founded?", DATE),
         ("In which year did the Titanic sink?", DATE),
         ("In which town was the man who founded Puma born?", THING),
+        ("In which yera was Marilyn Diptych completed", DATE),  # a misspelt year, no thing
         ("on what continent is the Zambezi", THING),
         ("Anthony Burgess was born where?", THING),  # the question word at the end
         ("google was founded by who", replace(THING, asks="who")),

@@ -2166,6 +2166,17 @@ def test_a_pattern_read_by_nothing_whose_property_the_question_does_not_say_is_r
     assert nations.unsaid_dangling_removed(tokens, said) is None
 
 
+def test_two_entities_said_by_the_same_words_are_one_reading_left_out_or_kept(nations: Repairer) -> None:
+    """ "Is French an official language in Belgium?": "French" says the language and, as a place
+    adjective, France. A hypothesis with France and French leaves out Belgium; one with Belgium and
+    French leaves out nothing, France being the other reading of "French", so it goes first."""
+    france = _tokens("ASK WHERE { res:France ont:officialLanguage res:French }")
+    belgium = _tokens("ASK WHERE { res:Belgium ont:officialLanguage res:French }")
+    units = ["res:French", "res:France", "ont:officialLanguage", "res:Belgium"]
+    repaired = nations.repair([france, belgium], units, "Is French an official language in Belgium?")
+    assert repaired.rounds[0].attempts[0].source == "hypothesis 2" and repaired.tokens == belgium
+
+
 def test_an_ask_that_joins_an_entity_to_itself_is_false_for_its_form(nations: Repairer) -> None:
     itself = _tokens("ASK WHERE { res:France ont:namedAfter res:France }")
     assert nations.ruled_out(itself, token_types(itself, nations.prefixes))

@@ -156,6 +156,11 @@ def expected_answer(question: str) -> Expected:
         return MEASURE  # "How many km does the Tiber run for?", "how many square miles is ..."
     if asked:
         return COUNT  # also "South Africa has how many capitals?"
+    at = next(
+        (i for i, w in enumerate(words[:-1]) if w in ("what", "which") and words[i + 1] == "number"), None
+    )
+    if at is not None and words[at + 2 : at + 3] != ["of"]:
+        return MEASURE  # "Which number planet from the sun is Mars?": a value, not a count
     opening = " ".join(words[:6]) + " "
     if first == "count" or re.match(_NUMBER_OF + " ", opening):
         return COUNT  # "Count the albums by ...", "number of countries the Danube flows through"
@@ -164,8 +169,8 @@ def expected_answer(question: str) -> Expected:
     if first == "when" or (first in ("what", "which") and second in TIME_NOUNS):
         return DATE
     if first in ("in", "on", "during", "from") and second in ("what", "which") and words[2:3]:
-        if words[2] in TIME_NOUNS:
-            return DATE
+        if one_edit_from(words[2], TIME_NOUNS) in TIME_NOUNS:
+            return DATE  # "In which yera was ...": a misspelt year
         if first != "during":
             return THING  # "In which town was the man who founded Puma born?": a place, not a date
     if first in ("who", "whom"):

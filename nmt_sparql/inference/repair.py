@@ -925,11 +925,18 @@ class Repairer(Comparisons, PlaceReading):
         hypothesis goes first that leaves out fewer of the entities the question names by their whole
         label, unambiguously ("the tallest mountain in the Alps": the Alps, reached by an unsaid mountain
         range, before every mountain; not "The Godfather", both a novel and a film, nor "composer", an
-        occupation and a class)."""
+        occupation and a class); of two said by the same words, keeping one leaves out neither ("Is
+        Portuguese an official language in Paraguay?": the language, or Portugal, and Paraguay)."""
         numbered = list(enumerate(hypotheses, 1))
         if said is None:
             return numbered
         named = self._named(said, units)
+        places = {u: said.positions(u) for u in named}
+
+        def left_out(tokens: Sequence[str]) -> int:
+            """The named entities a query leaves out, but for one said at the place of one it keeps."""
+            kept = [u for u in named if u in tokens]
+            return sum(u not in tokens and not any(places[u] & places[k] for k in kept) for u in named)
 
         def covered(token: str) -> frozenset[str] | None:
             """The question's words a property or class says (None: none), or the entity or literal
@@ -942,11 +949,10 @@ class Repairer(Comparisons, PlaceReading):
         def score(tokens: Sequence[str]) -> tuple[int, int, int, int, frozenset[str]]:
             found = [covered(t) for t in set(tokens)]
             words = frozenset().union(*(f for f in found if f))
-            left_out = sum(u not in tokens for u in named)
             hops = sum(
                 tokens[p] != "a" for _, p, _ in triple_patterns(tokens, token_types(tokens, self.prefixes))
             )
-            return left_out, len(words), found.count(None), hops, words
+            return left_out(tokens), len(words), found.count(None), hops, words
 
         def beats(
             a: tuple[int, int, int, int, frozenset[str]], b: tuple[int, int, int, int, frozenset[str]]

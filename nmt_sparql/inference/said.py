@@ -103,6 +103,15 @@ class Said:
         words = [w for w in self.text.split() if w not in STOPWORDS]
         return frozenset(n for n in self.names_within(token) if not any(misspelt(w, n) for w in words))
 
+    def positions(self, token: str) -> frozenset[int]:
+        """Where the question's words (`text.split()`) name the element whole (`names_whole`): its
+        spans in full and its place adjectives. Two elements said at one place are two readings of the
+        same words ("Portuguese": the language, or Portugal)."""
+        words = self.text.split()
+        places = {w for p in self.place_words(token) for w in p.split()}
+        spans = {i for start, end in self.spans_in_full(token) for i in range(start, end)}
+        return frozenset(spans | {i for i, w in enumerate(words) if w in places})
+
     def place_words(self, token: str) -> list[str]:
         """The question's words that are place adjectives of the element's label ("american"), or
         name it with the word before ("south american" for South America)."""
