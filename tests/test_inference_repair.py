@@ -2177,6 +2177,13 @@ def test_two_entities_said_by_the_same_words_are_one_reading_left_out_or_kept(na
     assert repaired.rounds[0].attempts[0].source == "hypothesis 2" and repaired.tokens == belgium
 
 
+def test_the_entity_compared_with_may_be_named_by_a_name_within_its_label(nations: Repairer) -> None:
+    """ "longer than the Amazon" names the Amazon River by "Amazon" when no other unit has that name."""
+    question = "Which rivers are longer than the Amazon?"
+    assert nations._compared_with(question, ["res:Nile", "res:Amazon_River"], "longer") == "res:Amazon_River"
+    assert nations._compared_with("Which rivers are longer?", ["res:Amazon_River"], "longer") is None
+
+
 def test_an_ask_that_joins_an_entity_to_itself_is_false_for_its_form(nations: Repairer) -> None:
     itself = _tokens("ASK WHERE { res:France ont:namedAfter res:France }")
     assert nations.ruled_out(itself, token_types(itself, nations.prefixes))

@@ -433,16 +433,25 @@ class Comparisons(KBReader):
 
     def _compared_with(self, question: str, units: Sequence[str], word: str) -> str | None:
         """The entity among the units that the question compares with: named right after "than" or the
-        comparing word ("farther from the sun than Earth", "directed after Alien"); None without one."""
+        comparing word ("farther from the sun than Earth", "directed after Alien"), by its label or,
+        when no other unit has it, by a name within it ("longer than the Congo": the Congo River);
+        None without one."""
         if self.index is None:
             return None
         text = f" {normalize(question)} "
-        for unit in units:
-            label = normalize(self.index.label(unit) or "") if self._kind(unit) == "entity" else ""
-            if label and any(
-                f" {w} {label} " in text or f" {w} the {label} " in text for w in ("than", normalize(word))
-            ):
-                return unit
+        entities = [u for u in units if self._kind(u) == "entity"]
+        said = Said(question, self.index)
+        names = {u: self._said_as(u, said) for u in entities}
+        shared = Counter(tuple(n) for forms in names.values() for n in forms[1:])
+        for by_label in (True, False):
+            for unit in entities:
+                forms = names[unit][:1] if by_label else [n for n in names[unit][1:] if shared[tuple(n)] == 1]
+                if any(
+                    f" {w} {' '.join(n)} " in text or f" {w} the {' '.join(n)} " in text
+                    for n in forms
+                    for w in ("than", normalize(word))
+                ):
+                    return unit
         return None
 
     def _answer_body(self, tokens: Sequence[str]) -> tuple[str, int, list[str]] | None:
