@@ -2184,6 +2184,22 @@ def test_the_entity_compared_with_may_be_named_by_a_name_within_its_label(nation
     assert nations._compared_with("Which rivers are longer?", ["res:Amazon_River"], "longer") is None
 
 
+def test_an_empty_query_asks_its_pattern_of_an_entity_the_question_names_and_it_leaves_out(
+    nations: Repairer,
+) -> None:
+    """ "When was KU Leuven founded?" decoded about the city of Leuven, which has no founding year: the
+    university the question names, left out, takes the city's place, and answers with a year."""
+    city = _tokens("SELECT DISTINCT ?x WHERE { res:Leuven_City ont:foundingYear ?x }")
+    units = ["res:Leuven", "res:Leuven_City", "ont:foundingYear"]
+    repaired = nations.repair([city], units, "When was KU Leuven founded?")
+    assert repaired.tokens == _tokens("SELECT DISTINCT ?x WHERE { res:Leuven ont:foundingYear ?x }")
+    assert repaired.answered_in == 1 and repaired.answer.rows == (("1425",),)
+    # one common word in lower case names no entity to put in ("sap has its main office": no river Main)
+    for question, swaps in (("when was the critic hired", 0), ("When was the Critic hired", 1)):
+        said = Said(question, nations.index)
+        assert len(list(nations._named_swaps(city, said, ["res:Critic", *units], question))) == swaps
+
+
 def test_an_ask_that_joins_an_entity_to_itself_is_false_for_its_form(nations: Repairer) -> None:
     itself = _tokens("ASK WHERE { res:France ont:namedAfter res:France }")
     assert nations.ruled_out(itself, token_types(itself, nations.prefixes))

@@ -135,7 +135,7 @@ from tqdm.auto import tqdm
 
 from nmt_sparql.annotation.linking.index import QUALIFIER, KBIndex, Kind, normalize
 from nmt_sparql.annotation.linking.sources import token_of
-from nmt_sparql.annotation.linking.wordforms import inflections
+from nmt_sparql.annotation.linking.wordforms import inflections, is_dictionary_word
 from nmt_sparql.annotation.units import units
 from nmt_sparql.execution.answer import Answer
 from nmt_sparql.execution.base import ExistenceCheckError, KnowledgeBase
@@ -1523,6 +1523,31 @@ class Repairer(Comparisons, PlaceReading):
 
         return self._filtered_by_measures(tokens, answer, units, question, rnd, expected, compare)
 
+    def _named_swaps(
+        self, tokens: Sequence[str], said: Said | None, units: Sequence[str], question: str
+    ) -> Iterator[tuple[list[str], str]]:
+        """`tokens` with an entity the question names in full and the query leaves out put in place of
+        one the query uses: "Edward Hopper finished Nighthawks in which year?" decoded as
+        `res:Edward_Hopper ont:yearCompleted ?x`, which a painter has not, asks it of Nighthawks. Not an
+        entity named by a place adjective ("South American" also says the United States), nor by one
+        common word the question writes in lower case ("sap has its main office": no river Main)."""
+        if said is None:
+            return
+        written = {normalize(w) for w in question.split() if w[:1].isupper()}
+        left = [
+            u
+            for u in self._named(said, units)
+            if u not in tokens
+            and said.names_in_full(u)
+            and not (
+                is_dictionary_word(label := normalize(self.index.label(u) or "") if self.index else "")
+                and label not in written
+            )
+        ]
+        entities = [t for t in dict.fromkeys(tokens) if self._kind(t) == "entity"]
+        for used, named in itertools.product(entities, left):
+            yield [named if t == used else t for t in tokens], f"{used} -> {named} (named, left out)"
+
     def _class_compared(
         self,
         cls: str | None,
@@ -2024,11 +2049,15 @@ class Repairer(Comparisons, PlaceReading):
             if attempt.outcome in (EMPTY, UNKNOWN_IRI, WRONG_KIND):
                 targets.append(_Target(tokens, f"hypothesis {n}", unknown, attempt.outcome == WRONG_KIND))
         # After the model's own queries, each empty one's chains read the other way round (`_chain_swaps`),
+        # and its named entity put in place of one the question names and it leaves out (`_named_swaps`),
         # kept when that gives the kind of answer asked for (an answer of another kind proves nothing).
         for target in targets:
             if target.wrong_kind or target.unknown:  # not an empty answer
                 continue
-            for swapped, change in self._chain_swaps(target.tokens):
+            for swapped, change in [
+                *self._chain_swaps(target.tokens),
+                *self._named_swaps(target.tokens, said, units, question),
+            ]:
                 if tuple(swapped) in seen:
                     continue
                 seen.add(tuple(swapped))
