@@ -908,7 +908,11 @@ class Repairer(Comparisons, PlaceReading):
         return self._accept(counted, answer, attempt, rnd, question, units, expected, said)
 
     def _named_first(
-        self, hypotheses: Sequence[Sequence[str]], said: Said | None, units: Sequence[str] = ()
+        self,
+        hypotheses: Sequence[Sequence[str]],
+        said: Said | None,
+        units: Sequence[str] = (),
+        asked: str | None = None,
     ) -> list[tuple[int, Sequence[str]]]:
         """The n-best, numbered, in the model's order but for what the question says: a hypothesis goes
         before an earlier one that it beats on the question's words -- it covers at least as many of
@@ -918,10 +922,12 @@ class Repairer(Comparisons, PlaceReading):
         which the linker matched) and holds at most as many properties and classes that the question
         does not say, one of the two strictly ("what nationality is the director of Parasite":
         director and nationality before director alone; "did Picasso paint Guernica": painter before
-        year completed). Two elements named by the same words cover them once. Of two that cover the
-        same words and hold nothing unsaid, the one with fewer property patterns goes first: "How many
-        countries does the Elbe cross?" says "countries" once, for the class or for a chain through the
-        property country, and the one pattern reads no more into it than it says. Before all that, a
+        year completed). Two elements named by the same words cover them once, and the words of the
+        class the question asks for (`asked`) count for every hypothesis, since repair types an answer by
+        it. Of two that cover the same words and leave the same elements unsaid, the one with fewer
+        property patterns goes first: "How many countries does the Elbe cross?" says "countries" once,
+        for the class or for a chain through the property country, and the one pattern reads no more
+        into it than it says. Before all that, a
         hypothesis goes first that leaves out fewer of the entities the question names by their whole
         label, unambiguously ("the tallest mountain in the Alps": the Alps, reached by an unsaid mountain
         range, before every mountain; not "The Godfather", both a novel and a film, nor "composer", an
@@ -946,21 +952,24 @@ class Repairer(Comparisons, PlaceReading):
                 return frozenset({token}) if kind == "entity" or token.startswith('"') else frozenset()
             return (said.words(token) | said.asked_head(token)) or None
 
-        def score(tokens: Sequence[str]) -> tuple[int, int, int, int, frozenset[str]]:
-            found = [covered(t) for t in set(tokens)]
-            words = frozenset().union(*(f for f in found if f))
+        # the class the question asks for: repair types an answer by it, so every hypothesis says its words
+        typed = (covered(asked) or frozenset()) if asked is not None else frozenset()
+        Score = tuple[int, int, int, int, frozenset[str], frozenset[str]]
+
+        def score(tokens: Sequence[str]) -> Score:
+            found = {t: covered(t) for t in set(tokens)}
+            words = frozenset().union(typed, *(f for f in found.values() if f))
+            unsaid = frozenset(t for t, f in found.items() if f is None)
             hops = sum(
                 tokens[p] != "a" for _, p, _ in triple_patterns(tokens, token_types(tokens, self.prefixes))
             )
-            return left_out(tokens), len(words), found.count(None), hops, words
+            return left_out(tokens), len(words), len(unsaid), hops, words, unsaid
 
-        def beats(
-            a: tuple[int, int, int, int, frozenset[str]], b: tuple[int, int, int, int, frozenset[str]]
-        ) -> bool:
+        def beats(a: Score, b: Score) -> bool:
             if a[0] != b[0]:
                 return a[0] < b[0]
             if a[1:3] == b[1:3]:
-                return a[2] == 0 and a[4] == b[4] and a[3] < b[3]
+                return a[4:] == b[4:] and a[3] < b[3]
             return a[1] >= b[1] and a[2] <= b[2]
 
         scored = [(n, hyp, score(hyp)) for n, hyp in numbered]
@@ -1952,7 +1961,7 @@ class Repairer(Comparisons, PlaceReading):
             seen.add(tuple(choice.query))
             if attempt.outcome == ANSWERED and answer is not None:
                 return Repaired(choice.query, answer, rounds, 1)
-        for n, hyp in self._named_first(hypotheses, said, units):
+        for n, hyp in self._named_first(hypotheses, said, units, asks_class):
             tokens, source = list(hyp), f"hypothesis {n}"
             if question:
                 for rule in (
