@@ -74,6 +74,11 @@ from nmt_sparql.inference.expected_answer import (
         ("Paris is the capital of France, isn't it", YES_NO),
         ("Einstein was German - is that true?", YES_NO),
         ("True or false: Mars has two moons", YES_NO),
+        ("Quick check: was the director of Rashomon born in Tokyo?", YES_NO),  # the question after a colon
+        (
+            "Bohrium or dubnium: which has the bigger atomic number?",
+            NOT_YES_NO,
+        ),
         ("Which country is right next to Peru?", Expected("not a yes/no answer or a count", count=False)),
         ("", ANY),
         ("«res:Alien»", ANY),

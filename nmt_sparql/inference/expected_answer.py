@@ -149,6 +149,9 @@ def expected_answer(question: str) -> Expected:
         return ANY  # "Were is Oslo?": a misspelt "where", no yes/no question
     if first in AUXILIARIES:
         return YES_NO
+    asking = _words(question.rsplit(":", 1)[1]) if ":" in question else []
+    if asking[:1] and asking[0] in AUXILIARIES and asking[1:2] not in (["is"], ["are"], ["was"], ["were"]):
+        return YES_NO  # "Quick check: was the director of Rashomon born in Tokyo?"
     asked = [i for i, (a, b) in enumerate(zip(words, words[1:])) if a == "how" and b in ("many", "much")]
     if asked and words[asked[0] + 3 : asked[0] + 4] and words[asked[0] + 3] in _DIMENSIONS:
         return MEASURE  # "How many km long is the Tiber?"
