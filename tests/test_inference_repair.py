@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -83,6 +84,19 @@ class Recording(KnowledgeBase):
 
     def close(self) -> None:
         self.store.close()
+
+
+@contextmanager
+def _repairer_on(
+    tmp_path: Path, prefixes: PrefixMap, ttl: str, entries: Sequence[Entry], max_rounds: int = 5
+) -> Iterator[Repairer]:
+    """A repairer on a test's own facts: a store of `ttl` and a KB index of `entries`."""
+    (tmp_path / "kb.ttl").write_text(ttl, encoding="utf-8")
+    with (
+        EmbeddedStore([tmp_path / "kb.ttl"], prefixes=prefixes, timeout_s=10) as store,
+        KBIndex.build(tmp_path / "index.sqlite", entries) as index,
+    ):
+        yield Repairer(Recording(store), prefixes, index, max_rounds=max_rounds)
 
 
 @pytest.fixture(scope="module")
@@ -1116,7 +1130,6 @@ def test_of_two_hypotheses_that_say_the_same_words_the_one_with_fewer_patterns_g
     flows through, only Germany). Both say the same words; the one that reads no more into them goes
     first, whatever the model's order; so does one that leaves the class out, since repair types its
     answer by the class asked for."""
-    (tmp_path / "kb.ttl").write_text(RIVERS_TTL, encoding="utf-8")
     entries = [
         Entry("res:Elbe", "entity", ("Elbe",)),
         Entry("ont:Country", "class", ("country",)),
@@ -1130,11 +1143,7 @@ def test_of_two_hypotheses_that_say_the_same_words_the_one_with_fewer_patterns_g
         "SELECT (COUNT(DISTINCT ?x) AS ?count) WHERE { ?x a ont:Country . res:Elbe ont:flowsThrough ?x }"
     )
     units = ["ont:Country", "ont:country", "res:Elbe", "ont:flowsThrough"]
-    with (
-        EmbeddedStore([tmp_path / "kb.ttl"], prefixes=prefixes, timeout_s=10) as store,
-        KBIndex.build(tmp_path / "rivers.sqlite", entries) as index,
-    ):
-        repairer = Repairer(store, prefixes, index, max_rounds=1)
+    with _repairer_on(tmp_path, prefixes, RIVERS_TTL, entries, max_rounds=1) as repairer:
         repaired = repairer.repair([chain, typed], units, "How many countries does the Elbe flow through?")
         assert repaired.tokens == typed and repaired.answer.number() == 2
         cities = _tokens("SELECT (COUNT(DISTINCT ?x) AS ?count) WHERE { res:Elbe ont:flowsThrough ?x }")
@@ -1342,7 +1351,6 @@ def test_an_answer_taken_one_hop_further_passes_through_the_class_the_question_n
     """ "albums by bands from London" decoded as `?x ont:birthPlace res:London`: one hop further by
     artist reaches the albums of people born there. The question names what is between (bands): that
     hop is typed by it, so it is empty, and the property that binds the answer is rewritten instead."""
-    (tmp_path / "kb.ttl").write_text(BANDS_TTL, encoding="utf-8")
     entries = [
         Entry("res:London", "entity", ("London",)),
         Entry("ont:Band", "class", ("band",)),
@@ -1354,11 +1362,7 @@ def test_an_answer_taken_one_hop_further_passes_through_the_class_the_question_n
     ]
     born = _tokens("SELECT DISTINCT ?x WHERE { ?x ont:birthPlace res:London }")
     units = ["ont:Album", "ont:Band", "res:London", "ont:artist", "ont:birthPlace", "ont:hometown"]
-    with (
-        EmbeddedStore([tmp_path / "kb.ttl"], prefixes=prefixes, timeout_s=10) as store,
-        KBIndex.build(tmp_path / "index.sqlite", entries) as index,
-    ):
-        repairer = Repairer(Recording(store), prefixes, index)
+    with _repairer_on(tmp_path, prefixes, BANDS_TTL, entries) as repairer:
         repaired = repairer.repair([born], units, "albums by bands from London")
         assert repaired.answer is not None and repaired.answer.rows == (
             ("http://repair.test/resource/A_Night_at_the_Opera",),
@@ -1873,12 +1877,8 @@ NATION_ENTRIES = [
 
 @pytest.fixture
 def nations(prefixes: PrefixMap, tmp_path: Path) -> Iterator[Repairer]:
-    (tmp_path / "kb.ttl").write_text(NATIONS_TTL, encoding="utf-8")
-    with (
-        EmbeddedStore([tmp_path / "kb.ttl"], prefixes=prefixes, timeout_s=10) as store,
-        KBIndex.build(tmp_path / "nations.sqlite", NATION_ENTRIES) as index,
-    ):
-        yield Repairer(Recording(store), prefixes, index, max_rounds=1)
+    with _repairer_on(tmp_path, prefixes, NATIONS_TTL, NATION_ENTRIES, max_rounds=1) as repairer:
+        yield repairer
 
 
 def test_a_place_adjective_before_the_class_asked_for_reads_the_place(nations: Repairer) -> None:

@@ -140,11 +140,15 @@ def _spelled(word: str) -> str:
 def _words(question: str) -> list[str]:
     """The question's lowercased words outside its KB units, misspelt graded words undone; a plural's
     possessive ("the Beatles' first album") is an "s" of its own, as "Kubrick's" gives one."""
-    text = _PLURAL_POSSESSIVE.sub(" s", re.sub(UNIT_PATTERN, " ", question))
-    return [_spelled(w.lower()) for w in _WORD.findall(text)]
+    return [_spelled(w.lower()) for w in _WORD.findall(_outside_units(question))]
 
 
 _PLURAL_POSSESSIVE = re.compile(r"(?<=s)['’](?=\s|$)")
+
+
+def _outside_units(question: str) -> str:
+    """The question's text outside its KB units, a plural's possessive ("the Beatles' ") made an "s"."""
+    return _PLURAL_POSSESSIVE.sub(" s", re.sub(UNIT_PATTERN, " ", question))
 
 
 def _sense(lemma: str) -> Sense | None:
@@ -261,8 +265,9 @@ def _is_past_form(word: str) -> bool:
 def _as_adverb(match: re.Match[str]) -> str:
     """The ordinal of `match` dropped when the word after it is a verb's past and no determiner or
     possessive comes before it ("Orwell's first published novel" ranks), else kept."""
-    before = _words(match.string[: match.start()])[-1:]
-    if before and (before[0] in _DETERMINERS or match.string[: match.start()].rstrip().endswith("'")):
+    prefix = match.string[: match.start()]
+    before = _words(prefix)[-1:]
+    if before and (before[0] in _DETERMINERS or prefix.rstrip().endswith("'")):
         return match.group(0)
     return "" if _is_past_form(match.group(2)) else match.group(0)
 
@@ -295,7 +300,7 @@ def asks_for_the_top(question: str) -> bool:
     """Whether `question` has a superlative outside a name ("Which planet is farthest from the Sun?",
     not "Who directed The Longest Day?" nor "Mont Blanc sits on which border?", "Mont" one edit from
     "most"): it asks for the one answer a measure ranks first."""
-    words = _WORD.findall(_PLURAL_POSSESSIVE.sub(" s", re.sub(UNIT_PATTERN, " ", question)))
+    words = _WORD.findall(_outside_units(question))
     # a capitalised word is a name's, but the first only if English does not know it ("Mont Blanc")
     plain = " ".join(w for i, w in enumerate(words) if not w[0].isupper() or i == 0 and is_dictionary_word(w))
     return any(a.form == "superlative" for a in asked_orders(plain))

@@ -357,12 +357,7 @@ class Comparisons(KBReader):
             return None
         said = said or Said(question, self.index)
         entities = [u for u in units if self._kind(u) == "entity"]
-        names = {u: self._said_as(u, said) for u in entities}
-        shared = Counter(tuple(n) for forms in names.values() for n in forms[1:])
-        names = {
-            u: [n for k, n in enumerate(forms) if k == 0 or shared[tuple(n)] == 1]
-            for u, forms in names.items()
-        }
+        names = self._names_of(entities, said)
         for a, b in itertools.permutations(entities, 2):
             rest = _choice_last(words, names[a], names[b])
             rest = rest if rest is not None else _choice_first(words, names[a], names[b])
@@ -394,6 +389,16 @@ class Comparisons(KBReader):
             missing = next((e for e in lacking if alike[e] is None), None)
             return Choice(query, f"a choice between {a} and {b} by {prop} ({graded.word})", missing)
         return None
+
+    def _names_of(self, entities: Sequence[str], said: Said) -> dict[str, list[list[str]]]:
+        """Each entity's names (`_said_as`): its label, then the names within it that no other of
+        `entities` has ("Dickens" names neither Charles nor Catherine Dickens)."""
+        names = {u: self._said_as(u, said) for u in entities}
+        shared = Counter(tuple(n) for forms in names.values() for n in forms[1:])
+        return {
+            u: [n for k, n in enumerate(forms) if k == 0 or shared[tuple(n)] == 1]
+            for u, forms in names.items()
+        }
 
     def _said_as(self, entity: str, said: Said) -> list[list[str]]:
         """The words a question may name `entity` by, longest first: its label ("the" aside), then each
@@ -440,19 +445,20 @@ class Comparisons(KBReader):
             return None
         text = f" {normalize(question)} "
         entities = [u for u in units if self._kind(u) == "entity"]
-        said = Said(question, self.index)
-        names = {u: self._said_as(u, said) for u in entities}
-        shared = Counter(tuple(n) for forms in names.values() for n in forms[1:])
-        for by_label in (True, False):
-            for unit in entities:
-                forms = names[unit][:1] if by_label else [n for n in names[unit][1:] if shared[tuple(n)] == 1]
-                if any(
-                    f" {w} {' '.join(n)} " in text or f" {w} the {' '.join(n)} " in text
-                    for n in forms
-                    for w in ("than", normalize(word))
-                ):
-                    return unit
-        return None
+
+        def after(name: str) -> bool:
+            return any(
+                f" {w} {name} " in text or f" {w} the {name} " in text for w in ("than", normalize(word))
+            )
+
+        def label(u: str) -> str:  # "the" aside, as `_said_as` reads it
+            return " ".join(w for w in normalize(self.index.label(u) or "").split() if w != "the")
+
+        labelled = next((u for u in entities if label(u) and after(label(u))), None)
+        if labelled is not None or not entities:
+            return labelled
+        names = self._names_of(entities, Said(question, self.index))
+        return next((u for u in entities if any(after(" ".join(n)) for n in names[u][1:])), None)
 
     def _answer_body(self, tokens: Sequence[str]) -> tuple[str, int, list[str]] | None:
         """(answer variable, position of the closing brace, the patterns between the braces) of a

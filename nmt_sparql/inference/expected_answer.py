@@ -183,7 +183,6 @@ def expected_answer(question: str) -> Expected:
     plural = len(second) > 3 and second.endswith("s") and not second.endswith(("ss", "us", "is"))
     if first == "which" and plural:
         return NOT_A_MEASURE  # "Which Beatles were born before 1942?", "Which letters stand for antimony?"
-    ending = _asked_at_the_end(words)
     if ending is not None:
         return ending
     if {"number", "count", "total"} & set(words):
@@ -222,9 +221,9 @@ def asked_noun(question: str, width: int = 3) -> list[str]:
     """Up to `width` words after the phrase that asks for things of a kind: at the start ("Which
     painters come from Spain?", "In which cities ...", "How many moons ...") or, for "which" and "how
     many", anywhere ("Einstein's universities are in which city?", "the Nile flows through how many
-    countries"), and for "what" after a preposition ("headquartered in what country"); a bare noun phrase's first words ("albums by bands from London"); empty when the
-    question has no such phrase and opens with a question word, an auxiliary, a verb that asks, or a
-    preposition."""
+    countries"), and for "what" after a preposition ("headquartered in what country"); a bare noun
+    phrase's first words ("albums by bands from London"); empty when the question has no such phrase
+    and opens with a question word, an auxiliary, a verb that asks, or a preposition."""
     words = _words(question)
     for end in range(min(len(words), 7), 0, -1):
         if _ASKING.match(" ".join(words[:end])):

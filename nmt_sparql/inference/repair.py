@@ -1543,16 +1543,12 @@ class Repairer(Comparisons, PlaceReading):
         if said is None:
             return
         written = {normalize(w) for w in question.split() if w[:1].isupper()}
-        left = [
-            u
-            for u in self._named(said, units)
-            if u not in tokens
-            and said.names_in_full(u)
-            and not (
-                is_dictionary_word(label := normalize(self.index.label(u) or "") if self.index else "")
-                and label not in written
-            )
-        ]
+
+        def named_apart(u: str) -> bool:  # not "main", a common word in lower case
+            label = normalize(said.index.label(u) or "")
+            return said.names_in_full(u) and (label in written or not is_dictionary_word(label))
+
+        left = [u for u in self._named(said, units) if u not in tokens and named_apart(u)]
         entities = [t for t in dict.fromkeys(tokens) if self._kind(t) == "entity"]
         for used, named in itertools.product(entities, left):
             yield [named if t == used else t for t in tokens], f"{used} -> {named} (named, left out)"
