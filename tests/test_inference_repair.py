@@ -88,13 +88,19 @@ class Recording(KnowledgeBase):
 
 @contextmanager
 def _repairer_on(
-    tmp_path: Path, prefixes: PrefixMap, ttl: str, entries: Sequence[Entry], max_rounds: int = 5
+    tmp_path: Path,
+    prefixes: PrefixMap,
+    ttl: str,
+    entries: Sequence[Entry],
+    max_rounds: int = 5,
+    facts: Sequence[tuple[str, str, str]] = (),
 ) -> Iterator[Repairer]:
-    """A repairer on a test's own facts: a store of `ttl` and a KB index of `entries`."""
+    """A repairer on a test's own facts: a store of `ttl` and a KB index of `entries` (and of `facts`,
+    for `KBIndex.relations`)."""
     (tmp_path / "kb.ttl").write_text(ttl, encoding="utf-8")
     with (
         EmbeddedStore([tmp_path / "kb.ttl"], prefixes=prefixes, timeout_s=10) as store,
-        KBIndex.build(tmp_path / "index.sqlite", entries) as index,
+        KBIndex.build(tmp_path / "index.sqlite", entries, facts=facts) as index,
     ):
         yield Repairer(Recording(store), prefixes, index, max_rounds=max_rounds)
 
@@ -1737,6 +1743,117 @@ def test_an_ask_no_by_a_property_neither_end_takes_part_in_holds_by_the_one_link
     assert places.linked_otherwise(turned) == []
 
 
+MOONS_TTL = """@prefix res: <http://repair.test/resource/> .
+@prefix ont: <http://repair.test/ontology/> .
+res:Saturn a ont:Planet . res:Mars a ont:Planet .
+res:Mimas a ont:Moon ; ont:orbits res:Saturn ; ont:discoverer res:William_Herschel .
+res:Phobos a ont:Moon ; ont:orbits res:Mars .
+"""
+MOON_ENTRIES = [
+    Entry("res:Saturn", "entity", ("Saturn",)),
+    Entry("res:Mars", "entity", ("Mars",)),
+    Entry("res:Mimas", "entity", ("Mimas",)),
+    Entry("res:Phobos", "entity", ("Phobos",)),
+    Entry("res:William_Herschel", "entity", ("William Herschel",)),
+    Entry("ont:Moon", "class", ("moon",)),
+    Entry("ont:Planet", "class", ("planet",)),
+    Entry("ont:orbits", "property", ("orbits",)),
+    Entry("ont:discoverer", "property", ("discoverer",)),
+]
+MOON_FACTS = [
+    ("res:Mimas", "ont:orbits", "res:Saturn"),
+    ("res:Mimas", "ont:discoverer", "res:William_Herschel"),
+    ("res:Phobos", "ont:orbits", "res:Mars"),
+]
+
+
+def test_an_ask_typing_one_named_by_the_class_of_the_other_asks_the_fact_between_them(
+    prefixes: PrefixMap, tmp_path: Path
+) -> None:
+    """ "Is Mimas one of Saturn's moons?" decoded as whether Saturn is a moon: that "no" answers nothing;
+    the fact that links the moon the question names to Saturn does. With no such fact the "no" stands."""
+    units = ["res:Mimas", "res:Saturn", "ont:Moon", "ont:orbits"]
+    with _repairer_on(tmp_path, prefixes, MOONS_TTL, MOON_ENTRIES, facts=MOON_FACTS) as moons:
+        saturn = _tokens("ASK WHERE { res:Saturn a ont:Moon }")
+        repaired = moons.repair([saturn], units, "Is Mimas one of Saturn's moons?")
+        assert repaired.tokens == _tokens("ASK WHERE { res:Mimas ont:orbits res:Saturn }")
+        assert repaired.answer.boolean is True
+        other = ["res:Phobos", "res:Saturn", "ont:Moon", "ont:orbits"]
+        phobos = moons.repair([saturn], other, "Is Phobos one of Saturn's moons?")
+        assert phobos.tokens == saturn and phobos.answer.boolean is False
+        # the class typed is the named moon's own: what the query asks stands
+        mimas = _tokens("ASK WHERE { res:Mimas a ont:Moon }")
+        assert moons.member_of_named(mimas, Said("Is Mimas one of Saturn's moons?", moons.index), units) == []
+
+
+def test_a_yes_no_question_about_two_named_asks_whether_the_kb_links_them(
+    prefixes: PrefixMap, tmp_path: Path
+) -> None:
+    """ "Does Mimas orbit Saturn?" decoded without Saturn: the fact between the two answers "yes";
+    "Does Phobos orbit Saturn?": no fact links them, so the property that links Phobos to planets asks
+    it, "no". A hypothesis that asks of both is the model's own reading and stays."""
+    units = ["res:Mimas", "res:Phobos", "res:Saturn", "ont:orbits"]
+    with _repairer_on(tmp_path, prefixes, MOONS_TTL, MOON_ENTRIES, facts=MOON_FACTS) as moons:
+        mimas = moons.repair(
+            [_tokens("ASK WHERE { res:Mimas a ont:Moon }")], units, "Does Mimas orbit Saturn?"
+        )
+        assert mimas.tokens == _tokens("ASK WHERE { res:Mimas ont:orbits res:Saturn }")
+        assert mimas.answer.boolean is True
+        phobos = moons.repair(
+            [_tokens("ASK WHERE { res:Phobos a ont:Moon }")], units, "Does Phobos orbit Saturn?"
+        )
+        assert phobos.tokens == _tokens("ASK WHERE { res:Phobos ont:orbits res:Saturn }")
+        assert phobos.answer.boolean is False
+        both = _tokens("ASK WHERE { res:Phobos ont:discoverer res:Saturn }")
+        said = Said("Does Phobos orbit Saturn?", moons.index)
+        assert moons.asked_of_the_two([both], said, units) is None
+
+
+CAPITALS_TTL = """@prefix res: <http://repair.test/resource/> .
+@prefix ont: <http://repair.test/ontology/> .
+res:Iraq a ont:Country ; ont:capital res:Baghdad .
+res:Tigris a ont:River ; ont:flowsThrough res:Iraq , res:Baghdad .
+res:Euphrates a ont:River ; ont:flowsThrough res:Iraq .
+res:Queen_Victoria ont:spouse res:Prince_Albert ; ont:birthDate "1819-05-24" .
+res:Prince_Albert ont:birthDate "1819-08-26" .
+"""
+CAPITAL_ENTRIES = [
+    Entry("res:Iraq", "entity", ("Iraq",)),
+    Entry("res:Baghdad", "entity", ("Baghdad",)),
+    Entry("res:Tigris", "entity", ("Tigris",)),
+    Entry("res:Euphrates", "entity", ("Euphrates",)),
+    Entry("res:Queen_Victoria", "entity", ("Queen Victoria",)),
+    Entry("res:Prince_Albert", "entity", ("Prince Albert",)),
+    Entry("ont:River", "class", ("river",)),
+    Entry("ont:capital", "property", ("capital",)),
+    Entry("ont:flowsThrough", "property", ("flows through",)),
+    Entry("ont:spouse", "property", ("spouse", "husband")),
+    Entry("ont:birthDate", "property", ("birth date", "date of birth")),
+]
+
+
+def test_an_entity_read_where_the_question_reads_its_property_is_read_through_it(
+    prefixes: PrefixMap, tmp_path: Path
+) -> None:
+    """ "Which rivers flow through the capital of Iraq?" decoded as the rivers of Iraq: the question says
+    the capital of Iraq, so Iraq's capital takes its place; "Queen Victoria's husband - date of birth"
+    asks his, not hers. A question that says the property of nothing the query reads changes nothing."""
+    with _repairer_on(tmp_path, prefixes, CAPITALS_TTL, CAPITAL_ENTRIES) as capitals:
+        iraq = _tokens("SELECT DISTINCT ?x WHERE { ?x a ont:River . ?x ont:flowsThrough res:Iraq }")
+        units = ["ont:River", "ont:flowsThrough", "ont:capital", "res:Iraq"]
+        repaired = capitals.repair([iraq], units, "Which rivers flow through the capital of Iraq?")
+        assert repaired.tokens == _tokens(
+            "SELECT DISTINCT ?x WHERE { ?x a ont:River . ?x ont:flowsThrough ?_o . res:Iraq ont:capital ?_o }"
+        )
+        assert repaired.answer.rows == (("http://repair.test/resource/Tigris",),)
+        hers = _tokens("SELECT DISTINCT ?x WHERE { res:Queen_Victoria ont:birthDate ?x }")
+        question = "Queen Victoria's husband - date of birth"
+        his = capitals.repair([hers], ["res:Queen_Victoria", "ont:spouse", "ont:birthDate"], question)
+        assert his.answer.rows == (("1819-08-26",),)
+        said = Said("Which rivers flow through Iraq, and what is the capital?", capitals.index)
+        assert capitals.possessed_read(iraq, said, units) is None
+
+
 def test_an_entity_taken_as_a_measured_value_is_compared_by_its_own_value(places: Repairer) -> None:
     """ "Was Oxford Brookes founded after the University of Oxford?" decoded with one university as the
     other's founding year: the two founding years are compared, the one named after the comparing word
@@ -2073,6 +2190,22 @@ def test_a_choice_between_two_named_entities_ranks_the_two_by_the_measure_asked(
     versus = nations.choice_between("Barrett vs Waters - who was born later", units)
     assert versus is not None and "desc" in versus.query
     assert nations.choice_between("Syd Barrett and Roger Waters are older than whom?", units) is None
+
+
+def test_a_choice_between_three_named_entities_of_one_kind_ranks_the_three(nations: Repairer) -> None:
+    """ "Which is smallest: France, Iceland or Malta?": three countries by area, the choice last or first;
+    a name before the choice of a kind other than the two chosen is no third choice."""
+    units = ["res:France", "res:Iceland", "res:Malta", "ont:area"]
+    smallest = nations.choice_between("Which is smallest: France, Iceland or Malta?", units)
+    assert smallest is not None and smallest.query == _tokens(
+        "SELECT DISTINCT ?x WHERE { ?x ont:area ?v . FILTER(?x = res:France || ?x = res:Iceland || ?x = res:Malta) }"
+        " ORDER BY ASC(?v) LIMIT 1"
+    )
+    biggest = nations.repair([smallest.query], units, "France, Iceland or Malta - which one is the biggest?")
+    assert biggest.answer.rows == (("http://repair.test/resource/France",),)
+    people = ["res:Iceland", "res:Syd_Barrett", "res:Roger_Waters"]
+    two = nations.choice_between("Who is older in Iceland, Syd Barrett or Roger Waters?", people)
+    assert two is not None and "res:Iceland" not in two.query
 
 
 def test_a_choice_between_two_reads_an_entity_without_the_measure_as_one_named_alike_or_gives_up(

@@ -12,10 +12,9 @@ else the one measure every answer has (`_measures`).
 
 from __future__ import annotations
 
-import itertools
 import re
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from nmt_sparql.annotation.linking.index import misspelt, normalize
@@ -60,38 +59,67 @@ def _said_at(words: Sequence[str], start: int, forms: Sequence[Sequence[str]]) -
     return None
 
 
+def _named_at(
+    words: Sequence[str],
+    at: int,
+    names: dict[str, list[list[str]]],
+    fits: Callable[[str], bool],
+    ending: bool,
+) -> tuple[str, int] | None:
+    """An entity that `fits` and whose name `words` say ending (`ending`) or starting at `at`, with
+    where its name starts (ending) or ends; None when no such name is said there."""
+    for entity, forms in names.items():
+        for name in forms:
+            start = at - len(name) if ending else at
+            if fits(entity) and _said_at(words, start, [name]) is not None:
+                return entity, start if ending else at + len(name)
+    return None
+
+
 def _choice_last(
-    words: Sequence[str], of_a: Sequence[Sequence[str]], of_b: Sequence[Sequence[str]]
-) -> str | None:
-    """The words before "A or B" when the question ends with it, with something before it; else None."""
-    for name_b in of_b:
-        end_a = len(words) - len(name_b) - 1
-        if end_a < 1 or words[end_a] not in _CHOICE_LAST or _said_at(words, end_a + 1, [name_b]) is None:
-            continue
-        for name_a in of_a:
-            start_a = end_a - len(name_a)
-            if start_a >= 1 and _said_at(words, start_a, [name_a]) is not None:
-                return " ".join(words[:start_a])
+    words: Sequence[str], names: dict[str, list[list[str]]], alike: Callable[[str, str], bool]
+) -> tuple[list[str], str] | None:
+    """The entities of "A or B" (or "A, B or C": commas are gone from `words`, and each one before the
+    last two must be `alike` the last) when the question ends with it, and the words before, of which
+    there must be some; else None."""
+    for last, forms in names.items():
+        for name in forms:
+            join = len(words) - len(name) - 1
+            if join < 2 or words[join] not in _CHOICE_LAST or _said_at(words, join + 1, [name]) is None:
+                continue
+            chosen, start = [last], join
+            while (found := _named_at(words, start, names, _fits(chosen, alike), ending=True)) is not None:
+                chosen.insert(0, found[0])
+                start = found[1]
+            if len(chosen) > 1 and start >= 1:
+                return chosen, " ".join(words[:start])
     return None
 
 
 def _choice_first(
-    words: Sequence[str], of_a: Sequence[Sequence[str]], of_b: Sequence[Sequence[str]]
-) -> str | None:
-    """The words after "[between] A or B" when the question starts with it and a question word follows;
-    else None."""
-    start = 1 if words[:1] == ["between"] else 0
-    name_a = _said_at(words, start, of_a)
-    if name_a is None:
+    words: Sequence[str], names: dict[str, list[list[str]]], alike: Callable[[str, str], bool]
+) -> tuple[list[str], str] | None:
+    """The entities of "[between] A or B" (or "A, B or C", as `_choice_last` reads them) when the
+    question starts with it and a question word follows, and the words after; else None."""
+    found = _named_at(words, 1 if words[:1] == ["between"] else 0, names, lambda _: True, ending=False)
+    chosen = [found[0]] if found is not None else []
+    while found is not None and found[1] < len(words) and words[found[1]] not in _CHOICE_FIRST:
+        found = _named_at(words, found[1], names, _fits(chosen, alike, ahead=1), ending=False)
+        chosen += [found[0]] if found is not None else []
+    if found is None or found[1] >= len(words):
         return None
-    join = start + len(name_a)
-    if join >= len(words) or words[join] not in _CHOICE_FIRST:
+    last = _named_at(words, found[1] + 1, names, lambda e: e not in chosen, ending=False)
+    if last is None:
         return None
-    name_b = _said_at(words, join + 1, of_b)
-    if name_b is None:
-        return None
-    rest = words[join + 1 + len(name_b) :]
-    return " ".join(rest) if rest[:1] and rest[0] in _QUESTION_WORDS else None
+    rest = words[last[1] :]
+    return ([*chosen, last[0]], " ".join(rest)) if rest[:1] and rest[0] in _QUESTION_WORDS else None
+
+
+def _fits(chosen: Sequence[str], alike: Callable[[str, str], bool], ahead: int = 0) -> Callable[[str], bool]:
+    """Whether an entity may join a choice that has `chosen` and `ahead` more to come: one not chosen,
+    and past the first two, one `alike` the first chosen ("first in Germany, Bach or Handel" chooses
+    between two people, not three things)."""
+    return lambda e: e not in chosen and (len(chosen) + ahead < 2 or alike(e, chosen[0]))
 
 
 @dataclass(frozen=True)
@@ -342,12 +370,12 @@ class Comparisons(KBReader):
         return values, "a count of a measure's values asks for the values"
 
     def choice_between(self, question: str, units: Sequence[str], said: Said | None = None) -> Choice | None:
-        """The query a choice between two named entities asks, the choice last ("Who is older, Mick
-        Jagger or Keith Richards?", "who was born first, galileo or kepler?") or first, before a question
-        word ("Volga or Danube - which one is longer?", "Bohr vs Curie: who was born earlier",
-        "Rivera and Kahlo - which one was older?"): the two, ranked by the measure the question's graded
-        word orders (a measured property of the units that both have, else one of them; else the one
-        measure both have), in its direction, the top one kept; None when the question has no such
+        """The query a choice between named entities asks, the choice last ("Who is older, Mick Jagger
+        or Keith Richards?", "who was born first, galileo or kepler?", "Which premiered first: Rigoletto,
+        La traviata or Aida?") or first, before a question word ("Volga or Danube - which one is
+        longer?", "Bohr vs Curie: who was born earlier", "Rivera and Kahlo - which one was older?"):
+        them, ranked by the measure the question's graded word orders (a measured property of the units
+        that most of them have; else the one measure all have), in its direction, the top one kept; None when the question has no such
         choice, no graded word, or no measure fits. Each is named by its label or by a name within it
         (`Said.names_within`: "kepler"), misspelt or not. One the KB gives no value of the measure is
         replaced by an entity named alike that has one (`named_alike`: "the Amazon" is the river, not
@@ -358,37 +386,41 @@ class Comparisons(KBReader):
         said = said or Said(question, self.index)
         entities = [u for u in units if self._kind(u) == "entity"]
         names = self._names_of(entities, said)
-        for a, b in itertools.permutations(entities, 2):
-            rest = _choice_last(words, names[a], names[b])
-            rest = rest if rest is not None else _choice_first(words, names[a], names[b])
-            if rest is None:
-                continue
-            graded = asked(rest, "superlative") or asked(rest, "comparative")
-            if graded is None:
+        found = _choice_last(words, names, self._alike) or _choice_first(words, names, self._alike)
+        if found is None:
+            return None
+        chosen, rest = found
+        graded = asked(rest, "superlative") or asked(rest, "comparative")
+        if graded is None:
+            return None
+        measured = [u for u in units if self._kind(u) == "property" and self._measured_values(u)]
+        held = {p: [e for e in chosen if self._holds([e, p, "?_v"])] for p in measured}
+        props = sorted((p for p in measured if held[p]), key=lambda p: -len(held[p]))
+        if not props:
+            shared = [set(self._literal_measures(e)) for e in chosen]
+            props = sorted(set.intersection(*shared))
+            if len(props) != 1:
                 return None
-            measured = [u for u in units if self._kind(u) == "property" and self._measured_values(u)]
-            held = {p: [e for e in (a, b) if self._holds([e, p, "?_v"])] for p in measured}
-            props = sorted((p for p in measured if held[p]), key=lambda p: -len(held[p]))
-            if not props:
-                of_a = self._literal_measures(a)
-                props = [p for p in self._literal_measures(b) if p in of_a]
-                if len(props) != 1:
-                    return None
-                held[props[0]] = [a, b]
-            prop = props[0]
-            up = ascending(graded.sense, graded.word, self.values_are_dates(prop))
-            if up is None:
-                return None
-            lacking = [e for e in (a, b) if e not in held[prop]]
-            alike = {e: self.named_alike(e, prop, True, said) for e in lacking}
-            a, b = (alike.get(e) or e for e in (a, b))  # "the Amazon": the river, which has a length
-            query = (
-                f"select distinct ?x where {{ ?x {prop} ?v . filter ( ?x = {a} || ?x = {b} ) }} "
-                f"order by {'asc' if up else 'desc'} ( ?v ) limit 1"
-            ).split()
-            missing = next((e for e in lacking if alike[e] is None), None)
-            return Choice(query, f"a choice between {a} and {b} by {prop} ({graded.word})", missing)
-        return None
+            held[props[0]] = chosen
+        prop = props[0]
+        up = ascending(graded.sense, graded.word, self.values_are_dates(prop))
+        if up is None:
+            return None
+        lacking = [e for e in chosen if e not in held[prop]]
+        alike = {e: self.named_alike(e, prop, True, said) for e in lacking}
+        chosen = [alike.get(e) or e for e in chosen]  # "the Amazon": the river, which has a length
+        either = " || ".join(f"?x = {e}" for e in chosen)
+        query = (
+            f"select distinct ?x where {{ ?x {prop} ?v . filter ( {either} ) }} "
+            f"order by {'asc' if up else 'desc'} ( ?v ) limit 1"
+        ).split()
+        missing = next((e for e in lacking if alike[e] is None), None)
+        between = f"{', '.join(chosen[:-1])} and {chosen[-1]}"
+        return Choice(query, f"a choice between {between} by {prop} ({graded.word})", missing)
+
+    def _alike(self, a: str, b: str) -> bool:
+        """Whether the KB gives `a` and `b` a class in common: things of one kind to choose between."""
+        return self._holds([a, "a", "?_c", ".", b, "a", "?_c"])
 
     def _names_of(self, entities: Sequence[str], said: Said) -> dict[str, list[list[str]]]:
         """Each entity's names (`_said_as`): its label, then the names within it that no other of

@@ -506,6 +506,81 @@ class Repairer(Comparisons, PlaceReading):
             out.append((new, f"{prop} -> {linked[0]}: neither end takes part in {prop}"))
         return out
 
+    def member_of_named(
+        self, tokens: list[str], said: Said | None, units: Sequence[str]
+    ) -> list[tuple[list[str], str]]:
+        """An ASK that types a named entity by a class it is not of ("Is Mimas one of Saturn's moons?" as
+        `res:Saturn a ont:Moon`) while the question names one other entity of that class: the fact the KB
+        links the two by, the question's own property first, with what changed. The question asks
+        whether the one of that class is among the other's; "Saturn is no moon" is no answer to it, and a
+        "no" stands when the KB links the two by nothing."""
+        if tokens[:1] != ["ask"] or said is None or self.index is None:
+            return []
+        types = token_types(tokens, self.prefixes)
+        named = self._named(said, units)
+        out = []
+        for s, p, o in triple_patterns(tokens, types):
+            entity, cls = tokens[s], tokens[o]
+            if tokens[p] != "a" or entity not in named or self._holds([entity, "a", cls]):
+                continue
+            members = [u for u in named if u != entity and self._holds([u, "a", cls])]
+            linked = self.index.relations(members[0], entity, k=8) if len(members) == 1 else []
+            if not linked:
+                continue
+            prop = next((r for r in linked if r in units), linked[0])
+            ends = (members[0], entity) if self._holds([members[0], prop, entity]) else (entity, members[0])
+            new = [*tokens[:s], ends[0], prop, ends[1], *tokens[o + 1 :]]
+            out.append(
+                (new, f"{entity} a {cls} -> {' '.join((ends[0], prop, ends[1]))}: {members[0]} is the {cls}")
+            )
+        return out
+
+    def asked_of_the_two(
+        self, hypotheses: Sequence[Sequence[str]], said: Said | None, units: Sequence[str]
+    ) -> tuple[list[str], str] | None:
+        """The ASK a yes/no question about two named entities asks when no hypothesis is an ASK that
+        names both ("Is Mount Teide in Portugal?" decoded as whether Teide has a label), with what it
+        reads: whether the KB links the two by a fact (a property of the units first), else `A P B` by
+        the property that most often links A to things of B's class, or B to A's ("no": the KB links
+        them by nothing). None for a question that names other than two."""
+        if said is None or self.index is None:
+            return None
+        named = self._named(said, units)
+        if len(named) != 2 or any(h[:1] == ["ask"] and set(named) <= set(h) for h in hypotheses):
+            return None
+        a, b = named
+        linked = self.index.relations(a, b, k=8)
+        if linked:
+            prop = next((r for r in linked if r in units), linked[0])
+            ends = (a, b) if self._holds([a, prop, b]) else (b, a)
+            return ["ask", "where", "{", ends[0], prop, ends[1], "}"], f"{ends[0]} {prop} {ends[1]}, a fact"
+        found = [(s, p, o) for s, o in ((a, b), (b, a)) for p in self._links_to_kind(s, o)]
+        if not found:
+            return None
+        s, prop, o = next((f for f in found if f[1] in units), found[0])
+        return [
+            "ask",
+            "where",
+            "{",
+            s,
+            prop,
+            o,
+            "}",
+        ], f"{s} {prop} {o}, as {s} is linked to things of {o}'s kind"
+
+    def _links_to_kind(self, entity: str, other: str) -> list[str]:
+        """The properties that link `entity` to things of a class of `other`'s, most used first."""
+        answer = self._query(
+            detokenize(
+                ["select", "?_p", "(", "count", "(", "*", ")", "as", "?_n", ")", "where", "{",
+                 entity, "?_p", "?_x", ".", "?_x", "a", "?_c", ".", other, "a", "?_c", "}",
+                 "group", "by", "?_p", "order", "by", "desc", "(", "?_n", ")", "limit", "5"],
+                self.prefixes,
+            )
+        )  # fmt: skip
+        props = [token_of(row[0], self.prefixes) for row in answer.rows if row[0]] if answer.ok else []
+        return [p for p in props if p not in ("a", "rdf:type")]
+
     def _chain_swaps(self, tokens: Sequence[str]) -> list[tuple[list[str], str]]:
         """Readings of each chain `A P ?y . ?y Q B` (through a variable the query does not select) the
         other way round, with what changed: its two properties exchanged (`A Q ?y . ?y P B`: "Where was
@@ -1096,6 +1171,45 @@ class Repairer(Comparisons, PlaceReading):
                     )
 
         return self._first_change(restrictions(), answer, rnd, expected)
+
+    def possessed_read(
+        self, tokens: Sequence[str], said: Said | None, units: Sequence[str]
+    ) -> tuple[list[str], str] | None:
+        """A query that reads a named entity where the question reads a property of it ("Which rivers
+        flow through the capital of Iraq?" as `?x ont:flowsThrough res:Iraq`; "Queen Victoria's husband
+        - date of birth" as `res:Queen_Victoria ont:birthDate ?x`) with the entity's value by that
+        property in its place (`res:Iraq ont:capital ?_o . ?x ont:flowsThrough ?_o`), with what changed:
+        when the question says the property right before "of" and the entity, or right after the
+        entity's possessive, the query uses that property nowhere, and the query so read answers."""
+        parts = braces(tokens)
+        if said is None or parts is None or "?_o" in tokens:
+            return None
+        open_at, close_at = parts
+        words = said.text.split()
+        props = [u for u in dict.fromkeys(units) if self._kind(u) == "property" and u not in tokens]
+        for entity in dict.fromkeys(t for t in tokens[open_at:close_at] if self._kind(t) == "entity"):
+            for start, end in said.spans_in_full(entity):
+                of = start - 2 if words[start - 1 : start] == ["the"] else start - 1
+                # "Portugal's capital" ("portugal s capital" once normalized), "the Beatles' drummer"
+                owner = (
+                    end + 1 if words[end : end + 1] == ["s"] else end if words[end - 1].endswith("s") else -1
+                )
+                near = set(words[owner : owner + 1] if owner > 0 else ())
+                if of > 0 and words[of] == "of":  # "the capital of Iraq"
+                    near.add(words[of - 1])
+                for prop in props:
+                    if not said.words(prop) & near:
+                        continue
+                    for hop in ([entity, prop, "?_o"], ["?_o", prop, entity]):
+                        body = [
+                            *("?_o" if t == entity else t for t in tokens[open_at + 1 : close_at]),
+                            ".",
+                            *hop,
+                        ]
+                        if self._holds(body):
+                            new = [*tokens[: open_at + 1], *body, *tokens[close_at:]]
+                            return new, f"{entity} -> its {prop} (said of it)"
+        return None
 
     def named_fills_dangling(
         self, tokens: Sequence[str], said: Said | None, units: Sequence[str]
@@ -1957,6 +2071,13 @@ class Repairer(Comparisons, PlaceReading):
             seen.add(tuple(choice.query))
             if attempt.outcome == ANSWERED and answer is not None:
                 return Repaired(choice.query, answer, rounds, 1)
+        two = self.asked_of_the_two(hypotheses, said, units) if expected.boolean else None
+        if two is not None:
+            attempt, answer, _ = self._try(two[0], f"the question: {two[1]}", expected)
+            first.attempts.append(attempt)
+            seen.add(tuple(two[0]))
+            if attempt.outcome == ANSWERED and answer is not None:
+                return Repaired(two[0], answer, rounds, 1)
         for n, hyp in self._named_first(hypotheses, said, units, asks_class):
             tokens, source = list(hyp), f"hypothesis {n}"
             if question:
@@ -1981,6 +2102,9 @@ class Repairer(Comparisons, PlaceReading):
                     compared = compare(tokens)
                     if compared is not None:
                         tokens, source = compared[0], f"{source}: {compared[1]}"
+                possessed = self.possessed_read(tokens, said, units)
+                if possessed is not None:
+                    tokens, source = possessed[0], f"{source}: {possessed[1]}"
                 filled = self.named_fills_dangling(tokens, said, units)
                 if filled is not None:
                     tokens, source = filled[0], f"{source}: {filled[1]}"
@@ -2028,6 +2152,7 @@ class Repairer(Comparisons, PlaceReading):
                     *self.said_alike(tokens, said, units),
                     *self.entity_alike(tokens, said),
                     *self.linked_otherwise(tokens),
+                    *self.member_of_named(tokens, said, units),
                 ]
                 if answer and answer.boolean is False
                 else ()
