@@ -38,6 +38,7 @@ from nmt_sparql.inference.expected_answer import (
         ("Whose wife was Gala Dalí?", THING),
         ("Which Beatles were born before 1942?", NOT_A_MEASURE),  # things named in the plural
         ("Which letters stand for antimony?", NOT_A_MEASURE),  # or their names: a symbol
+        ("Which Alpine peaks are higher than the Jungfrau?", NOT_A_MEASURE),  # a plural after a modifier
         ("Which year was Alien released?", DATE),
         ("How many moons does Mars have?", COUNT),
         ("South Africa has how many capitals?", COUNT),
@@ -65,6 +66,7 @@ from nmt_sparql.inference.expected_answer import (
         ("In which yera was Marilyn Diptych completed", DATE),  # a misspelt year, no thing
         ("on what continent is the Zambezi", THING),
         ("Anthony Burgess was born where?", THING),  # the question word at the end
+        ("Pluto was found by which astronomer?", NOT_A_MEASURE),  # "which" and the kind, at the end
         ("google was founded by who", replace(THING, asks="who")),
         ("and Alien came out when?", DATE),
         ("The Son of Man by Magritte dates from what year?", DATE),

@@ -1176,6 +1176,30 @@ def test_a_property_the_question_says_and_the_query_leaves_out_takes_the_answer_
     count = _tokens("SELECT ( COUNT ( ?x ) AS ?n ) WHERE { res:Alien ont:director ?x }")
     said = repairer.repair([count], units, question="How many directors born somewhere did Alien have?")
     assert said.tokens == count
+    # a measure the question compares by is no hop: "release year after 1980" filters the films
+    films = _tokens("SELECT DISTINCT ?x WHERE { ?x ont:director res:Ridley_Scott }")
+    question = "Ridley Scott films with a release year after 1980"
+    after = repairer.repair(
+        [films], ["res:Ridley_Scott", "ont:director", "ont:releaseYear", "1980"], question
+    )
+    assert after.answer.rows == (("http://repair.test/resource/Blade_Runner",),)
+
+
+def test_a_measure_of_the_things_asked_for_is_not_the_answer_the_things_are(
+    kb: Recording, index: KBIndex, prefixes: PrefixMap
+) -> None:
+    """ "Which films were released after 1980?" decoded as the films' release years: the films are the
+    answer, and the comparison is then made of them."""
+    years = _tokens("SELECT DISTINCT ?x WHERE { ?h a ont:Film . ?h ont:releaseYear ?x }")
+    repairer = Repairer(kb, prefixes, index, max_rounds=1)
+    swapped = repairer.measured_thing_asked(years, "ont:Film")
+    assert swapped is not None and swapped[0] == _tokens(
+        "SELECT DISTINCT ?x WHERE { ?x a ont:Film . ?x ont:releaseYear ?h }"
+    )
+    assert repairer.measured_thing_asked(years, "ont:Town") is None  # not the things asked for
+    units = ["ont:Film", "ont:releaseYear", "1980"]
+    after = repairer.repair([years], units, "Which films were released after 1980?")
+    assert after.answer.rows == (("http://repair.test/resource/Blade_Runner",),)
 
 
 def test_an_empty_chain_is_tried_with_its_two_properties_the_other_way_round_after_every_hypothesis(
@@ -1745,8 +1769,9 @@ def test_an_ask_no_by_a_property_neither_end_takes_part_in_holds_by_the_one_link
 
 MOONS_TTL = """@prefix res: <http://repair.test/resource/> .
 @prefix ont: <http://repair.test/ontology/> .
-res:Saturn a ont:Planet . res:Mars a ont:Planet .
-res:Mimas a ont:Moon ; ont:orbits res:Saturn ; ont:discoverer res:William_Herschel .
+res:Saturn a ont:Planet . res:Mars a ont:Planet . res:Venus a ont:Planet .
+res:Mimas a ont:Moon ; ont:orbits res:Saturn ; ont:discoverer res:William_Herschel ; ont:discoveryYear 1789 .
+res:William_Herschel ont:birthDate "1738-11-15"^^<http://www.w3.org/2001/XMLSchema#date> .
 res:Phobos a ont:Moon ; ont:orbits res:Mars .
 """
 MOON_ENTRIES = [
@@ -1759,6 +1784,8 @@ MOON_ENTRIES = [
     Entry("ont:Planet", "class", ("planet",)),
     Entry("ont:orbits", "property", ("orbits",)),
     Entry("ont:discoverer", "property", ("discoverer",)),
+    Entry("ont:discoveryYear", "property", ("discovery year",)),
+    Entry("ont:birthDate", "property", ("birth date", "born")),
 ]
 MOON_FACTS = [
     ("res:Mimas", "ont:orbits", "res:Saturn"),
@@ -1779,8 +1806,9 @@ def test_an_ask_typing_one_named_by_the_class_of_the_other_asks_the_fact_between
         assert repaired.tokens == _tokens("ASK WHERE { res:Mimas ont:orbits res:Saturn }")
         assert repaired.answer.boolean is True
         other = ["res:Phobos", "res:Saturn", "ont:Moon", "ont:orbits"]
-        phobos = moons.repair([saturn], other, "Is Phobos one of Saturn's moons?")
-        assert phobos.tokens == saturn and phobos.answer.boolean is False
+        question = "Is Phobos one of Saturn's moons?"
+        assert moons.member_of_named(saturn, Said(question, moons.index), other) == []
+        assert moons.repair([saturn], other, question).answer.boolean is False
         # the class typed is the named moon's own: what the query asks stands
         mimas = _tokens("ASK WHERE { res:Mimas a ont:Moon }")
         assert moons.member_of_named(mimas, Said("Is Mimas one of Saturn's moons?", moons.index), units) == []
@@ -1791,7 +1819,8 @@ def test_a_yes_no_question_about_two_named_asks_whether_the_kb_links_them(
 ) -> None:
     """ "Does Mimas orbit Saturn?" decoded without Saturn: the fact between the two answers "yes";
     "Does Phobos orbit Saturn?": no fact links them, so the property that links Phobos to planets asks
-    it, "no". A hypothesis that asks of both is the model's own reading and stays."""
+    it, "no". A hypothesis that asks of both is the model's own reading and stays. A statement with a
+    question mark asks the same, a noun phrase does not."""
     units = ["res:Mimas", "res:Phobos", "res:Saturn", "ont:orbits"]
     with _repairer_on(tmp_path, prefixes, MOONS_TTL, MOON_ENTRIES, facts=MOON_FACTS) as moons:
         mimas = moons.repair(
@@ -1807,12 +1836,65 @@ def test_a_yes_no_question_about_two_named_asks_whether_the_kb_links_them(
         both = _tokens("ASK WHERE { res:Phobos ont:discoverer res:Saturn }")
         said = Said("Does Phobos orbit Saturn?", moons.index)
         assert moons.asked_of_the_two([both], said, units) is None
+        # a statement asked as a question: yes or no, whatever the model decoded
+        found = _tokens("SELECT DISTINCT ?x WHERE { res:Mimas ont:discoverer ?x }")
+        stated = moons.repair([found], units, "mimas orbits saturn?")
+        assert stated.tokens == mimas.tokens and stated.answer.boolean is True
+        assert moons.repair([found], units, "phobos goes around saturn?").answer.boolean is False
+        for phrase in ("saturn moons?", "mimas orbits saturn", "which moon orbits saturn, mimas?"):
+            assert not moons.stated_of_two(phrase, Said(phrase, moons.index), units)
+
+
+def test_things_the_question_names_by_a_propertys_name_are_its_values(
+    prefixes: PrefixMap, tmp_path: Path
+) -> None:
+    """ "Which capital cities does the Tigris flow through?": "capital cities" names the values of
+    `ont:capital`, so the places the Tigris flows through are restricted to those; "Which places ..."
+    names none."""
+    through = _tokens("SELECT DISTINCT ?x WHERE { res:Tigris ont:flowsThrough ?x }")
+    units = ["res:Tigris", "ont:flowsThrough", "ont:capital"]
+    with _repairer_on(tmp_path, prefixes, CAPITALS_TTL, CAPITAL_ENTRIES) as capitals:
+        question = "Which capital cities does the Tigris flow through?"
+        capital = capitals.repair([through], units, question)
+        assert capital.answer.rows == (("http://repair.test/resource/Baghdad",),)
+        assert (
+            len(capitals.repair([through], units, "Which places does the Tigris flow through?").answer.rows)
+            == 3
+        )
+
+
+def test_a_date_asked_of_one_named_by_a_property_unsaid_is_the_date_of_the_other_it_acted_on(
+    prefixes: PrefixMap, tmp_path: Path
+) -> None:
+    """ "When did William Herschel find Mimas?" decoded as Herschel's birth date: what happened is his
+    finding Mimas, so the date is the moon's; "When was William Herschel born?" says his own."""
+    units = ["res:William_Herschel", "res:Mimas", "ont:birthDate", "ont:discoveryYear"]
+    born = _tokens("SELECT DISTINCT ?x WHERE { res:William_Herschel ont:birthDate ?x }")
+    with _repairer_on(tmp_path, prefixes, MOONS_TTL, MOON_ENTRIES, facts=MOON_FACTS) as moons:
+        found = moons.repair([born], units, "When did William Herschel find Mimas?")
+        assert found.tokens == _tokens("SELECT DISTINCT ?x WHERE { res:Mimas ont:discoveryYear ?x }")
+        assert found.answer.rows == (("1789",),)
+        assert moons.repair([born], units, "When was William Herschel born, who found Mimas?").tokens == born
+
+
+def test_a_class_the_question_names_and_the_query_leaves_out_joins_the_answer_to_its_things(
+    prefixes: PrefixMap, tmp_path: Path
+) -> None:
+    """ "How many planets have at least one moon?" decoded as every planet: the moons the question names
+    join the planets as the KB joins them (what orbits them), and two of the three have one."""
+    every = _tokens("SELECT ( COUNT ( DISTINCT ?x ) AS ?c ) WHERE { ?x a ont:Planet }")
+    units = ["ont:Planet", "ont:Moon", "ont:orbits"]
+    with _repairer_on(tmp_path, prefixes, MOONS_TTL, MOON_ENTRIES, facts=MOON_FACTS) as moons:
+        repaired = moons.repair([every], units, "How many planets have at least one moon?")
+        assert repaired.answer.rows == (("2",),)
+        assert moons.repair([every], units[:1], "How many planets are there?").answer.rows == (("3",),)
 
 
 CAPITALS_TTL = """@prefix res: <http://repair.test/resource/> .
 @prefix ont: <http://repair.test/ontology/> .
 res:Iraq a ont:Country ; ont:capital res:Baghdad .
-res:Tigris a ont:River ; ont:flowsThrough res:Iraq , res:Baghdad .
+res:Syria a ont:Country ; ont:capital res:Damascus .
+res:Tigris a ont:River ; ont:flowsThrough res:Iraq , res:Baghdad , res:Syria .
 res:Euphrates a ont:River ; ont:flowsThrough res:Iraq .
 res:Queen_Victoria ont:spouse res:Prince_Albert ; ont:birthDate "1819-05-24" .
 res:Prince_Albert ont:birthDate "1819-08-26" .
@@ -1825,7 +1907,7 @@ CAPITAL_ENTRIES = [
     Entry("res:Queen_Victoria", "entity", ("Queen Victoria",)),
     Entry("res:Prince_Albert", "entity", ("Prince Albert",)),
     Entry("ont:River", "class", ("river",)),
-    Entry("ont:capital", "property", ("capital",)),
+    Entry("ont:capital", "property", ("capital", "capital city", "capital cities")),
     Entry("ont:flowsThrough", "property", ("flows through",)),
     Entry("ont:spouse", "property", ("spouse", "husband")),
     Entry("ont:birthDate", "property", ("birth date", "date of birth")),
@@ -2208,6 +2290,21 @@ def test_a_choice_between_three_named_entities_of_one_kind_ranks_the_three(natio
     assert two is not None and "res:Iceland" not in two.query
 
 
+def test_a_yes_no_question_comparing_two_named_compares_their_values(nations: Repairer) -> None:
+    """ "Is Iceland bigger than Malta?" decoded as a fact between the two: the question compares their
+    values of the measure of the units both have, the one after "than" on the right."""
+    units = ["res:Iceland", "res:Malta", "ont:area", "ont:continent"]
+    fact = _tokens("ASK WHERE { res:Iceland ont:continent res:Malta }")
+    bigger = nations.repair([fact], units, "Is Iceland bigger than Malta?")
+    assert bigger.tokens == _tokens(
+        "ASK WHERE { res:Iceland ont:area ?v . res:Malta ont:area ?_than . FILTER(?v > ?_than) }"
+    )
+    assert bigger.answer.boolean is True
+    assert nations.repair([fact], units, "Is Malta bigger than Iceland?").answer.boolean is False
+    said = Said("Is Iceland in Europe?", nations.index)
+    assert nations.pair_compared("Is Iceland in Europe?", units, ["res:Iceland", "res:Malta"], said) is None
+
+
 def test_a_choice_between_two_reads_an_entity_without_the_measure_as_one_named_alike_or_gives_up(
     nations: Repairer,
 ) -> None:
@@ -2284,6 +2381,23 @@ def test_when_nothing_answers_the_class_asked_for_is_compared_with_the_one_entit
     assert south.answered_in is None
 
 
+def test_a_name_two_entities_share_is_something_else_the_question_names_besides_the_comparison(
+    prefixes: PrefixMap, tmp_path: Path
+) -> None:
+    """ "Which novels Dickens wrote came out after 1850?": "Dickens" names Charles or Catherine, which
+    every novel compared with 1850 would drop, so the class alone is not compared."""
+    dickens = [Entry("res:Charles_Dickens", "entity", ("Charles Dickens",))]
+    dickens.append(Entry("res:Catherine_Dickens", "entity", ("Catherine Dickens",)))
+    ttl = NATIONS_TTL + "res:Bleak_House a ont:Novel ; ont:releaseYear 1853 .\n"
+    query = _tokens("SELECT DISTINCT ?x WHERE { ?x a ont:Novel . ?x ont:spouse res:Catherine_Dickens }")
+    units = ["ont:Novel", "ont:releaseYear", "1850", "res:Charles_Dickens", "res:Catherine_Dickens"]
+    with _repairer_on(tmp_path, prefixes, ttl, [*NATION_ENTRIES, *dickens], max_rounds=1) as repairer:
+        question = "Which novels Dickens wrote came out after 1850?"
+        assert repairer.repair([query], units, question).answered_in is None
+        alone = repairer.repair([query], units[:3], "Which novels came out after 1850?")
+        assert alone.answer.rows == (("http://repair.test/resource/Bleak_House",),)
+
+
 def test_a_pattern_read_by_nothing_whose_property_the_question_does_not_say_is_removed(
     nations: Repairer,
 ) -> None:
@@ -2313,11 +2427,35 @@ def test_two_entities_said_by_the_same_words_are_one_reading_left_out_or_kept(na
     assert repaired.rounds[0].attempts[0].source == "hypothesis 2" and repaired.tokens == belgium
 
 
+def test_a_measure_the_graded_word_does_not_grade_gives_way_to_the_one_it_does(
+    prefixes: PrefixMap, tmp_path: Path
+) -> None:
+    """ "Which countries are bigger than Malta?" compared by population: "bigger" grades area, whose names
+    hold "biggest", and no name of population; a question that names the population keeps it."""
+    entries = [
+        Entry("ont:area", "property", ("area", "biggest", "large")) if e.token == "ont:area" else e
+        for e in NATION_ENTRIES
+    ]
+    by = "SELECT DISTINCT ?x WHERE { ?x a ont:Country . ?x ont:%s ?v . res:Malta ont:%s ?_than . FILTER(?v > ?_than) }"
+    people = _tokens(by % ("population", "population"))
+    units = ["ont:Country", "ont:population", "ont:area", "res:Malta"]
+    with _repairer_on(tmp_path, prefixes, NATIONS_TTL, entries) as repairer:
+        question = "Which countries are bigger than Malta?"
+        graded = repairer.measure_of_graded_word(people, question, units, Said(question, repairer.index))
+        assert graded is not None and graded[0] == _tokens(by % ("area", "area"))
+        named = "Which countries have a bigger population than Malta?"
+        assert repairer.measure_of_graded_word(people, named, units, Said(named, repairer.index)) is None
+
+
 def test_the_entity_compared_with_may_be_named_by_a_name_within_its_label(nations: Repairer) -> None:
     """ "longer than the Amazon" names the Amazon River by "Amazon" when no other unit has that name."""
     question = "Which rivers are longer than the Amazon?"
     assert nations._compared_with(question, ["res:Nile", "res:Amazon_River"], "longer") == "res:Amazon_River"
     assert nations._compared_with("Which rivers are longer?", ["res:Amazon_River"], "longer") is None
+    misspelt = nations._compared_with(
+        "rivers longer than the amazn", ["res:Nile", "res:Amazon_River"], "longer"
+    )
+    assert misspelt == "res:Amazon_River"
 
 
 def test_an_empty_query_asks_its_pattern_of_an_entity_the_question_names_and_it_leaves_out(

@@ -197,6 +197,14 @@ def asked_orders(question: str) -> list[Asked]:
     return out
 
 
+def graded_lemma(word: str) -> str | None:
+    """The adjective of size, amount or time a word grades or is ("bigger", "biggest": big; "large");
+    None for others ("most", the ordinals, words with no known sense)."""
+    found = _graded(word)
+    lemma = found[1] if found is not None else word
+    return lemma if _sense(lemma) is not None and lemma not in _ORDINAL else None
+
+
 def _ranks(words: Sequence[str], i: int) -> bool:
     """Whether the ordinal at `i` ranks: after "the" or a possessive, "very" aside ("the first album",
     "Kubrick's final film", "the Beatles' very first album") or ending the question ("came out first"),
@@ -253,11 +261,11 @@ _ADVERB_ORDINAL = re.compile(r"\b(first|last|initially|finally) (?=([a-z]+)\b)")
 
 
 @functools.lru_cache(maxsize=8192)
-def _is_past_form(word: str) -> bool:
-    """A verb's past or past participle ("seen", "performed", "hit")."""
+def is_verb_form(word: str, tags: tuple[str, ...]) -> bool:
+    """Whether `word` is one of a verb's forms of the Penn `tags` ("seen" of VBN, "goes" of VBZ)."""
     for lemma in getAllLemmas(word, upos="VERB").get("VERB", ()):
         forms = getAllInflections(lemma, upos="VERB")
-        if word in forms.get("VBD", ()) + forms.get("VBN", ()):
+        if any(word in forms.get(tag, ()) for tag in tags):
             return True
     return False
 
@@ -269,19 +277,20 @@ def _as_adverb(match: re.Match[str]) -> str:
     before = _words(prefix)[-1:]
     if before and (before[0] in _DETERMINERS or prefix.rstrip().endswith("'")):
         return match.group(0)
-    return "" if _is_past_form(match.group(2)) else match.group(0)
+    return "" if is_verb_form(match.group(2), ("VBD", "VBN")) else match.group(0)
 
 
 def compares_with_a_bound(question: str) -> bool:
-    """Whether every graded word of `question` is a comparative, it compares with something ("than"),
-    and offers no choice ("or") nor ranking word: "European countries bigger than Germany" asks for
-    every country past the bound, not the top one ("Which is bigger, Spain or France?" chooses)."""
+    """Whether every graded word of `question` is a comparative, it compares with something ("than", or
+    a comparing preposition: "before the Rolling Stones"), and offers no choice ("or") nor ranking word:
+    "European countries bigger than Germany" asks for every country past the bound, not the top one
+    ("Which is bigger, Spain or France?" chooses)."""
     words = _words(question)
     orders = asked_orders(question)
     return (
         bool(orders)
         and all(a.form == "comparative" for a in orders)
-        and "than" in words
+        and ("than" in words or any(a.word in _PREPOSITIONS for a in orders))
         and "or" not in words
         and not any(w in _RANKING for w in words)
     )
@@ -307,13 +316,14 @@ def asks_for_the_top(question: str) -> bool:
 
 
 def ranked_noun(question: str, width: int = 3) -> list[str]:
-    """Up to `width` words after the first superlative that follows "the" or opens the question
-    ("What's the newest university?", "the most populous country in Europe", "oldest university in
-    Germany"): what the question ranks; [] without one."""
+    """Up to `width` words after the first superlative that follows "the" or a possessive, or opens the
+    question ("What's the newest university?", "the most populous country in Europe", "oldest
+    university in Germany", "the Beatles' first album"): what the question ranks; [] without one."""
     words = _words(question)
     for i, word in enumerate(words):
         graded = _graded(word)
-        if (i == 0 or words[i - 1] == "the") and graded is not None and graded[0] == "superlative":
+        before = words[i - 2] if i > 1 and words[i - 1] == "very" else words[i - 1] if i else ""
+        if (i == 0 or before in _DETERMINERS) and graded is not None and graded[0] == "superlative":
             at = i + 2 if word in ("most", "least") else i + 1
             return words[at : at + width]
     return []

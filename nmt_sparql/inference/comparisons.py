@@ -23,6 +23,7 @@ from nmt_sparql.inference.asked_order import (
     ascending,
     asked,
     asked_period,
+    graded_lemma,
     measured_by_unit,
     ordered_variable,
 )
@@ -290,6 +291,43 @@ class Comparisons(KBReader):
             return new, f"its value {value} compared ('{word}')"
         return None
 
+    def pair_compared(
+        self, question: str, units: Sequence[str], named: Sequence[str], said: Said
+    ) -> tuple[list[str], str] | None:
+        """The ASK a yes/no question comparing two named entities asks ("Was Harvard founded earlier than
+        Yale?", "were the eagles around before queen?"): the first's value of a measure compared with
+        the second's, the one named after the comparing word, in the direction the word says. The
+        measure: of the units both have, one the question says first; else the one measure both
+        have. None when the question compares no two of `named` (the entities it names)."""
+        wanted = asked(question, "comparative")
+        than = self._compared_with(question, units, wanted.word) if wanted is not None else None
+        others = [e for e in named if e != than]
+        if wanted is None or than is None or than not in named or len(others) != 1:
+            return None
+        measured = [
+            u for u in dict.fromkeys(units) if self._kind(u) == "property" and self._measured_values(u)
+        ]
+        prop, pair = None, [others[0], than]
+        for candidate in sorted(measured, key=lambda p: not said.words(p)):
+            # one the KB gives no value of it is read as one named alike that has one ("the Amazon")
+            alike = [
+                e if self._holds([e, candidate, "?_v"]) else self.named_alike(e, candidate, True, said)
+                for e in pair
+            ]
+            if None not in alike:
+                prop, pair = candidate, alike
+                break
+        if prop is None:
+            shared = set.intersection(*(set(self._literal_measures(e)) for e in pair if e is not None))
+            prop = shared.pop() if len(shared) == 1 else None
+        direction = self._direction(wanted, prop) if prop is not None else None
+        first, second = pair
+        if direction is None or first is None or second is None:
+            return None
+        other, test = self._comparison(prop, "?v", *direction, None, second)
+        query = ["ask", "where", "{", first, prop, "?v", ".", *other, ".", *test, "}"]
+        return query, f"{first} compared with {second} by {prop} ({wanted.word})"
+
     def _value_asked(self, tokens: Sequence[str]) -> list[str] | None:
         """`select [distinct] ?x where { E P ?x }` as `ask where { E P ?x }`, when the entity has a value of
         P (a "no" of one that has none says nothing); None for another query."""
@@ -315,15 +353,9 @@ class Comparisons(KBReader):
         word = measured_by_unit(question) if self.index is not None else None
         if word is None or self.index is None:
             return None
-        types = token_types(list(tokens), self.prefixes)
-        ordered = ordered_variable(tokens)
-        read = compared_variables(tokens, types) | ({ordered} if ordered else set())
-        props = {
-            tokens[p] for _, p, o in triple_patterns(tokens, types) if tokens[o] in read and tokens[p] != "a"
-        }
-        if len(props) != 1:
+        prop = self._ranked_by(tokens)
+        if prop is None:
             return None
-        prop = props.pop()
         if word in element_name(prop, self.index).lower().split():
             return None
         measures = [
@@ -335,6 +367,48 @@ class Comparisons(KBReader):
             return None
         new = [measures[0] if t == prop else t for t in tokens]
         return new, f"{prop} -> {measures[0]} (the question's unit measures {word})"
+
+    def measure_of_graded_word(
+        self, tokens: Sequence[str], question: str, units: Sequence[str], said: Said | None
+    ) -> tuple[list[str], str] | None:
+        """`tokens` ranking or comparing by a measure the question neither names nor grades, in place of
+        the one measure of the units its graded word grades ("countries bigger than Australia" compared
+        by population: area's names hold "biggest", population's no form of "big")."""
+        wanted = asked(question, "comparative") or asked(question, "superlative")
+        lemma = graded_lemma(wanted.word.split()[-1]) if wanted is not None else None
+        if lemma is None or said is None:
+            return None
+        prop = self._ranked_by(tokens)
+        if prop is None:
+            return None
+        if said.words(prop) or lemma in self._graded_names(prop):
+            return None
+        measures = [
+            u
+            for u in dict.fromkeys(units)
+            if self._kind(u) == "property" and self._measured_values(u) and lemma in self._graded_names(u)
+        ]
+        if len(measures) != 1:
+            return None
+        new = [measures[0] if t == prop else t for t in tokens]
+        return new, f"{prop} -> {measures[0]} ({wanted.word} grades it)"
+
+    def _graded_names(self, prop: str) -> frozenset[str]:
+        """The adjectives the property's one-word names grade or are ("biggest", "large": big, large)."""
+        assert self.index is not None
+        names = (n for n in self.index.names(prop) if " " not in n)
+        return frozenset(lemma for n in names if (lemma := graded_lemma(n)) is not None)
+
+    def _ranked_by(self, tokens: Sequence[str]) -> str | None:
+        """The one property whose values a query orders or compares (`?x ont:area ?v ... order by ?v`);
+        None for none or several."""
+        types = token_types(list(tokens), self.prefixes)
+        ordered = ordered_variable(tokens)
+        read = compared_variables(tokens, types) | ({ordered} if ordered else set())
+        props = {
+            tokens[p] for _, p, o in triple_patterns(tokens, types) if tokens[o] in read and tokens[p] != "a"
+        }
+        return props.pop() if len(props) == 1 else None
 
     def counted_measure(self, tokens: Sequence[str]) -> tuple[str, frozenset[str]] | None:
         """(variable, properties) of a COUNT of the values of measures (numbers or years: `count (
@@ -470,18 +544,19 @@ class Comparisons(KBReader):
 
     def _compared_with(self, question: str, units: Sequence[str], word: str) -> str | None:
         """The entity among the units that the question compares with: named right after "than" or the
-        comparing word ("farther from the sun than Earth", "directed after Alien"), by its label or,
+        comparing word ("farther from the sun than Earth", "directed after Alien"), misspelt or not, by its label or,
         when no other unit has it, by a name within it ("longer than the Congo": the Congo River);
         None without one."""
         if self.index is None:
             return None
-        text = f" {normalize(question)} "
+        words = normalize(question).split()
         entities = [u for u in units if self._kind(u) == "entity"]
+        starts = [
+            i + 1 + (words[i + 1 : i + 2] == ["the"]) for i, w in enumerate(words) if w in ("than", word)
+        ]
 
-        def after(name: str) -> bool:
-            return any(
-                f" {w} {name} " in text or f" {w} the {name} " in text for w in ("than", normalize(word))
-            )
+        def after(name: str) -> bool:  # misspelt or not ("than uranuim")
+            return any(_said_at(words, start, [name.split()]) is not None for start in starts)
 
         def label(u: str) -> str:  # "the" aside, as `_said_as` reads it
             return " ".join(w for w in normalize(self.index.label(u) or "").split() if w != "the")

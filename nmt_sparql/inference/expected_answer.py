@@ -180,9 +180,9 @@ def expected_answer(question: str) -> Expected:
         return replace(THING, asks="who")
     if first in ("where", "whose") or (first == "from" and second == "where"):
         return THING
-    plural = len(second) > 3 and second.endswith("s") and not second.endswith(("ss", "us", "is"))
-    if first == "which" and plural:
-        return NOT_A_MEASURE  # "Which Beatles were born before 1942?", "Which letters stand for antimony?"
+    if first == "which" and any(map(_plural, words[1:3])):
+        # "Which Beatles were born before 1942?", "Which letters stand for antimony?", "Which Alpine peaks"
+        return NOT_A_MEASURE
     if ending is not None:
         return ending
     if {"number", "count", "total"} & set(words):
@@ -190,15 +190,23 @@ def expected_answer(question: str) -> Expected:
     return Expected("not a yes/no answer or a count", count=False)
 
 
+def _plural(word: str) -> bool:
+    """Whether `word` reads as a plural noun ("peaks", "beatles"; not "ss", "us", "is" endings)."""
+    return len(word) > 3 and word.endswith("s") and not word.endswith(("ss", "us", "is"))
+
+
 def _asked_at_the_end(words: Sequence[str]) -> Expected | None:
     """What a question word at the end asks for: "Anthony Burgess was born where?", "google was founded
-    by who", "The Son of Man dates from what year?"; None when the question does not end with one."""
+    by who", "The Son of Man dates from what year?", "Pluto was found by which astronomer?"; None when
+    the question does not end with one."""
     if words[-1] == "when" or (words[-2:-1] in (["what"], ["which"]) and words[-1] in TIME_NOUNS):
         return DATE
     if words[-1] in ("who", "whom"):
         return replace(THING, asks="who")
     if words[-1] == "where":
         return THING
+    if words[-2:-1] == ["which"] and words[-1] != "number":
+        return NOT_A_MEASURE  # "Pluto was found by which astronomer?": things of a kind
     return None
 
 

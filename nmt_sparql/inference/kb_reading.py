@@ -9,9 +9,10 @@ are cached, within bounds.
 from __future__ import annotations
 
 import re
+from collections import Counter
 from collections.abc import Sequence
 
-from nmt_sparql.annotation.linking.index import KBIndex, Kind, normalize
+from nmt_sparql.annotation.linking.index import QUALIFIER, KBIndex, Kind, normalize
 from nmt_sparql.annotation.linking.sources import token_of
 from nmt_sparql.annotation.linking.wordforms import inflections
 from nmt_sparql.execution.answer import Answer
@@ -65,6 +66,8 @@ class KBReader:
         self._kinds_of: dict[str, list[frozenset[str]]] = {}
         self._held: dict[tuple[str, ...], bool] = {}  # `_holds`, asked again by several rules
         self._said_of: dict[str, frozenset[str]] = {}  # `_said_of_members`, per class
+        # `_named` of the question last asked: every hypothesis of it asks again
+        self._named_last: tuple[Said, tuple[str, ...], list[str]] | None = None
 
     def _query(self, sparql: str) -> Answer:
         try:
@@ -228,3 +231,30 @@ class KBReader:
         ):
             return ranked[0]
         return None
+
+    def _named(self, said: Said, units: Sequence[str]) -> list[str]:
+        """The entities among `units` the question names unambiguously: by their whole label when no
+        other unit has that label, qualifiers aside (not "The Godfather", both a novel and a film), and
+        not only within another's ("Dublin" of "Trinity College Dublin"); by
+        a name within it (`Said.part_words`: "Verdi") that no other entity's label holds ("Cambridge"
+        is a city and a university's name)."""
+        if self._named_last is not None and self._named_last[:2] == (said, tuple(units)):
+            return self._named_last[2]
+        labels = {u: said.index.label(u) or u for u in dict.fromkeys(units)}
+        bare = Counter(normalize(QUALIFIER.sub("", label)) for label in labels.values())
+        entities = [u for u in labels if self._kind(u) == "entity"]
+        whole = [u for u in entities if said.names_whole(u) and bare[normalize(labels[u])] == 1]
+        # not "Dublin" when the question says it only within "Trinity College Dublin"
+        whole = [u for u in whole if not said.within_another(u, entities)]
+        words = {u: set(normalize(labels[u]).split()) for u in entities}
+        part = [
+            u
+            for u in entities
+            if u not in whole
+            and not said.names_whole(u)
+            and (found := said.part_words(u))
+            and not any(found & (words[v] | said.part_words(v)) for v in entities if v != u)
+        ]
+        named = [u for u in entities if u in whole or u in part]
+        self._named_last = (said, tuple(units), named)
+        return named

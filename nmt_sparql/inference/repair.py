@@ -111,10 +111,30 @@ repairer looks for a query that answers:
   answer would be a guess. A number the question says and the query leaves out restricts the answer by the
   property that has that value ("the moons found in 1610"); a FILTER that orders a value against words
   (`filter ( ?v > "Alpine" )`) is removed, whatever the question, and the comparison made anew.
+- a yes/no question about two named entities that no hypothesis asks of both ("Is Mount Teide in
+  Portugal?" decoded as whether Teide has a label) asks whether the KB links the two, by a fact between
+  them, else by the property that links one to things of the other's kind ("no"); a statement about the
+  two with a question mark ("mimas goes around jupiter?") is such a question. An ASK that types one named
+  entity by a class it is not of while the question names another of that class ("Is Mimas one of
+  Saturn's moons?" as `res:Saturn a ont:Moon`) gives way to the fact between the two, when there is one.
+- before it runs, a query that reads a named entity where the question reads a property of it ("the
+  capital of Iraq", "Queen Victoria's husband") reads the entity's value by that property in its place,
+  when the query so read answers; a measure that the question's graded word does not grade ("bigger":
+  area, not population) gives way to the one measure of the units it grades; a date asked of one named
+  entity by a property the question does not say, when it names another the KB links the first to
+  ("When did Grant Wood finish American Gothic?"), is the other's date; a measure's value selected
+  where the question asks for things of a class ("Andes mountains over 6000 metres") gives way to the
+  things.
+- a yes/no question comparing two named entities ("Was Harvard founded earlier than Yale?") compares
+  their values of a measure, the one after the comparing word on the right.
+- answers the question names by a name of a property the query leaves out ("Which capital cities lie on
+  the Danube?") are restricted to that property's values; a measure the question compares by ("over
+  6000 metres") takes no answer one hop further.
 
 The rules that compare and rank by a measure are inference/comparisons.py, the reading of place
-adjectives inference/place_reading.py, the cached KB reads they share inference/kb_reading.py, and what a
-question says of KB elements inference/said.py; `Repairer` runs them in rounds.
+adjectives inference/place_reading.py, yes/no questions about two named entities
+inference/named_pairs.py, the cached KB reads they share inference/kb_reading.py, and what a question says
+of KB elements inference/said.py; `Repairer` runs them in rounds.
 
 Every query, ASK checks included, goes through `KnowledgeBase.query` (safety checks, the KB's timeout);
 a hypothesis that the safety check refuses is recorded as refused and never sent. Each round records
@@ -133,7 +153,7 @@ from typing import Any
 
 from tqdm.auto import tqdm
 
-from nmt_sparql.annotation.linking.index import QUALIFIER, KBIndex, Kind, normalize
+from nmt_sparql.annotation.linking.index import KBIndex, Kind, normalize
 from nmt_sparql.annotation.linking.sources import token_of
 from nmt_sparql.annotation.linking.wordforms import inflections, is_dictionary_word
 from nmt_sparql.annotation.units import units
@@ -162,13 +182,16 @@ from nmt_sparql.inference.asked_order import (
 from nmt_sparql.inference.comparisons import Comparisons, fresh_value
 from nmt_sparql.inference.expected_answer import (
     ANY,
+    DATE,
     TIME_NOUNS,
+    YES_NO,
     Expected,
     expected_answer,
     fits,
     value_kinds,
 )
 from nmt_sparql.inference.kb_reading import ANSWERS_READ, element_name, typed_by
+from nmt_sparql.inference.named_pairs import NamedPairs
 from nmt_sparql.inference.place_reading import PlaceReading
 from nmt_sparql.inference.said import Said
 from nmt_sparql.sparql.patterns import (
@@ -274,7 +297,7 @@ def expected_of(question: str) -> Expected:
     return expected
 
 
-class Repairer(Comparisons, PlaceReading):
+class Repairer(Comparisons, PlaceReading, NamedPairs):
     """Repairs the n-best hypotheses of questions on one KB (see the module docstring).
 
     `index`: the KB index the annotator uses (None: replacements come from the question's units only);
@@ -297,8 +320,6 @@ class Repairer(Comparisons, PlaceReading):
         super().__init__(kb, prefixes, index, per_element)
         self.max_rounds, self.max_checks, self.max_runs = max_rounds, max_checks, max_runs
         self._known: dict[str, bool] = {}
-        # `_named` of the question last asked: every hypothesis of it asks again
-        self._named_last: tuple[Said, tuple[str, ...], list[str]] | None = None
 
     # -- one query -------------------------------------------------------------------------------
 
@@ -505,81 +526,6 @@ class Repairer(Comparisons, PlaceReading):
             new = [*tokens[:s], ends[0], linked[0], ends[1], *tokens[o + 1 :]]
             out.append((new, f"{prop} -> {linked[0]}: neither end takes part in {prop}"))
         return out
-
-    def member_of_named(
-        self, tokens: list[str], said: Said | None, units: Sequence[str]
-    ) -> list[tuple[list[str], str]]:
-        """An ASK that types a named entity by a class it is not of ("Is Mimas one of Saturn's moons?" as
-        `res:Saturn a ont:Moon`) while the question names one other entity of that class: the fact the KB
-        links the two by, the question's own property first, with what changed. The question asks
-        whether the one of that class is among the other's; "Saturn is no moon" is no answer to it, and a
-        "no" stands when the KB links the two by nothing."""
-        if tokens[:1] != ["ask"] or said is None or self.index is None:
-            return []
-        types = token_types(tokens, self.prefixes)
-        named = self._named(said, units)
-        out = []
-        for s, p, o in triple_patterns(tokens, types):
-            entity, cls = tokens[s], tokens[o]
-            if tokens[p] != "a" or entity not in named or self._holds([entity, "a", cls]):
-                continue
-            members = [u for u in named if u != entity and self._holds([u, "a", cls])]
-            linked = self.index.relations(members[0], entity, k=8) if len(members) == 1 else []
-            if not linked:
-                continue
-            prop = next((r for r in linked if r in units), linked[0])
-            ends = (members[0], entity) if self._holds([members[0], prop, entity]) else (entity, members[0])
-            new = [*tokens[:s], ends[0], prop, ends[1], *tokens[o + 1 :]]
-            out.append(
-                (new, f"{entity} a {cls} -> {' '.join((ends[0], prop, ends[1]))}: {members[0]} is the {cls}")
-            )
-        return out
-
-    def asked_of_the_two(
-        self, hypotheses: Sequence[Sequence[str]], said: Said | None, units: Sequence[str]
-    ) -> tuple[list[str], str] | None:
-        """The ASK a yes/no question about two named entities asks when no hypothesis is an ASK that
-        names both ("Is Mount Teide in Portugal?" decoded as whether Teide has a label), with what it
-        reads: whether the KB links the two by a fact (a property of the units first), else `A P B` by
-        the property that most often links A to things of B's class, or B to A's ("no": the KB links
-        them by nothing). None for a question that names other than two."""
-        if said is None or self.index is None:
-            return None
-        named = self._named(said, units)
-        if len(named) != 2 or any(h[:1] == ["ask"] and set(named) <= set(h) for h in hypotheses):
-            return None
-        a, b = named
-        linked = self.index.relations(a, b, k=8)
-        if linked:
-            prop = next((r for r in linked if r in units), linked[0])
-            ends = (a, b) if self._holds([a, prop, b]) else (b, a)
-            return ["ask", "where", "{", ends[0], prop, ends[1], "}"], f"{ends[0]} {prop} {ends[1]}, a fact"
-        found = [(s, p, o) for s, o in ((a, b), (b, a)) for p in self._links_to_kind(s, o)]
-        if not found:
-            return None
-        s, prop, o = next((f for f in found if f[1] in units), found[0])
-        return [
-            "ask",
-            "where",
-            "{",
-            s,
-            prop,
-            o,
-            "}",
-        ], f"{s} {prop} {o}, as {s} is linked to things of {o}'s kind"
-
-    def _links_to_kind(self, entity: str, other: str) -> list[str]:
-        """The properties that link `entity` to things of a class of `other`'s, most used first."""
-        answer = self._query(
-            detokenize(
-                ["select", "?_p", "(", "count", "(", "*", ")", "as", "?_n", ")", "where", "{",
-                 entity, "?_p", "?_x", ".", "?_x", "a", "?_c", ".", other, "a", "?_c", "}",
-                 "group", "by", "?_p", "order", "by", "desc", "(", "?_n", ")", "limit", "5"],
-                self.prefixes,
-            )
-        )  # fmt: skip
-        props = [token_of(row[0], self.prefixes) for row in answer.rows if row[0]] if answer.ok else []
-        return [p for p in props if p not in ("a", "rdf:type")]
 
     def _chain_swaps(self, tokens: Sequence[str]) -> list[tuple[list[str], str]]:
         """Readings of each chain `A P ?y . ?y Q B` (through a variable the query does not select) the
@@ -1055,33 +1001,6 @@ class Repairer(Comparisons, PlaceReading):
             ordered.append((n, hyp))
         return ordered
 
-    def _named(self, said: Said, units: Sequence[str]) -> list[str]:
-        """The entities among `units` the question names unambiguously: by their whole label when no
-        other unit has that label, qualifiers aside (not "The Godfather", both a novel and a film), and
-        not only within another's ("Dublin" of "Trinity College Dublin"); by
-        a name within it (`Said.part_words`: "Verdi") that no other entity's label holds ("Cambridge"
-        is a city and a university's name)."""
-        if self._named_last is not None and self._named_last[:2] == (said, tuple(units)):
-            return self._named_last[2]
-        labels = {u: said.index.label(u) or u for u in dict.fromkeys(units)}
-        bare = Counter(normalize(QUALIFIER.sub("", label)) for label in labels.values())
-        entities = [u for u in labels if self._kind(u) == "entity"]
-        whole = [u for u in entities if said.names_whole(u) and bare[normalize(labels[u])] == 1]
-        # not "Dublin" when the question says it only within "Trinity College Dublin"
-        whole = [u for u in whole if not said.within_another(u, entities)]
-        words = {u: set(normalize(labels[u]).split()) for u in entities}
-        part = [
-            u
-            for u in entities
-            if u not in whole
-            and not said.names_whole(u)
-            and (found := said.part_words(u))
-            and not any(found & (words[v] | said.part_words(v)) for v in entities if v != u)
-        ]
-        named = [u for u in entities if u in whole or u in part]
-        self._named_last = (said, tuple(units), named)
-        return named
-
     def named_left_out(
         self, tokens: list[str], question: str, units: Sequence[str]
     ) -> tuple[list[str], Answer] | None:
@@ -1211,6 +1130,37 @@ class Repairer(Comparisons, PlaceReading):
                             return new, f"{entity} -> its {prop} (said of it)"
         return None
 
+    def date_of_the_other(
+        self, tokens: Sequence[str], said: Said | None, units: Sequence[str], expected: Expected
+    ) -> tuple[list[str], str] | None:
+        """A date asked of a named entity by a property the question does not say, while it names another
+        entity the KB links the first to ("When did Grant Wood finish American Gothic?" as Grant Wood's
+        birth date; "when did radiohead put out kid a?" as the band's formation year): the date of the
+        other, by its one date property among the units, else in the KB, with what changed. The verb
+        says what happened to the other; a date of the first would be said ("born", "formed")."""
+        if said is None or self.index is None or expected != DATE:
+            return None
+        types = token_types(list(tokens), self.prefixes)
+        patterns = triple_patterns(tokens, types)
+        var = answer_variable(tokens, types)
+        if len(patterns) != 1 or tokens[:1] != ["select"] or "count" in tokens:
+            return None
+        s, p, o = patterns[0]
+        entity, prop = tokens[s], tokens[p]
+        if tokens[o] != var or not self.values_are_dates(prop) or said.words(prop):
+            return None
+        others = [u for u in self._named(said, units) if u != entity and self.index.relations(entity, u)]
+        if len(others) != 1:
+            return None
+        other = others[0]
+        dated = [u for u in dict.fromkeys(units) if self._kind(u) == "property" and self.values_are_dates(u)]
+        found = [u for u in dated if self._holds([other, u, "?_v"])]
+        found = found or [u for u in self._literal_measures(other) if self.values_are_dates(u)]
+        if len(found) != 1:
+            return None
+        new = [*tokens[:s], other, found[0], *tokens[o:]]
+        return new, f"{entity} {prop} -> {other} {found[0]} (the date of what the question says {entity} did)"
+
     def named_fills_dangling(
         self, tokens: Sequence[str], said: Said | None, units: Sequence[str]
     ) -> tuple[list[str], str] | None:
@@ -1253,6 +1203,45 @@ class Repairer(Comparisons, PlaceReading):
             if attempt.outcome == ANSWERED and found is not None and found.rows != answer.rows:
                 return new, found
         return None
+
+    def _asked_as_values(
+        self,
+        tokens: list[str],
+        answer: Answer,
+        said: Said,
+        units: Sequence[str],
+        source: str,
+        rnd: Round,
+        expected: Expected,
+    ) -> tuple[list[str], Answer] | None:
+        """A SELECT whose answers the question names by a name of a property of the units it leaves out
+        ("Which capital cities lie on the Danube?": "capital cities" names `ont:capital`'s values)
+        restricted to values of that property (`?_w ont:capital ?x`), the first that answers and
+        changes the answer; else None."""
+        parts = self._answer_body(tokens)
+        noun = said.asked_noun()
+        if parts is None or not noun or tokens[:1] != ["select"]:
+            return None
+        var, close, _ = parts
+        props = [
+            u
+            for u in dict.fromkeys(units)
+            if u not in tokens
+            and self._kind(u) == "property"
+            and any(len(n.split()) > 1 and noun[: len(n.split())] == n.split() for n in self.index.names(u))
+        ]
+        return self._first_change(
+            (
+                (
+                    [*tokens[:close], ".", "?_w", prop, var, *tokens[close:]],
+                    f"{source}: its answers {prop} values (said)",
+                )
+                for prop in props[: self.per_element]
+            ),
+            answer,
+            rnd,
+            expected,
+        )
 
     def _said_restricted(
         self,
@@ -1337,9 +1326,11 @@ class Repairer(Comparisons, PlaceReading):
         """A query that leaves out a class the question names in full and does not ask for, with a
         variable other than the answer that a property leads to and nothing types ("How many elements
         are named after scientists?" decoded as `?x ont:namedAfter ?v`): that variable typed by the
-        class (`?v a ont:Scientist`), the first that answers and changes the answer; else None. A class
-        whose label is in the name of an element the query uses is named by it ("whose job is
-        politician": the occupation `res:Politician`, not the class)."""
+        class (`?v a ont:Scientist`); with no such variable, the answer joined to a thing of the class as
+        the KB most often joins them ("How many planets have at least one moon?": `?_y a ont:Moon . ?_y
+        ont:orbits ?x`); the first that answers and changes the answer; else None. A class whose label is
+        in the name of an element the query uses is named by it ("whose job is politician": the
+        occupation `res:Politician`, not the class)."""
         if said is None or tokens[:1] != ["select"]:
             return None
         classes = self._classes_left_out(tokens, said, units, question)
@@ -1355,18 +1346,25 @@ class Repairer(Comparisons, PlaceReading):
             if tokens[p] != "a" and types[o] == TokenType.VARIABLE and tokens[o] not in (var, *typed)
         ]
         close = len(tokens) - 1 - tokens[::-1].index("}")
-        return self._first_change(
-            (
-                (
+        body = self._answer_body(tokens)
+
+        def rewrites() -> Iterator[tuple[list[str], str]]:
+            for cls, variable in itertools.product(classes[: self.per_element], dict.fromkeys(between)):
+                yield (
                     [*tokens[:close], ".", variable, "a", cls, *tokens[close:]],
                     f"{source}: {variable} typed {cls} (named, left out)",
                 )
-                for cls, variable in itertools.product(classes[: self.per_element], dict.fromkeys(between))
-            ),
-            answer,
-            rnd,
-            expected,
-        )
+            if between or body is None:
+                return
+            for cls in classes[: self.per_element]:  # "How many planets have at least one moon?"
+                for link in (["?_y", "?_p", var], [var, "?_p", "?_y"]):
+                    for joined in self._joining(body[2], var, ["?_y", "a", cls, ".", *link], ("?_p",))[:1]:
+                        yield (
+                            [*tokens[:close], ".", *joined, *tokens[close:]],
+                            f"{source}: joined to a {cls} (named, left out)",
+                        )
+
+        return self._first_change(rewrites(), answer, rnd, expected)
 
     def _joining(
         self, body: list[str], var: str, pattern: list[str], slots: Sequence[str]
@@ -1504,6 +1502,13 @@ class Repairer(Comparisons, PlaceReading):
         )
         if narrowed is not None:
             tokens, answer = narrowed
+        valued = (
+            self._asked_as_values(tokens, answer, said, units, attempt.source, rnd, expected)
+            if said
+            else None
+        )
+        if valued is not None:
+            tokens, answer = valued
         further = self._said_hop(tokens, said, units, attempt.source, rnd, expected) if said else None
         if further is not None:
             tokens, answer = further
@@ -1680,12 +1685,14 @@ class Repairer(Comparisons, PlaceReading):
         """When no hypothesis answered, the things of the class a question asks for compared with the
         one entity it names, or a number (`_compared`): "Which countries are bigger than India?" decoded
         with India as an official language or a continent is every country, then those whose area is
-        larger than India's. None when the question names anything else, which such a query would drop."""
+        larger than India's. None when the question names anything else, even ambiguously ("Dickens"),
+        which such a query would drop."""
         if cls is None or answered is not None or said is None or not compares_with_a_bound(question):
             return None
         wanted = asked(question, "comparative")
         than = self._compared_with(question, units, wanted.word) if wanted else None
-        if any(e != than for e in self._named(said, units)):
+        entities = [u for u in units if u != than and self._kind(u) == "entity"]
+        if any(said.names_whole(e) or said.part_words(e) for e in entities):  # "Dickens", whichever
             return None
         every = f"select distinct ?x where {{ ?x a {cls} }}".split()
         attempt, answer, _ = self._try(every, f"the question: every {cls}", expected)
@@ -1823,6 +1830,35 @@ class Repairer(Comparisons, PlaceReading):
         asked_for = ["select", *distinct, dangling[0], *tokens[where:]]
         return asked_for, f"the value {dangling[0]} nothing else reads is the answer"
 
+    def measured_thing_asked(self, tokens: Sequence[str], cls: str | None) -> tuple[list[str], str] | None:
+        """`tokens` answering with the thing of the class the question asks for (`cls`: "Andes mountains
+        over 6000 metres") where it answers with that thing's value of a measure (`?h a ont:Mountain .
+        ?h ont:elevation ?x`): a measure's values are no things of a class, and a comparison the
+        question makes is then made of the things."""
+        if cls is None or tokens[:1] != ["select"] or {"count", "group"} & set(tokens):
+            return None
+        types = token_types(list(tokens), self.prefixes)
+        var = answer_variable(tokens, types)
+        patterns = triple_patterns(tokens, types)
+        measured = [
+            tokens[s]
+            for s, p, o in patterns
+            if tokens[o] == var and types[s] == TokenType.VARIABLE and self._measured_values(tokens[p])
+        ]
+        if (
+            var is None
+            or len(measured) != 1
+            or Counter(tokens)[var] != 2
+            or cls not in self._types_of(tokens, types, measured[0])
+        ):
+            return None
+        thing, where = measured[0], tokens.index("where")
+        swapped = [
+            *tokens[:where],
+            *(var if t == thing else thing if t == var else t for t in tokens[where:]),
+        ]
+        return swapped, f"the {cls} {thing}, not its measure {var}, is the answer"
+
     def class_as_value_typed(self, tokens: Sequence[str], said: Said | None) -> tuple[list[str], str] | None:
         """`tokens` with a class written as the value of a property the question names by words of
         its own (`?x ont:namedAfter ont:Person`: "the elements named after people") read as a value
@@ -1895,7 +1931,10 @@ class Repairer(Comparisons, PlaceReading):
         rnd: Round,
         expected: Expected,
     ) -> tuple[list[str], Answer] | None:
-        props = self.said_but_left_out(tokens, said, units)[: self.per_element]
+        props = self.said_but_left_out(tokens, said, units)
+        if asked(said.text, "comparative") is not None:  # "over 6000 metres": the measure compares
+            props = [p for p in props if not self._measured_values(p)]
+        props = props[: self.per_element]
         return self._one_hop_further(tokens, None, props, source, rnd, expected) if props else None
 
     def _one_hop_further(
@@ -2071,7 +2110,11 @@ class Repairer(Comparisons, PlaceReading):
             seen.add(tuple(choice.query))
             if attempt.outcome == ANSWERED and answer is not None:
                 return Repaired(choice.query, answer, rounds, 1)
+        if expected.boolean is not True and self.stated_of_two(question, said, units):
+            expected = YES_NO
         two = self.asked_of_the_two(hypotheses, said, units) if expected.boolean else None
+        if expected.boolean and said is not None:
+            two = self.pair_compared(question, units, self._named(said, units), said) or two
         if two is not None:
             attempt, answer, _ = self._try(two[0], f"the question: {two[1]}", expected)
             first.attempts.append(attempt)
@@ -2082,6 +2125,7 @@ class Repairer(Comparisons, PlaceReading):
             tokens, source = list(hyp), f"hypothesis {n}"
             if question:
                 for rule in (
+                    lambda t: self.measured_thing_asked(t, asks_class),
                     lambda t: self.measure_of_unit(t, question),
                     lambda t: turned_to_question(t, question, self.values_are_dates),
                     lambda t: unasked_ranking_removed(t, question),
@@ -2102,6 +2146,12 @@ class Repairer(Comparisons, PlaceReading):
                     compared = compare(tokens)
                     if compared is not None:
                         tokens, source = compared[0], f"{source}: {compared[1]}"
+                graded = self.measure_of_graded_word(tokens, question, units, said)
+                if graded is not None:
+                    tokens, source = graded[0], f"{source}: {graded[1]}"
+                dated = self.date_of_the_other(tokens, said, units, expected)
+                if dated is not None:
+                    tokens, source = dated[0], f"{source}: {dated[1]}"
                 possessed = self.possessed_read(tokens, said, units)
                 if possessed is not None:
                     tokens, source = possessed[0], f"{source}: {possessed[1]}"
