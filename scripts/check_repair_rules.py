@@ -20,7 +20,11 @@ an entity named alike that can take the place of one that cannot, or by the prop
 that the query's property never takes; a place adjective before the class asked for read as the place,
 a class as the value of a property the question says read as one of its members, an ASK part that names
 nothing asked of the entity, a choice between two named entities ranked by the measure asked (its answer
-must be the gold one). A rule that would reject
+must be the gold one), a yes/no question about two named entities read as whether the KB links them or
+as their values compared (its answer must be the gold one), an entity read through a property the
+question says of it, a measure the graded word grades, a date of the other entity named, a measure's
+value given way to the things asked for, answers restricted to values of a property the question names
+them by. A rule that would reject
 or rewrite a *gold* query is a rule that breaks right answers. This script runs each rule on every gold
 query of a prepared dataset (and any JSONL files of {question, query}) against its KB and counts the
 gold queries each rule would change: all counts should be 0.
@@ -48,10 +52,10 @@ from nmt_sparql.inference.asked_order import (
     unlimited_top,
     unordered_limit_removed,
 )
-from nmt_sparql.inference.expected_answer import fits
+from nmt_sparql.inference.expected_answer import YES_NO, fits
 from nmt_sparql.inference.kb import open_kb
 from nmt_sparql.inference.kb_reading import typed_by
-from nmt_sparql.inference.repair import Repairer, expected_of
+from nmt_sparql.inference.repair import Repairer, Round, expected_of
 from nmt_sparql.inference.said import Said
 from nmt_sparql.sparql.patterns import falls_apart, reads_unbound
 from nmt_sparql.sparql.prefixes import prefix_map
@@ -115,6 +119,12 @@ def main() -> None:
         "choice between two": [],
         "named fills a variable": [],
         "ask compared": [],
+        "two named": [],
+        "read through its property": [],
+        "graded measure": [],
+        "date of the other": [],
+        "measured thing": [],
+        "values of a property": [],
     }
     checked = {key: 0 for key in changed}
     for source, record in records(args.data, args.extra):
@@ -126,6 +136,10 @@ def main() -> None:
         where = f"{source}: {question} | {record['query'].split('> ')[-1]}"
         checked["expected kind"] += 1
         expected = expected_of(question)
+        if annotator is not None and expected.boolean is not True and question.rstrip().endswith("?"):
+            said_first = Said(question, index)  # a statement about two named entities asked as a question
+            if repairer.stated_of_two(question, said_first, units_of(annotator.question(question))):
+                expected = YES_NO
         if not fits(expected, tokens, answer) or not repairer.of_answering_classes(answer, expected):
             changed["expected kind"].append(where)
         checked["joined to the answer"] += 1
@@ -234,9 +248,39 @@ def main() -> None:
                     *repairer.said_alike(tokens, said, linked),
                     *repairer.entity_alike(tokens, said),
                     *repairer.linked_otherwise(tokens),
+                    *repairer.member_of_named(tokens, said, linked),
                 ]
                 if any(kb.query(detokenize(alike, pm)).boolean for alike, _ in others):
                     changed["said alike"].append(where)
+            checked["two named"] += 1  # a yes/no read of two named entities gives the gold answer
+            two = None
+            if expected.boolean or repairer.stated_of_two(question, said_linked, linked):
+                named = repairer._named(said_linked, linked)
+                two = repairer.pair_compared(
+                    question, linked, named, said_linked
+                ) or repairer.asked_of_the_two([tokens], said_linked, linked)
+            if two is not None and kb.query(detokenize(two[0], pm)).boolean != answer.boolean:
+                changed["two named"].append(where)
+            checked["read through its property"] += 1
+            if repairer.possessed_read(tokens, said_linked, linked) is not None:
+                changed["read through its property"].append(where)
+            checked["graded measure"] += 1
+            if repairer.measure_of_graded_word(tokens, question, linked, said_linked) is not None:
+                changed["graded measure"].append(where)
+            checked["date of the other"] += 1
+            if repairer.date_of_the_other(tokens, said_linked, linked, expected) is not None:
+                changed["date of the other"].append(where)
+            checked["measured thing"] += 1
+            if repairer.measured_thing_asked(tokens, repairer.asked_class(question, linked)) is not None:
+                changed["measured thing"].append(where)
+            checked["values of a property"] += 1
+            if (
+                repairer.asked_as_values(
+                    tokens, answer, said_linked, linked, "query", Round(1, "check"), expected
+                )
+                is not None
+            ):
+                changed["values of a property"].append(where)
             checked["comparison left out"] += 1
             if (
                 repairer.comparison_left_out(tokens, question, linked) is not None

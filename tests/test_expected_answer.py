@@ -67,6 +67,10 @@ from nmt_sparql.inference.expected_answer import (
         ("on what continent is the Zambezi", THING),
         ("Anthony Burgess was born where?", THING),  # the question word at the end
         ("Pluto was found by which astronomer?", NOT_A_MEASURE),  # "which" and the kind, at the end
+        (
+            "thom yorke's band plays what kind of music",
+            Expected("not a yes/no answer or a count", count=False),
+        ),
         ("google was founded by who", replace(THING, asks="who")),
         ("and Alien came out when?", DATE),
         ("The Son of Man by Magritte dates from what year?", DATE),

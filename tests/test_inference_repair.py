@@ -1841,7 +1841,12 @@ def test_a_yes_no_question_about_two_named_asks_whether_the_kb_links_them(
         stated = moons.repair([found], units, "mimas orbits saturn?")
         assert stated.tokens == mimas.tokens and stated.answer.boolean is True
         assert moons.repair([found], units, "phobos goes around saturn?").answer.boolean is False
-        for phrase in ("saturn moons?", "mimas orbits saturn", "which moon orbits saturn, mimas?"):
+        for phrase in (
+            "saturn moons?",
+            "mimas orbits saturn",
+            "which moon orbits saturn, mimas?",
+            "mimas orbits saturn, waht?",
+        ):
             assert not moons.stated_of_two(phrase, Said(phrase, moons.index), units)
 
 
@@ -1875,6 +1880,9 @@ def test_a_date_asked_of_one_named_by_a_property_unsaid_is_the_date_of_the_other
         assert found.tokens == _tokens("SELECT DISTINCT ?x WHERE { res:Mimas ont:discoveryYear ?x }")
         assert found.answer.rows == (("1789",),)
         assert moons.repair([born], units, "When was William Herschel born, who found Mimas?").tokens == born
+        found = _tokens("SELECT DISTINCT ?x WHERE { res:Mimas ont:discoveryYear ?x }")
+        assert moons.repair([found], units, "When did William Herschel find Mimas?").tokens == found
+        assert moons.repair([found], units, "Mimas, found by William Herschel, in what year?").tokens == found
 
 
 def test_a_class_the_question_names_and_the_query_leaves_out_joins_the_answer_to_its_things(
@@ -1888,6 +1896,43 @@ def test_a_class_the_question_names_and_the_query_leaves_out_joins_the_answer_to
         repaired = moons.repair([every], units, "How many planets have at least one moon?")
         assert repaired.answer.rows == (("2",),)
         assert moons.repair([every], units[:1], "How many planets are there?").answer.rows == (("3",),)
+
+
+def test_when_nothing_answers_the_class_asked_for_is_joined_to_each_entity_named(
+    prefixes: PrefixMap, tmp_path: Path
+) -> None:
+    """ "How many of Saturn's moons did William Herschel find?" with no hypothesis that answers: the moons
+    joined to Saturn and to Herschel as the KB joins moons to each."""
+    wrong = _tokens("SELECT ( COUNT ( DISTINCT ?x ) AS ?c ) WHERE { ?y ont:orbits res:William_Herschel }")
+    units = ["ont:Moon", "res:Saturn", "res:William_Herschel", "ont:discoverer", "ont:orbits"]
+    facts = [*MOON_FACTS, ("res:Titan", "ont:orbits", "res:Saturn"), ("res:Mimas", "a", "ont:Moon")]
+    facts.append(("res:Titan", "a", "ont:Moon"))
+    ttl = MOONS_TTL + "res:Titan a ont:Moon ; ont:orbits res:Saturn .\n"
+    with _repairer_on(tmp_path, prefixes, ttl, MOON_ENTRIES, max_rounds=1, facts=facts) as moons:
+        repaired = moons.repair([wrong], units, "How many of Saturn's moons did William Herschel find?")
+        assert repaired.tokens == _tokens(
+            "SELECT ( COUNT ( DISTINCT ?x ) AS ?count ) WHERE"
+            " { ?x a ont:Moon . ?x ont:orbits res:Saturn . ?x ont:discoverer res:William_Herschel }"
+        )
+        assert repaired.answer.rows == (("1",),)
+
+
+def test_a_hop_by_a_verb_the_question_asks_with_goes_to_the_verbs_subject(
+    prefixes: PrefixMap, tmp_path: Path
+) -> None:
+    """ "What orbits the planet William Herschel discovered?": the planet, then what orbits it (Titania),
+    not what it orbits (the Sun); "What does the planet William Herschel discovered orbit?" the other way."""
+    ttl = MOONS_TTL + (
+        "res:Uranus a ont:Planet ; ont:discoverer res:William_Herschel ; ont:orbits res:Sun .\n"
+        "res:Titania a ont:Moon ; ont:orbits res:Uranus .\n"
+    )
+    planet = _tokens("SELECT DISTINCT ?x WHERE { ?x a ont:Planet . ?x ont:discoverer res:William_Herschel }")
+    units = ["ont:Planet", "ont:discoverer", "res:William_Herschel", "ont:orbits"]
+    with _repairer_on(tmp_path, prefixes, ttl, MOON_ENTRIES, max_rounds=1) as moons:
+        repaired = moons.repair([planet], units, "What orbits the planet William Herschel discovered?")
+        assert repaired.answer.rows == (("http://repair.test/resource/Titania",),)
+        other = moons.repair([planet], units, "What does the planet William Herschel discovered orbit?")
+        assert other.answer.rows == (("http://repair.test/resource/Sun",),)
 
 
 CAPITALS_TTL = """@prefix res: <http://repair.test/resource/> .

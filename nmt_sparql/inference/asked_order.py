@@ -198,11 +198,12 @@ def asked_orders(question: str) -> list[Asked]:
 
 
 def graded_lemma(word: str) -> str | None:
-    """The adjective of size, amount or time a word grades or is ("bigger", "biggest": big; "large");
-    None for others ("most", the ordinals, words with no known sense)."""
+    """The adjective of size a word grades or is ("bigger", "biggest": big; "large", "populous"); None
+    for others, and for those said of any number or date ("high", "low", "great", "little"; "old",
+    "young": the highest atomic number, the youngest university)."""
     found = _graded(word)
     lemma = found[1] if found is not None else word
-    return lemma if _sense(lemma) is not None and lemma not in _ORDINAL else None
+    return lemma if lemma in _SIZES - {"high", "low", "great", "little"} else None
 
 
 def _ranks(words: Sequence[str], i: int) -> bool:

@@ -135,13 +135,17 @@ def _words(question: str, spelled: bool = True) -> list[str]:
 def expected_answer(question: str) -> Expected:
     """What `question` asks for, from its first words, else a question word it ends with (module
     docstring); `ANY` when they say nothing. A first word read as a misspelt keyword yields to a
-    question word at the end: "Thom Yorke's band formed in what year?" opens with a name, not "whom"."""
+    question word at the end: "Thom Yorke's band formed in what year?" opens with a name, not "whom",
+    and so does "thom yorke's band plays what kind of music"."""
     words = _words(question)
     if not words:
         return ANY
     ending = _asked_at_the_end(words)
-    if ending is not None and words[0] != _words(question, spelled=False)[0]:
+    raw = _words(question, spelled=False)
+    if ending is not None and words[0] != raw[0]:
         return ending
+    if words[0] != raw[0] and {"what", "which"} & set(raw[-4:]):
+        words = [raw[0], *words[1:]]  # "thom yorke's band plays what kind of music": a name, not "whom"
     first, second = words[0], (words[1] if len(words) > 1 else "")
     if "whether" in words[:3] or _TAGGED.search(re.sub(UNIT_PATTERN, " ", question)):
         return YES_NO

@@ -14,11 +14,11 @@ from collections.abc import Sequence
 
 from nmt_sparql.annotation.linking.sources import token_of
 from nmt_sparql.inference.asked_order import is_verb_form
-from nmt_sparql.inference.expected_answer import AUXILIARIES
+from nmt_sparql.inference.expected_answer import AUXILIARIES, one_edit_from
 from nmt_sparql.inference.kb_reading import KBReader
 from nmt_sparql.inference.said import Said
 from nmt_sparql.sparql.patterns import triple_patterns
-from nmt_sparql.sparql.tokens import detokenize, token_types
+from nmt_sparql.sparql.tokens import TokenType, detokenize, token_types
 
 # Words that make a question of a statement, or a request of it (`stated_of_two`).
 _QUESTION_WORDS = frozenset({"what", "which", "who", "whom", "whose", "where", "when", "how", "why"})
@@ -37,11 +37,12 @@ class NamedPairs(KBReader):
             return False
         words = said.text.split()
         named = self._named(said, units)
-        if len(named) != 2 or _QUESTION_WORDS & set(words) or words[:1] and words[0] in _REQUESTS:
+        asking = {one_edit_from(w, _QUESTION_WORDS) for w in words}  # "waht": what
+        if len(named) != 2 or _QUESTION_WORDS & asking or words[:1] and words[0] in _REQUESTS:
             return False
 
         def spans(entity: str) -> list[tuple[int, int]]:  # in full, or by a name within ("Kubrick")
-            parts = said.part_words(entity)
+            parts = said.names_within(entity)
             return [*said.spans_in_full(entity), *((i, i + 1) for i, w in enumerate(words) if w in parts)]
 
         opening = int(words[:1] == ["the"])
@@ -57,14 +58,15 @@ class NamedPairs(KBReader):
         self, hypotheses: Sequence[Sequence[str]], said: Said | None, units: Sequence[str]
     ) -> tuple[list[str], str] | None:
         """The ASK a yes/no question about two named entities asks when no hypothesis is an ASK that
-        names both ("Is Mount Teide in Portugal?" decoded as whether Teide has a label), with what it
+        names two things (`_joins_two`; "Is Mount Teide in Portugal?" decoded as whether Teide has a
+        label), with what it
         reads: whether the KB links the two by a fact (a property of the units first), else `A P B` by
         the property that most often links A to things of B's class, or B to A's ("no": the KB links
         them by nothing). None for a question that names other than two."""
         if said is None or self.index is None:
             return None
         named = self._named(said, units)
-        if len(named) != 2 or any(h[:1] == ["ask"] and set(named) <= set(h) for h in hypotheses):
+        if len(named) != 2 or any(h[:1] == ["ask"] and self._joins_two(h) for h in hypotheses):
             return None
         a, b = named
         linked = self.index.relations(a, b, k=8)
@@ -85,6 +87,16 @@ class NamedPairs(KBReader):
             o,
             "}",
         ], f"{s} {prop} {o}, as {s} is linked to things of {o}'s kind"
+
+    def _joins_two(self, tokens: Sequence[str]) -> bool:
+        """Whether a query names two entities, or one and a value (`res:Saturn ont:orderFromSun 5`): the
+        model's own reading of a question about two things ("Did Hubble study at Oxford?" with the
+        university where the question's word also names the city)."""
+        types = token_types(list(tokens), self.prefixes)
+        named = {
+            t for t, k in zip(tokens, types, strict=True) if k == TokenType.URI and self._kind(t) == "entity"
+        }
+        return len(named) > 1 or bool(named) and TokenType.LITERAL in types
 
     def _links_to_kind(self, entity: str, other: str) -> list[str]:
         """The properties that link `entity` to things of a class of `other`'s, most used first."""

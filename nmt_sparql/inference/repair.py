@@ -129,7 +129,11 @@ repairer looks for a query that answers:
   their values of a measure, the one after the comparing word on the right.
 - answers the question names by a name of a property the query leaves out ("Which capital cities lie on
   the Danube?") are restricted to that property's values; a measure the question compares by ("over
-  6000 metres") takes no answer one hop further.
+  6000 metres") takes no answer one hop further, and a hop by a property whose name is the verb the
+  question asks with ("What orbits the planet Herschel discovered?") goes to that verb's subject first.
+- when no query gives the kind asked for, before the first that answered is kept, the things of the class
+  the question asks for joined to each entity it names as the KB most often joins them ("How many of
+  Saturn's moons were found by William Herschel?") are tried.
 
 The rules that compare and rank by a measure are inference/comparisons.py, the reading of place
 adjectives inference/place_reading.py, yes/no questions about two named entities
@@ -167,6 +171,7 @@ from nmt_sparql.inference.asked_order import (
     asked_period,
     asks_for_the_top,
     compares_with_a_bound,
+    is_verb_form,
     ordered_variable,
     ranking_dropped,
     ranks_by_size,
@@ -182,6 +187,7 @@ from nmt_sparql.inference.asked_order import (
 from nmt_sparql.inference.comparisons import Comparisons, fresh_value
 from nmt_sparql.inference.expected_answer import (
     ANY,
+    COUNT,
     DATE,
     TIME_NOUNS,
     YES_NO,
@@ -526,6 +532,33 @@ class Repairer(Comparisons, PlaceReading, NamedPairs):
             new = [*tokens[:s], ends[0], linked[0], ends[1], *tokens[o + 1 :]]
             out.append((new, f"{prop} -> {linked[0]}: neither end takes part in {prop}"))
         return out
+
+    def class_joined_to_named(
+        self, cls: str | None, said: Said | None, units: Sequence[str], count: bool
+    ) -> list[str] | None:
+        """The things of the class the question asks for joined to each entity it names as the KB most
+        often joins that class's members to it ("How many of Saturn's moons were found by William
+        Herschel?": moons that orbit Saturn and that Herschel discovered), counted for a question that
+        asks how many: what repair tries when no query gave the kind of answer asked for. None without a
+        class, a named entity, or a join for each."""
+        if cls is None or said is None or self.index is None:
+            return None
+        named = self._named(said, units)
+        body = ["?x", "a", cls]
+        for entity in named:
+            links = self.index.relations(cls, entity, k=1)
+            if not links:
+                return None
+            way = ["?x", links[0], entity]
+            body += [".", *(way if self._holds([*body, ".", *way]) else [entity, links[0], "?x"])]
+        if not named:
+            return None
+        head = (
+            ["select", "(", "count", "(", "distinct", "?x", ")", "as", "?count", ")"]
+            if count
+            else ["select", "distinct", "?x"]
+        )
+        return [*head, "where", "{", *body, "}"]
 
     def _chain_swaps(self, tokens: Sequence[str]) -> list[tuple[list[str], str]]:
         """Readings of each chain `A P ?y . ?y Q B` (through a variable the query does not select) the
@@ -1137,7 +1170,10 @@ class Repairer(Comparisons, PlaceReading, NamedPairs):
         entity the KB links the first to ("When did Grant Wood finish American Gothic?" as Grant Wood's
         birth date; "when did radiohead put out kid a?" as the band's formation year): the date of the
         other, by its one date property among the units, else in the KB, with what changed. The verb
-        says what happened to the other; a date of the first would be said ("born", "formed")."""
+        says what happened to the other; a date of the first would be said ("born", "formed"). The other
+        is named after the first, as the verb's object, not as an agent after "by" ("The Son of Man by
+        Magritte"), and is the subject of the fact that links them (the painting, of its painter): the
+        date of a moon stays its own when the question names the planet it orbits."""
         if said is None or self.index is None or expected != DATE:
             return None
         types = token_types(list(tokens), self.prefixes)
@@ -1149,7 +1185,21 @@ class Repairer(Comparisons, PlaceReading, NamedPairs):
         entity, prop = tokens[s], tokens[p]
         if tokens[o] != var or not self.values_are_dates(prop) or said.words(prop):
             return None
-        others = [u for u in self._named(said, units) if u != entity and self.index.relations(entity, u)]
+        words = said.text.split()
+
+        def at(u: str) -> int:  # where the question first names it, in full or by a name within
+            names = said.names_within(u)
+            starts = [a for a, _ in said.spans_in_full(u)] + [i for i, w in enumerate(words) if w in names]
+            return min(starts, default=-1)
+
+        others = [  # what the first made, found, ...: named after it, not as the agent ("by Magritte")
+            u
+            for u in self._named(said, units)
+            if u != entity
+            and at(u) > at(entity) >= 0
+            and words[at(u) - 1 : at(u)] != ["by"]
+            and any(self._holds([u, r, entity]) for r in self.index.relations(entity, u))
+        ]
         if len(others) != 1:
             return None
         other = others[0]
@@ -1204,7 +1254,7 @@ class Repairer(Comparisons, PlaceReading, NamedPairs):
                 return new, found
         return None
 
-    def _asked_as_values(
+    def asked_as_values(
         self,
         tokens: list[str],
         answer: Answer,
@@ -1357,6 +1407,8 @@ class Repairer(Comparisons, PlaceReading, NamedPairs):
             if between or body is None:
                 return
             for cls in classes[: self.per_element]:  # "How many planets have at least one moon?"
+                if self._holds([*body[2], ".", var, "a", cls]):
+                    continue  # "What are The Beatles's musicians?": the class names the answers
                 for link in (["?_y", "?_p", var], [var, "?_p", "?_y"]):
                     for joined in self._joining(body[2], var, ["?_y", "a", cls, ".", *link], ("?_p",))[:1]:
                         yield (
@@ -1503,9 +1555,7 @@ class Repairer(Comparisons, PlaceReading, NamedPairs):
         if narrowed is not None:
             tokens, answer = narrowed
         valued = (
-            self._asked_as_values(tokens, answer, said, units, attempt.source, rnd, expected)
-            if said
-            else None
+            self.asked_as_values(tokens, answer, said, units, attempt.source, rnd, expected) if said else None
         )
         if valued is not None:
             tokens, answer = valued
@@ -1935,7 +1985,11 @@ class Repairer(Comparisons, PlaceReading, NamedPairs):
         if asked(said.text, "comparative") is not None:  # "over 6000 metres": the measure compares
             props = [p for p in props if not self._measured_values(p)]
         props = props[: self.per_element]
-        return self._one_hop_further(tokens, None, props, source, rnd, expected) if props else None
+        if not props:
+            return None
+        return self._one_hop_further(
+            tokens, None, props, source, rnd, expected, subject=self._verb_asked(said)
+        )
 
     def _one_hop_further(
         self,
@@ -1946,6 +2000,7 @@ class Repairer(Comparisons, PlaceReading, NamedPairs):
         rnd: Round,
         expected: Expected,
         between: Sequence[str] = (),
+        subject: str | None = None,
     ) -> tuple[list[str], Answer] | None:
         """The query's answer taken one hop further, to the class the question asks for (`cls`; None:
         any): `?x` becomes an inner variable and `?inner P ?x [. ?x a cls]` (or `?x P ?inner`) is
@@ -1953,7 +2008,9 @@ class Repairer(Comparisons, PlaceReading, NamedPairs):
         universities are in which city?": his alma maters, then their city). The first that answers
         wins; none when that one answers only with entities the query names (a hop back to where it
         started: "What is Cormac McCarthy known for writing?", his works' author). `between`: a class
-        the inner variable must have too (`?inner a ont:Band`)."""
+        the inner variable must have too (`?inner a ont:Band`). `subject`: the word the question asks
+        with as the subject of a verb ("What orbits ..."): the answer is the subject of the property
+        whose name that verb is, so that way goes first."""
         types = token_types(tokens, self.prefixes)
         var = answer_variable(tokens, types)
         found = braces(tokens)
@@ -1965,7 +2022,10 @@ class Repairer(Comparisons, PlaceReading, NamedPairs):
         body += [t for c in between for t in (".", inner, "a", c)]
         props = self._unused_properties(tokens, units)
         for prop in props:
-            for pattern, way in (([inner, prop, var], "from"), ([var, prop, inner], "to")):
+            ways = [([inner, prop, var], "from"), ([var, prop, inner], "to")]
+            if subject is not None and subject in self._verb_forms(prop):
+                ways.reverse()
+            for pattern, way in ways:
                 typed = [".", var, "a", cls] if cls is not None else []
                 new = [*tokens[: open_at + 1], *body, ".", *pattern, *typed, *tokens[close_at:]]
                 attempt, answer, _ = self._try(
@@ -1979,6 +2039,21 @@ class Repairer(Comparisons, PlaceReading, NamedPairs):
                     return None
                 return new, answer
         return None
+
+    def _verb_asked(self, said: Said) -> str | None:
+        """The verb right after the word a question opens with ("What orbits the planet ...": orbits),
+        a third person or a past; None when a noun or anything else follows."""
+        words = said.text.split()
+        verb = words[1] if len(words) > 1 and words[0] in ("what", "which", "who") else ""
+        return verb if is_verb_form(verb, ("VBZ", "VBD")) else None
+
+    def _verb_forms(self, prop: str) -> frozenset[str]:
+        """The one-word names of a property whose label opens with a verb ("orbits": orbit, orbited)."""
+        assert self.index is not None
+        label = (self.index.label(prop) or "").lower().split()
+        if not label or not is_verb_form(label[0], ("VB", "VBZ", "VBD", "VBP")):
+            return frozenset()
+        return frozenset(n for n in self.index.names(prop) if " " not in n)
 
     def answers_what_it_names(
         self, tokens: Sequence[str], answer: Answer, said: Said, units: Sequence[str], question: str
@@ -2275,6 +2350,14 @@ class Repairer(Comparisons, PlaceReading, NamedPairs):
             if outcome is not None:
                 targets.insert(0, outcome)
         rounds[-1].notes += passed
+        joined = self.class_joined_to_named(asks_class, said, units, expected == COUNT)
+        if joined is not None and tuple(joined) not in seen:
+            attempt, answer, _ = self._try(
+                joined, f"the question: {joined[-2]} things joined to what it names", expected
+            )
+            first.attempts.append(attempt)
+            if attempt.outcome == ANSWERED and answer is not None:
+                return Repaired(joined, answer, rounds, 1)
         if answered is not None or kept:
             tokens, answer, number = (*answered, 1) if answered is not None else kept[0]
             first.notes.append(f"no query gave {expected.name}: the first that answered is kept")
