@@ -255,7 +255,7 @@ def main() -> None:
             checked["two named"] += 1  # a yes/no read of two named entities gives the gold answer
             two = None
             if expected.boolean or repairer.stated_of_two(question, said_linked, linked):
-                named = repairer._named(said_linked, linked)
+                named = repairer.named_entities(said_linked, linked)
                 two = repairer.pair_compared(
                     question, linked, named, said_linked
                 ) or repairer.asked_of_the_two([tokens], said_linked, linked)

@@ -81,8 +81,8 @@ def _choice_last(
     words: Sequence[str], names: dict[str, list[list[str]]], alike: Callable[[str, str], bool]
 ) -> tuple[list[str], str] | None:
     """The entities of "A or B" (or "A, B or C": commas are gone from `words`, and each one before the
-    last two must be `alike` the last) when the question ends with it, and the words before, of which
-    there must be some; else None."""
+    last two must be `alike` the one after it) when the question ends with it, and the words before, of
+    which there must be some; else None."""
     for last, forms in names.items():
         for name in forms:
             join = len(words) - len(name) - 1
@@ -118,8 +118,8 @@ def _choice_first(
 
 def _fits(chosen: Sequence[str], alike: Callable[[str, str], bool], ahead: int = 0) -> Callable[[str], bool]:
     """Whether an entity may join a choice that has `chosen` and `ahead` more to come: one not chosen,
-    and past the first two, one `alike` the first chosen ("first in Germany, Bach or Handel" chooses
-    between two people, not three things)."""
+    and past the first two, one `alike` `chosen[0]`, the one it stands next to ("first in Germany, Bach
+    or Handel" chooses between two people, not three things)."""
     return lambda e: e not in chosen and (len(chosen) + ahead < 2 or alike(e, chosen[0]))
 
 

@@ -66,7 +66,7 @@ class KBReader:
         self._kinds_of: dict[str, list[frozenset[str]]] = {}
         self._held: dict[tuple[str, ...], bool] = {}  # `_holds`, asked again by several rules
         self._said_of: dict[str, frozenset[str]] = {}  # `_said_of_members`, per class
-        # `_named` of the question last asked: every hypothesis of it asks again
+        # `named_entities` of the question last asked: every hypothesis of it asks again
         self._named_last: tuple[Said, tuple[str, ...], list[str]] | None = None
 
     def _query(self, sparql: str) -> Answer:
@@ -232,7 +232,7 @@ class KBReader:
             return ranked[0]
         return None
 
-    def _named(self, said: Said, units: Sequence[str]) -> list[str]:
+    def named_entities(self, said: Said, units: Sequence[str]) -> list[str]:
         """The entities among `units` the question names unambiguously: by their whole label when no
         other unit has that label, qualifiers aside (not "The Godfather", both a novel and a film), and
         not only within another's ("Dublin" of "Trinity College Dublin"); by

@@ -36,7 +36,7 @@ class NamedPairs(KBReader):
         if said is None or not question.rstrip().endswith("?"):
             return False
         words = said.text.split()
-        named = self._named(said, units)
+        named = self.named_entities(said, units)
         asking = {one_edit_from(w, _QUESTION_WORDS) for w in words}  # "waht": what
         if len(named) != 2 or _QUESTION_WORDS & asking or words[:1] and words[0] in _REQUESTS:
             return False
@@ -65,7 +65,7 @@ class NamedPairs(KBReader):
         them by nothing). None for a question that names other than two."""
         if said is None or self.index is None:
             return None
-        named = self._named(said, units)
+        named = self.named_entities(said, units)
         if len(named) != 2 or any(h[:1] == ["ask"] and self._joins_two(h) for h in hypotheses):
             return None
         a, b = named
@@ -122,7 +122,7 @@ class NamedPairs(KBReader):
         if tokens[:1] != ["ask"] or said is None or self.index is None:
             return []
         types = token_types(tokens, self.prefixes)
-        named = self._named(said, units)
+        named = self.named_entities(said, units)
         out = []
         for s, p, o in triple_patterns(tokens, types):
             entity, cls = tokens[s], tokens[o]

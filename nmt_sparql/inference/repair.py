@@ -543,7 +543,7 @@ class Repairer(Comparisons, PlaceReading, NamedPairs):
         class, a named entity, or a join for each."""
         if cls is None or said is None or self.index is None:
             return None
-        named = self._named(said, units)
+        named = self.named_entities(said, units)
         body = ["?x", "a", cls]
         for entity in named:
             links = self.index.relations(cls, entity, k=1)
@@ -990,7 +990,7 @@ class Repairer(Comparisons, PlaceReading, NamedPairs):
         numbered = list(enumerate(hypotheses, 1))
         if said is None:
             return numbered
-        named = self._named(said, units)
+        named = self.named_entities(said, units)
         places = {u: said.positions(u) for u in named}
 
         def left_out(tokens: Sequence[str]) -> int:
@@ -1055,7 +1055,7 @@ class Repairer(Comparisons, PlaceReading, NamedPairs):
         rnd: Round,
         expected: Expected,
     ) -> tuple[list[str], Answer] | None:
-        """A SELECT that leaves out an entity the question names (`_named`) restricted to it by the
+        """A SELECT that leaves out an entity the question names (`named_entities`) restricted to it by the
         property that joins most of its answers to it, either way ("the biggest country in Africa"
         answered over every country: `?x ont:continent res:Africa` added), else, when no fact joins any
         answer to it, by the two that join them through one element between ("the longest river in
@@ -1073,7 +1073,7 @@ class Repairer(Comparisons, PlaceReading, NamedPairs):
         bound = self._compared_with(said.text, units, "than")
         left = [
             u
-            for u in self._named(said, units)
+            for u in self.named_entities(said, units)
             if u not in tokens
             and u != bound
             and not said.inside(u, used)
@@ -1194,7 +1194,7 @@ class Repairer(Comparisons, PlaceReading, NamedPairs):
 
         others = [  # what the first made, found, ...: named after it, not as the agent ("by Magritte")
             u
-            for u in self._named(said, units)
+            for u in self.named_entities(said, units)
             if u != entity
             and at(u) > at(entity) >= 0
             and words[at(u) - 1 : at(u)] != ["by"]
@@ -1222,7 +1222,7 @@ class Repairer(Comparisons, PlaceReading, NamedPairs):
             return None
         types = token_types(list(tokens), self.prefixes)
         count = Counter(tokens)
-        left = [u for u in self._named(said, units) if u not in tokens]
+        left = [u for u in self.named_entities(said, units) if u not in tokens]
         patterns = triple_patterns(tokens, types)
         dangling = [
             tokens[i]
@@ -1717,7 +1717,7 @@ class Repairer(Comparisons, PlaceReading, NamedPairs):
             label = normalize(said.index.label(u) or "")
             return said.names_in_full(u) and (label in written or not is_dictionary_word(label))
 
-        left = [u for u in self._named(said, units) if u not in tokens and named_apart(u)]
+        left = [u for u in self.named_entities(said, units) if u not in tokens and named_apart(u)]
         entities = [t for t in dict.fromkeys(tokens) if self._kind(t) == "entity"]
         for used, named in itertools.product(entities, left):
             yield [named if t == used else t for t in tokens], f"{used} -> {named} (named, left out)"
@@ -2058,7 +2058,7 @@ class Repairer(Comparisons, PlaceReading, NamedPairs):
     def answers_what_it_names(
         self, tokens: Sequence[str], answer: Answer, said: Said, units: Sequence[str], question: str
     ) -> bool:
-        """Whether a SELECT answers only with entities the question names unambiguously (`_named`), not
+        """Whether a SELECT answers only with entities the question names unambiguously (`named_entities`), not
         only by a place adjective, and the query does not use: a question does not ask for what it
         says ("Which Beatles are older than Paul McCartney?" answered by the band, `?x ont:bandMember
         res:Paul_McCartney`), unless it offers a choice ("Which is longer, the Nile or the Amazon?") or
@@ -2071,7 +2071,7 @@ class Repairer(Comparisons, PlaceReading, NamedPairs):
             return False
         named = [
             u
-            for u in self._named(said, units)
+            for u in self.named_entities(said, units)
             if u not in tokens and (said.names_in_full(u) or not said.place_words(u))
         ]
         return bool(named) and self._only_entities(answer, named)
@@ -2189,7 +2189,7 @@ class Repairer(Comparisons, PlaceReading, NamedPairs):
             expected = YES_NO
         two = self.asked_of_the_two(hypotheses, said, units) if expected.boolean else None
         if expected.boolean and said is not None:
-            two = self.pair_compared(question, units, self._named(said, units), said) or two
+            two = self.pair_compared(question, units, self.named_entities(said, units), said) or two
         if two is not None:
             attempt, answer, _ = self._try(two[0], f"the question: {two[1]}", expected)
             first.attempts.append(attempt)
