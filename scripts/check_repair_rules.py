@@ -256,9 +256,10 @@ def main() -> None:
             two = None
             if expected.boolean or repairer.stated_of_two(question, said_linked, linked):
                 named = repairer.named_entities(said_linked, linked)
+                ruled = tokens[:1] == ["ask"] and repairer.ruled_out(tokens, token_types(tokens, pm))
                 two = repairer.pair_compared(
                     question, linked, named, said_linked
-                ) or repairer.asked_of_the_two([tokens], said_linked, linked)
+                ) or repairer.asked_of_the_two([] if ruled else [tokens], said_linked, linked)
             if two is not None and kb.query(detokenize(two[0], pm)).boolean != answer.boolean:
                 changed["two named"].append(where)
             checked["read through its property"] += 1

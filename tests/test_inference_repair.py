@@ -1836,6 +1836,9 @@ def test_a_yes_no_question_about_two_named_asks_whether_the_kb_links_them(
         both = _tokens("ASK WHERE { res:Phobos ont:discoverer res:Saturn }")
         said = Said("Does Phobos orbit Saturn?", moons.index)
         assert moons.asked_of_the_two([both], said, units) is None
+        # a chain the KB's shape rules out ("false for its form") is no reading of the two
+        chain = _tokens("ASK WHERE { res:Saturn ont:orbits ?y . ?y ont:orbits res:Mimas }")
+        assert moons.repair([chain], units, "Is Mimas one of Saturn's moons?").tokens == mimas.tokens
         # a statement asked as a question: yes or no, whatever the model decoded
         found = _tokens("SELECT DISTINCT ?x WHERE { res:Mimas ont:discoverer ?x }")
         stated = moons.repair([found], units, "mimas orbits saturn?")
@@ -2558,10 +2561,10 @@ def test_a_variable_one_pattern_alone_reads_is_the_entity_named_and_left_out(nat
 def test_an_entity_named_only_within_anothers_name_is_not_named_by_itself(nations: Repairer) -> None:
     """ "KU Leuven" names the university, not the city Leuven too; misspelt by a word, still in full."""
     units = ["res:Leuven", "res:Leuven_City"]
-    assert nations._named(Said("Who studied at KU Leuven?", nations.index), units) == ["res:Leuven"]
-    assert nations._named(Said("Who studied at KU Lueven?", nations.index), units) == ["res:Leuven"]
+    assert nations.named_entities(Said("Who studied at KU Leuven?", nations.index), units) == ["res:Leuven"]
+    assert nations.named_entities(Said("Who studied at KU Lueven?", nations.index), units) == ["res:Leuven"]
     both = Said("Who from Leuven studied at KU Leuven?", nations.index)
-    assert nations._named(both, units) == units
+    assert nations.named_entities(both, units) == units
 
 
 def test_an_answer_is_restricted_to_the_entity_named_before_it_is_taken_a_hop_further(

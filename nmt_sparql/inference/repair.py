@@ -2187,7 +2187,12 @@ class Repairer(Comparisons, PlaceReading, NamedPairs):
                 return Repaired(choice.query, answer, rounds, 1)
         if expected.boolean is not True and self.stated_of_two(question, said, units):
             expected = YES_NO
-        two = self.asked_of_the_two(hypotheses, said, units) if expected.boolean else None
+        standing = [  # an ASK false for its form says nothing of the two ("Is Titan one of Saturn's moons?")
+            h
+            for h in hypotheses
+            if h[:1] != ["ask"] or not self.ruled_out(list(h), token_types(list(h), self.prefixes))
+        ]
+        two = self.asked_of_the_two(standing, said, units) if expected.boolean else None
         if expected.boolean and said is not None:
             two = self.pair_compared(question, units, self.named_entities(said, units), said) or two
         if two is not None:
