@@ -253,13 +253,8 @@ def main() -> None:
                 if any(kb.query(detokenize(alike, pm)).boolean for alike, _ in others):
                     changed["said alike"].append(where)
             checked["two named"] += 1  # a yes/no read of two named entities gives the gold answer
-            two = None
-            if expected.boolean or repairer.stated_of_two(question, said_linked, linked):
-                named = repairer.named_entities(said_linked, linked)
-                ruled = tokens[:1] == ["ask"] and repairer.ruled_out(tokens, token_types(tokens, pm))
-                two = repairer.pair_compared(
-                    question, linked, named, said_linked
-                ) or repairer.asked_of_the_two([] if ruled else [tokens], said_linked, linked)
+            yes_no = expected.boolean or repairer.stated_of_two(question, said_linked, linked)
+            two = repairer.two_named([tokens], question, said_linked, linked) if yes_no else None
             if two is not None and kb.query(detokenize(two[0], pm)).boolean != answer.boolean:
                 changed["two named"].append(where)
             checked["read through its property"] += 1

@@ -533,6 +533,24 @@ class Repairer(Comparisons, PlaceReading, NamedPairs):
             out.append((new, f"{prop} -> {linked[0]}: neither end takes part in {prop}"))
         return out
 
+    def two_named(
+        self, hypotheses: Sequence[Sequence[str]], question: str, said: Said | None, units: Sequence[str]
+    ) -> tuple[list[str], str] | None:
+        """What a yes/no question about two named entities asks, before any hypothesis runs: their values
+        compared (`pair_compared`), else whether the KB links them (`asked_of_the_two`), given the
+        hypotheses an ASK false for its form does not rule out ("Is Titan one of Saturn's moons?")."""
+        if said is None:
+            return None
+        compared = self.pair_compared(question, units, self.named_entities(said, units), said)
+        if compared is not None:
+            return compared
+        standing = [
+            h
+            for h in hypotheses
+            if h[:1] != ["ask"] or not self.ruled_out(list(h), token_types(list(h), self.prefixes))
+        ]
+        return self.asked_of_the_two(standing, said, units)
+
     def class_joined_to_named(
         self, cls: str | None, said: Said | None, units: Sequence[str], count: bool
     ) -> list[str] | None:
@@ -2187,14 +2205,7 @@ class Repairer(Comparisons, PlaceReading, NamedPairs):
                 return Repaired(choice.query, answer, rounds, 1)
         if expected.boolean is not True and self.stated_of_two(question, said, units):
             expected = YES_NO
-        standing = [  # an ASK false for its form says nothing of the two ("Is Titan one of Saturn's moons?")
-            h
-            for h in hypotheses
-            if h[:1] != ["ask"] or not self.ruled_out(list(h), token_types(list(h), self.prefixes))
-        ]
-        two = self.asked_of_the_two(standing, said, units) if expected.boolean else None
-        if expected.boolean and said is not None:
-            two = self.pair_compared(question, units, self.named_entities(said, units), said) or two
+        two = self.two_named(hypotheses, question, said, units) if expected.boolean else None
         if two is not None:
             attempt, answer, _ = self._try(two[0], f"the question: {two[1]}", expected)
             first.attempts.append(attempt)
