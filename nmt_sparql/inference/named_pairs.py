@@ -59,10 +59,9 @@ class NamedPairs(KBReader):
     ) -> tuple[list[str], str] | None:
         """The ASK a yes/no question about two named entities asks when no hypothesis is an ASK that
         names two things (`_joins_two`; "Is Mount Teide in Portugal?" decoded as whether Teide has a
-        label), with what it
-        reads: whether the KB links the two by a fact (a property of the units first), else `A P B` by
-        the property that most often links A to things of B's class, or B to A's ("no": the KB links
-        them by nothing). None for a question that names other than two."""
+        label), with what it reads: whether the KB links the two by a fact (a property of the units
+        first), else `A P B` by the property that most often links A to things of B's class, or B to A's
+        ("no": the KB links them by nothing). None for a question that names other than two."""
         if said is None or self.index is None:
             return None
         named = self.named_entities(said, units)
