@@ -24,7 +24,8 @@ must be the gold one), a yes/no question about two named entities read as whethe
 as their values compared (its answer must be the gold one), an entity read through a property the
 question says of it, a measure the graded word grades, a date of the other entity named, a measure's
 value given way to the things asked for, answers restricted to values of a property the question names
-them by. A rule that would reject
+them by, a range the question names by its two ends (a FILTER made it), of one named entity (its answer must
+be the gold one), an entity named and left out of an ASK (joined, its answer must be the gold one). A rule that would reject
 or rewrite a *gold* query is a rule that breaks right answers. This script runs each rule on every gold
 query of a prepared dataset (and any JSONL files of {question, query}) against its KB and counts the
 gold queries each rule would change: all counts should be 0.
@@ -125,6 +126,9 @@ def main() -> None:
         "date of the other": [],
         "measured thing": [],
         "values of a property": [],
+        "range of two ends": [],
+        "range of one named": [],
+        "named left out of an ask": [],
     }
     checked = {key: 0 for key in changed}
     for source, record in records(args.data, args.extra):
@@ -277,6 +281,19 @@ def main() -> None:
                 is not None
             ):
                 changed["values of a property"].append(where)
+            checked["range of two ends"] += 1
+            if repairer.span_compared(tokens, question) is not None:
+                changed["range of two ends"].append(where)
+            spanned = repairer.span_of_named(question, said_linked, linked) if expected.boolean else None
+            if spanned is not None:  # its answer must be the gold one
+                checked["range of one named"] += 1
+                if kb.query(detokenize(spanned[0], pm)).boolean != answer.boolean:
+                    changed["range of one named"].append(where)
+            joined = repairer.named_left_out_of_ask(tokens, said_linked, linked) if answer.boolean else None
+            if joined is not None:  # its answer must be the gold one
+                checked["named left out of an ask"] += 1
+                if not kb.query(detokenize(joined[0], pm)).boolean:
+                    changed["named left out of an ask"].append(where)
             checked["comparison left out"] += 1
             if (
                 repairer.comparison_left_out(tokens, question, linked) is not None

@@ -6,10 +6,12 @@ import pytest
 
 from nmt_sparql.inference.asked_order import (
     Asked,
+    Span,
     ascending,
     asked,
     asked_orders,
     asked_period,
+    asked_span,
     asks_for_a_ranking,
     asks_for_the_top,
     measured_by_unit,
@@ -294,6 +296,33 @@ def test_a_comparison_the_question_never_asks_for_becomes_an_equality() -> None:
 )
 def test_a_century_or_a_decade_is_the_years_it_spans(question: str, years: tuple[int, int] | None) -> None:
     assert asked_period(question) == years
+
+
+@pytest.mark.parametrize(
+    ("question", "dates", "span"),
+    [
+        ("How many elements have atomic numbers from 21 to 30?", False, Span(21, 30, True)),
+        ("count the elements numbered 57 through 71", False, Span(57, 71, True)),
+        ("films released between 1990 and 1999", True, Span(1990, 1999, True)),
+        ("mountains between 4,000 and 5,000 metres", False, Span(4000, 5000, True)),
+        ("How many elements have an atomic number in the 90s?", False, Span(90, 100, False)),
+        ("did radiohead form in the 90s", True, Span(1990, 2000, False)),  # a decade of years
+        ("how many beatles were born in 1940", False, None),  # a number said, no range
+        ("novels of the nineteenth century", False, None),  # a period is of years
+        ("Which peaks lie on the border between China and Nepal?", True, None),
+        ("Einstein was born 1879-03-14", True, None),  # a date, no range
+    ],
+)
+def test_a_range_is_its_two_ends_a_period_or_a_decade_by_two_digits(
+    question: str, dates: bool, span: Span | None
+) -> None:
+    assert asked_span(question, dates) == span
+
+
+def test_one_year_is_a_range_of_dates_only_when_asked_for() -> None:
+    assert asked_span("how many beatles were born in 1940", True, one_year=True) == Span(1940, 1940, True)
+    assert asked_span("how many beatles were born in 1940", True) is None
+    assert asked_span("how many beatles were born in 1940", False, one_year=True) is None
 
 
 @pytest.mark.parametrize(

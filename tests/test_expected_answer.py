@@ -14,9 +14,9 @@ from nmt_sparql.inference.expected_answer import (
     MEASURE,
     NOT_A_MEASURE,
     NOT_YES_NO,
+    NOT_YES_NO_OR_COUNT,
     THING,
     YES_NO,
-    Expected,
     asked_noun,
     expected_answer,
     fits,
@@ -57,9 +57,10 @@ from nmt_sparql.inference.expected_answer import (
         ("Counting from the Sun, what number planet is Saturn?", MEASURE),  # a value, not a count
         (
             "Mount Logan is part of which mountain range?",
-            Expected("not a yes/no answer or a count", count=False),
+            NOT_YES_NO_OR_COUNT,
         ),
-        ("How did Mozart die?", NOT_YES_NO),
+        ("How did Mozart die?", NOT_YES_NO_OR_COUNT),
+        ("How do chemists abbreviate iron?", NOT_YES_NO_OR_COUNT),  # "how" and an auxiliary: no count
         ("When was Nvidia founded?", DATE),
         ("In which year did the Titanic sink?", DATE),
         ("In which town was the man who founded Puma born?", THING),
@@ -69,7 +70,7 @@ from nmt_sparql.inference.expected_answer import (
         ("Pluto was found by which astronomer?", NOT_A_MEASURE),  # "which" and the kind, at the end
         (
             "thom yorke's band plays what kind of music",
-            Expected("not a yes/no answer or a count", count=False),
+            NOT_YES_NO_OR_COUNT,
         ),
         ("google was founded by who", replace(THING, asks="who")),
         ("and Alien came out when?", DATE),
@@ -81,11 +82,13 @@ from nmt_sparql.inference.expected_answer import (
         ("Einstein was German - is that true?", YES_NO),
         ("True or false: Mars has two moons", YES_NO),
         ("Quick check: was the director of Rashomon born in Tokyo?", YES_NO),  # the question after a colon
+        ("Radiohead - were they formed after 1990?", YES_NO),  # the question after a dash
+        ("Morocco's capital - is it Casablanca or somewhere else?", NOT_YES_NO_OR_COUNT),  # a choice
         (
             "Bohrium or dubnium: which has the bigger atomic number?",
             NOT_YES_NO,
         ),
-        ("Which country is right next to Peru?", Expected("not a yes/no answer or a count", count=False)),
+        ("Which country is right next to Peru?", NOT_YES_NO_OR_COUNT),
         ("", ANY),
         ("«res:Alien»", ANY),
     ],

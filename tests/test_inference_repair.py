@@ -1574,6 +1574,149 @@ def test_an_ask_that_fails_holds_by_a_property_the_question_says_alike(
         assert stands.answer.boolean is False
 
 
+def test_a_yes_no_question_whose_only_reading_the_kb_allows_is_false_answers_no(
+    kb: Recording, prefixes: PrefixMap, tmp_path: Path
+) -> None:
+    """ "Was the Pathe Newsreel made by Ridley Scott?": the model's ASK reads the release year, whose values
+    cannot be a person, and its SELECT answers a year. The ASK by the property the question says alike is
+    false and the KB's values allow it: "no" is the answer, not the year."""
+    entries = [
+        Entry("res:Pathe_Newsreel", "entity", ("Pathe Newsreel",)),
+        Entry("res:Ridley_Scott", "entity", ("Ridley Scott",)),
+        Entry("ont:director", "property", ("director", "made by")),
+        Entry("ont:releaseYear", "property", ("release year", "made")),
+    ]
+    with KBIndex.build(tmp_path / "index.sqlite", entries) as alike:
+        repairer = Repairer(kb, prefixes, alike, max_rounds=1)
+        units = ["res:Pathe_Newsreel", "ont:releaseYear", "ont:director", "res:Ridley_Scott"]
+        ruled_out = _tokens("ASK WHERE { res:Pathe_Newsreel ont:releaseYear res:Ridley_Scott }")
+        year = _tokens("SELECT DISTINCT ?x WHERE { res:Pathe_Newsreel ont:releaseYear ?x }")
+
+        repaired = repairer.repair([ruled_out, year], units, "Was the Pathe Newsreel made by Ridley Scott?")
+
+        assert repaired.tokens == _tokens("ASK WHERE { res:Pathe_Newsreel ont:director res:Ridley_Scott }")
+        assert repaired.answer.boolean is False
+        asked_what = repairer.repair([ruled_out, year], units, "When was the Pathe Newsreel made?")
+        assert asked_what.tokens == year
+
+
+def test_a_property_replaced_in_one_of_two_like_patterns_is_replaced_in_both(
+    prefixes: PrefixMap, tmp_path: Path
+) -> None:
+    """ "countries where french and german are both official" decoded as `?x ont:country res:French . ?x
+    ont:country res:German`: the two patterns say one thing of two languages, so the official language
+    replaces the country in both at once (one at a time, each half-rewritten query is empty)."""
+    ttl = """@prefix res: <http://repair.test/resource/> .
+@prefix ont: <http://repair.test/ontology/> .
+res:Switzerland a ont:Country ; ont:officialLanguage res:French, res:German .
+res:France a ont:Country ; ont:officialLanguage res:French .
+res:Austria a ont:Country ; ont:officialLanguage res:German .
+res:Paris ont:country res:France .
+"""
+    entries = [
+        Entry("res:French", "entity", ("French",)),
+        Entry("res:German", "entity", ("German",)),
+        Entry("ont:Country", "class", ("country",)),
+        Entry("ont:country", "property", ("country",)),
+        Entry("ont:officialLanguage", "property", ("official language",)),
+    ]
+    with _repairer_on(tmp_path, prefixes, ttl, entries, max_rounds=2) as repairer:
+        wrong = _tokens("SELECT DISTINCT ?x WHERE { ?x ont:country res:French . ?x ont:country res:German }")
+        units = ["ont:country", "res:French", "res:German", "ont:officialLanguage", "ont:Country"]
+
+        repaired = repairer.repair([wrong], units, "countries where french and german are both official")
+
+        assert repaired.answer.rows == (("http://repair.test/resource/Switzerland",),)
+        assert " ".join(repaired.tokens).count("ont:officialLanguage") == 2
+
+
+def test_a_count_the_question_does_not_ask_for_answers_with_what_it_counts(
+    kb: Recording, index: KBIndex, prefixes: PrefixMap
+) -> None:
+    """ "How would you name the man who directed Alien?" decoded as a count of Alien's directors: "how"
+    and an auxiliary ask for no count, so the answer is the directors the query counts."""
+    counted = _tokens("SELECT (COUNT(DISTINCT ?x) AS ?c) WHERE { res:Alien ont:director ?x }")
+    repairer = Repairer(kb, prefixes, index, max_rounds=1)
+
+    repaired = repairer.repair(
+        [counted], ["res:Alien", "ont:director"], "How would you name the man who directed Alien?"
+    )
+
+    assert repaired.tokens == _tokens("SELECT DISTINCT ?x WHERE { res:Alien ont:director ?x }")
+    assert repaired.answer.rows == (("http://repair.test/resource/Ridley_Scott",),)
+    asked = repairer.repair([counted], ["res:Alien", "ont:director"], "How many directors did Alien have?")
+    assert asked.tokens == counted
+
+
+def test_two_patterns_that_meet_at_a_variable_both_end_in_are_read_as_a_chain(
+    kb: Recording, index: KBIndex, prefixes: PrefixMap
+) -> None:
+    """ "Where was the man who directed Alien born?" decoded as `?x ont:birthPlace ?y . res:Alien
+    ont:director ?y`: two patterns that end in ?y join nothing; turned, the first makes the chain from
+    Alien to its director's birth place. Both turned is a reading too (`?y ont:birthPlace ?x . ?y
+    ont:director res:Alien`)."""
+    wrong = _tokens("SELECT DISTINCT ?x WHERE { ?x ont:birthPlace ?y . res:Alien ont:director ?y }")
+    repairer = Repairer(kb, prefixes, index, max_rounds=1)
+
+    repaired = repairer.repair(
+        [wrong], ["res:Alien", "ont:director", "ont:birthPlace"], "Where was the man who directed Alien born?"
+    )
+
+    assert repaired.tokens == _tokens(
+        "SELECT DISTINCT ?x WHERE { ?y ont:birthPlace ?x . res:Alien ont:director ?y }"
+    )
+    assert repaired.answer.rows == (("http://repair.test/resource/South_Shields",),)
+    both = _tokens("SELECT DISTINCT ?x WHERE { ?y ont:birthPlace ?x . ?y ont:director res:Alien }")
+    assert both in [new for new, _ in repairer._chain_swaps(wrong)]
+
+
+def test_an_ask_that_leaves_out_an_entity_the_question_names_joins_it(
+    prefixes: PrefixMap, tmp_path: Path
+) -> None:
+    """ "Is Tosca an opera by Verdi?" decoded as whether Tosca is an opera: yes, but the question asks it
+    of Verdi too. No fact links Tosca to Verdi, so he is joined by the property that links Tosca to
+    composers: "no". Aida and Verdi are linked by a fact: "yes"."""
+    ttl = """@prefix res: <http://repair.test/resource/> .
+@prefix ont: <http://repair.test/ontology/> .
+res:Tosca ont:genre res:Opera ; ont:composer res:Giacomo_Puccini .
+res:Aida ont:genre res:Opera ; ont:composer res:Giuseppe_Verdi .
+res:Giacomo_Puccini a ont:Composer .
+res:Giuseppe_Verdi a ont:Composer .
+"""
+    entries = [
+        Entry("res:Tosca", "entity", ("Tosca",)),
+        Entry("res:Aida", "entity", ("Aida",)),
+        Entry("res:Opera", "entity", ("opera",)),
+        Entry("res:Giuseppe_Verdi", "entity", ("Giuseppe Verdi",)),
+        Entry("res:Giacomo_Puccini", "entity", ("Giacomo Puccini",)),
+        Entry("ont:genre", "property", ("genre",)),
+        Entry("ont:composer", "property", ("composer",)),
+    ]
+    facts = [
+        ("res:Tosca", "ont:genre", "res:Opera"),
+        ("res:Tosca", "ont:composer", "res:Giacomo_Puccini"),
+        ("res:Aida", "ont:genre", "res:Opera"),
+        ("res:Aida", "ont:composer", "res:Giuseppe_Verdi"),
+    ]
+    with _repairer_on(tmp_path, prefixes, ttl, entries, max_rounds=1, facts=facts) as repairer:
+        units = ["res:Tosca", "res:Aida", "ont:genre", "res:Opera", "res:Giuseppe_Verdi"]
+        tosca = repairer.repair(
+            [_tokens("ASK WHERE { res:Tosca ont:genre res:Opera }")], units, "Is Tosca an opera by Verdi?"
+        )
+        assert tosca.tokens == _tokens(
+            "ASK WHERE { res:Tosca ont:genre res:Opera . res:Tosca ont:composer res:Giuseppe_Verdi }"
+        )
+        assert tosca.answer.boolean is False
+        aida = repairer.repair(
+            [_tokens("ASK WHERE { res:Aida ont:genre res:Opera }")], units, "Is Aida an opera by Verdi?"
+        )
+        assert aida.answer.boolean is True and "res:Giuseppe_Verdi" in aida.tokens
+        alone = repairer.repair(
+            [_tokens("ASK WHERE { res:Tosca ont:genre res:Opera }")], units, "Is Tosca an opera?"
+        )
+        assert alone.tokens == _tokens("ASK WHERE { res:Tosca ont:genre res:Opera }")
+
+
 def test_with_no_answer_of_the_kind_asked_for_an_answer_of_the_form_asked_for_is_kept(
     kb: Recording, index: KBIndex, prefixes: PrefixMap
 ) -> None:
@@ -2128,6 +2271,32 @@ def nations(prefixes: PrefixMap, tmp_path: Path) -> Iterator[Repairer]:
         yield repairer
 
 
+def test_a_place_s_possessive_before_a_class_reads_the_place(prefixes: PrefixMap, tmp_path: Path) -> None:
+    """ "belgium's oldest university" decoded with Belgium as a founding year: the possessive of a place
+    (the index types Belgium a country) before the class is read as "in Belgium": a university in a city
+    of Belgium. A possessive of no place ("marie curie's universities") is no place."""
+    facts = [("res:Belgium", "a", "ont:Country"), ("res:Marie_Curie", "a", "ont:Person")]
+    units = ["res:Belgium", "ont:University", "ont:foundingYear", "res:Marie_Curie"]
+    with _repairer_on(tmp_path, prefixes, NATIONS_TTL, NATION_ENTRIES, max_rounds=1, facts=facts) as repairer:
+        assert repairer.index is not None
+        wrong = _tokens(
+            "SELECT DISTINCT ?x WHERE { ?x a ont:University . ?x ont:foundingYear res:Belgium . "
+            "?x ont:foundingYear ?v } ORDER BY ASC(?v) LIMIT 1"
+        )
+        question = "belgium's oldest university"
+        read = repairer.place_adjective_read(wrong, question, units, Said(question, repairer.index))
+        assert read is not None
+        assert read[0] == _tokens(
+            "SELECT DISTINCT ?x WHERE { ?x a ont:University . ?x ont:city ?_in . ?_in ont:country res:Belgium . "
+            "?x ont:foundingYear ?v } ORDER BY ASC(?v) LIMIT 1"
+        )
+        person = _tokens(
+            "SELECT DISTINCT ?x WHERE { ?x a ont:University . ?x ont:foundingYear res:Marie_Curie }"
+        )
+        question = "marie curie's universities"
+        assert repairer.place_adjective_read(person, question, units, Said(question, repairer.index)) is None
+
+
 def test_a_place_adjective_before_the_class_asked_for_reads_the_place(nations: Repairer) -> None:
     """ "french film directors" are directors of French nationality, not of a French-speaking country
     (Belgium's Brel); "Belgian universities", and universities "in Belgium", are in a city of Belgium,
@@ -2189,6 +2358,8 @@ def test_the_class_after_one_the_question_opens_with_is_the_one_asked_for(nation
     assert nations.asked_class("russian-language novels", units) == "ont:Novel"
     assert nations.asked_class("Which languages are spoken in France?", units) == "ont:Language"
     assert nations.asked_class("french film directors", units) == "ont:FilmDirector"  # the longest label
+    assert nations.asked_class("Sorbonne-educated novels", units) == "ont:Novel"  # after two modifying words
+    assert nations.asked_class("mount teide's film uses what language", units) is None  # a possessor's class
 
 
 def test_an_ask_whose_part_names_nothing_asks_it_of_the_entity_it_names(nations: Repairer) -> None:
@@ -2398,16 +2569,75 @@ def test_a_yes_no_question_naming_a_period_asks_it_of_the_value_a_select_reads(n
     year is in the decade. Not for an entity with no such value: its "no" would say nothing."""
     year = _tokens("SELECT DISTINCT ?x WHERE { res:Oppenheimer ont:releaseYear ?x }")
     units = ["res:Oppenheimer", "ont:releaseYear"]
-    recent = nations.repair([year], units, "Did Oppenheimer come out in the 2020s?")
-    assert recent.tokens == _tokens(
+    asked = nations.ask_compared(year, "Did Oppenheimer come out in the 2020s?", units)
+    assert asked is not None
+    assert asked[0] == _tokens(
         "ASK WHERE { res:Oppenheimer ont:releaseYear ?x . FILTER(?x >= 2020 && ?x < 2030) }"
     )
-    assert recent.answer.boolean is True
+    assert nations.repair([year], units, "Did Oppenheimer come out in the 2020s?").answer.boolean is True
     old = nations.repair([year], units, "Did Oppenheimer come out in the nineteenth century?")
     assert old.answer.boolean is False
     none = _tokens("SELECT DISTINCT ?x WHERE { res:Iceland ont:releaseYear ?x }")
     assert nations.ask_compared(none, "Did Iceland come out in the 2020s?", ["res:Iceland"]) is None
     assert nations.ask_compared(year, "When did Oppenheimer come out in the 2020s?", units) is None
+
+
+def test_a_range_said_by_its_two_ends_replaces_the_comparison_a_query_makes(nations: Repairer) -> None:
+    """ "How many elements have atomic numbers from 85 to 100?" decoded as `> 100`, "numbered 85 through
+    100" as `= 100`: the count is of the numbers from one end to the other (Francium 87, Curium 96)."""
+    units = ["ont:ChemicalElement", "ont:atomicNumber", "85", "100"]
+    for question, compared in (
+        ("How many elements have atomic numbers from 85 to 100?", "?v > 100"),
+        ("count the elements numbered 85 through 100", "?v = 100"),
+    ):
+        wrong = _tokens(
+            "SELECT (COUNT(DISTINCT ?x) AS ?c) WHERE { ?x a ont:ChemicalElement . ?x ont:atomicNumber ?v . "
+            f"FILTER({compared}) }}"
+        )
+        repaired = nations.repair([wrong], units, question)
+        assert repaired.tokens == _tokens(
+            "SELECT (COUNT(DISTINCT ?x) AS ?c) WHERE { ?x a ont:ChemicalElement . ?x ont:atomicNumber ?v . "
+            "FILTER(?v >= 85 && ?v <= 100) }"
+        )
+        assert repaired.answer.rows == (("2",),)
+        assert nations.span_compared(wrong, "How many elements have atomic numbers above 100?") is None
+
+
+def test_a_decade_of_numbers_or_a_year_of_dates_filters_the_answers(nations: Repairer) -> None:
+    """ "an atomic number in the 90s" is 90 to 99 (Curium); "members born in 1943" have a birth date in
+    that year (Roger Waters, not Syd Barrett)."""
+    every = _tokens(
+        "SELECT (COUNT(DISTINCT ?x) AS ?c) WHERE { ?x a ont:ChemicalElement . ?x ont:atomicNumber ?v }"
+    )
+    nineties = nations.repair(
+        [every],
+        ["ont:ChemicalElement", "ont:atomicNumber"],
+        "How many elements have an atomic number in the 90s?",
+    )
+    assert nineties.tokens == _tokens(
+        "SELECT (COUNT(DISTINCT ?x) AS ?c) WHERE { ?x a ont:ChemicalElement . ?x ont:atomicNumber ?v . "
+        "FILTER(?v >= 90 && ?v < 100) }"
+    )
+    assert nineties.answer.rows == (("1",),)
+    members = _tokens("SELECT DISTINCT ?x WHERE { res:Pink_Floyd ont:bandMember ?x }")
+    born = nations.repair([members], ["ont:bandMember", "1943"], "which pink floyd members were born in 1943")
+    assert born.answer.rows == (("http://repair.test/resource/Roger_Waters",),)
+    assert born.tokens[-10:] == ["filter", "(", "year", "(", "?v", ")", "=", "1943", ")", "}"]
+
+
+def test_a_yes_no_question_about_one_named_entity_and_a_range_asks_its_one_measure(nations: Repairer) -> None:
+    """ "did oppenheimer come out in the 2020s" decoded as whether it is a film: the question asks whether
+    the film's one measure, its release year, is in the decade. Not with two named entities."""
+    typed = _tokens("ASK WHERE { res:Oppenheimer a ont:Film }")
+    units = ["res:Oppenheimer", "ont:Film"]
+    recent = nations.repair([typed], units, "did oppenheimer come out in the 2020s")
+    assert recent.tokens == _tokens(
+        "ASK WHERE { res:Oppenheimer ont:releaseYear ?v . FILTER(?v >= 2020 && ?v < 2030) }"
+    )
+    assert recent.answer.boolean is True
+    assert nations.repair([typed], units, "did oppenheimer come out in the 90s").answer.boolean is False
+    said = Said("did oppenheimer come out in iceland in the 2020s", nations.index)
+    assert nations.span_of_named(said.text, said, [*units, "res:Iceland"]) is None
 
 
 def test_when_nothing_answers_the_class_asked_for_is_compared_with_the_one_entity_named(

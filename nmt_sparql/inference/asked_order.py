@@ -387,10 +387,41 @@ _DECADE_WORDS = {
 _DECADE_WORD = re.compile(rf"\bthe\s+({'|'.join(_DECADE_WORDS)})\b")
 
 
+# A decade by its last two digits ("the 90s", "'90s"): of years, the twentieth century's; of numbers, 90 to 99.
+_SHORT_DECADE = re.compile(r"(?:\bthe\s+|['’])([1-9])0['’]?s\b")
+_NUMBER_WORD = r"(\d[\d,]*(?:\.\d+)?)"
+# Two ends said ("from 21 to 30", "between 1900 and 1950", "numbered 57 through 71", "57-71").
+_ENDS = re.compile(
+    rf"\b(?:from|between)\s+{_NUMBER_WORD}\s*(?:to|and|through|thru|till|until|-|–)\s*{_NUMBER_WORD}\b"
+    rf"|\b{_NUMBER_WORD}\s*(?:through|thru|–|-)\s*{_NUMBER_WORD}\b"
+)
+
+
+# A year a date is in ("born in 1940", "during 1610").
+_IN_YEAR = re.compile(r"\b(?:in|during)\s+(1\d{3}|20\d{2})\b")
+
+
+@dataclass(frozen=True)
+class Span:
+    """The values a question names as a range: [low, high), or [low, high] when `closed` (the two ends
+    said: "from 21 to 30"; a period's end is the next one's start)."""
+
+    low: float
+    high: float
+    closed: bool
+
+    def __str__(self) -> str:
+        return f"{_plain_number(self.low)} to {_plain_number(self.high)}"
+
+
+def _plain_number(value: float) -> str:
+    return str(int(value)) if value == int(value) else str(value)
+
+
 def asked_period(question: str) -> tuple[int, int] | None:
     """The years [start, end) of the period `question` names: a century ("the 17th century", "the
-    nineteenth century") or a decade ("the 1960s", "the eighties"; "the 1800s" is a century, "the 2000s"
-    a decade); None when it names none."""
+    nineteenth century") or a decade ("the 1960s", "the eighties", "the 90s"; "the 1800s" is a century,
+    "the 2000s" a decade); None when it names none."""
     text = question.lower()
     century = _CENTURY.search(text) or _CENTURY_WORD.search(text)
     if century is not None:
@@ -398,14 +429,36 @@ def asked_period(question: str) -> tuple[int, int] | None:
         n = int(word) if word.isdigit() else _CENTURY_WORDS[word]
         return (n - 1) * 100, n * 100
     said = _DECADE_WORD.search(text)
-    if said is not None:
-        start = _DECADE_WORDS[said.group(1)] * 10
+    short = _SHORT_DECADE.search(text)
+    if said is not None or short is not None:
+        start = _DECADE_WORDS[said.group(1)] * 10 if said is not None else 1900 + int(short.group(1)) * 10
         return start, start + 10
     decade = _DECADE.search(text)
     if decade is None:
         return None
     start = int(decade.group(1)) * 10
     return (start, start + 100) if start % 100 == 0 and start != 2000 else (start, start + 10)
+
+
+def asked_span(question: str, dates: bool, one_year: bool = False) -> Span | None:
+    """The range of values `question` names for a value of dates or years (`dates`) or of numbers: its two
+    ends ("from 21 to 30", "between 1900 and 1950"); else, of years, a period (`asked_period`) or, with
+    `one_year`, the one year a date is "in" ("born in 1940"), and of numbers a decade by two digits ("an
+    atomic number in the 90s": 90 to 99). None when it names none."""
+    text = re.sub(UNIT_PATTERN, " ", question).lower()
+    ends = _ENDS.search(text)
+    if ends is not None:
+        low, high = (float(n.replace(",", "")) for n in ends.groups() if n is not None)
+        if low < high:
+            return Span(low, high, True)
+    if dates:
+        period = asked_period(text)
+        year = _IN_YEAR.findall(text)
+        if period is None and one_year and len(year) == 1:  # "how many beatles were born in 1940": that year
+            return Span(int(year[0]), int(year[0]), True)
+        return None if period is None else Span(*period, False)
+    short = _SHORT_DECADE.search(text)
+    return None if short is None else Span(int(short.group(1)) * 10, int(short.group(1)) * 10 + 10, False)
 
 
 def unasked_comparison_made_equal(tokens: Sequence[str], question: str) -> tuple[list[str], str] | None:

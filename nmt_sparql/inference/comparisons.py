@@ -20,9 +20,10 @@ from dataclasses import dataclass
 from nmt_sparql.annotation.linking.index import misspelt, normalize
 from nmt_sparql.inference.asked_order import (
     Asked,
+    Span,
     ascending,
     asked,
-    asked_period,
+    asked_span,
     graded_lemma,
     measured_by_unit,
     ordered_variable,
@@ -30,7 +31,13 @@ from nmt_sparql.inference.asked_order import (
 from nmt_sparql.inference.expected_answer import expected_answer
 from nmt_sparql.inference.kb_reading import KBReader, element_name
 from nmt_sparql.inference.said import Said
-from nmt_sparql.sparql.patterns import answer_variable, braces, compared_variables, triple_patterns
+from nmt_sparql.sparql.patterns import (
+    answer_variable,
+    braces,
+    compared_variables,
+    filter_spans,
+    triple_patterns,
+)
 from nmt_sparql.sparql.tokens import NUMBER, TokenType, detokenize, token_types
 
 
@@ -50,6 +57,7 @@ def fresh_value(tokens: Sequence[str]) -> str:
 _CHOICE_LAST = ("or", "vs", "versus")
 _CHOICE_FIRST = ("or", "vs", "versus", "and")
 _QUESTION_WORDS = ("which", "who", "what", "whose")
+_ORDERING = frozenset({"<", ">", "<=", ">=", "=", "!="})
 
 
 def _said_at(words: Sequence[str], start: int, forms: Sequence[Sequence[str]]) -> list[str] | None:
@@ -242,14 +250,14 @@ class Comparisons(KBReader):
     ) -> tuple[list[str], str] | None:
         """An ASK that reads a value nothing tests (`ask where { res:Thames ont:length ?v }`) while the
         question compares ("Is the Thames longer than the Tiber?", "... higher than 4000 metres") or names
-        a period ("Does Philips date back to the 19th century?") with that value compared: with the
-        entity's value of the same property, or the one number the question says, in the direction its
-        word says; or with the period's years (dates only). A yes/no question decoded as a SELECT of that
+        a period or a range ("Does Philips date back to the 19th century?", "did radiohead form in the 90s")
+        with that value compared: with the entity's value of the same property, or the one number the
+        question says, in the direction its word says; or with the range (`asked_span`). A yes/no question decoded as a SELECT of that
         value (`select ?x where { res:Philips ont:foundingYear ?x }`) is asked so, when the entity has
         the value. None when nothing fits."""
         wanted = asked(question, "comparative")
-        period = asked_period(question) if wanted is None else None
-        if (wanted is None and period is None) or "filter" in tokens or "}" not in tokens:
+        spanned = wanted is None and any(asked_span(question, dates) for dates in (True, False))
+        if (wanted is None and not spanned) or "filter" in tokens or "}" not in tokens:
             return None
         if tokens[:1] == ["select"] and expected_answer(question).boolean:
             asked_so = self._value_asked(tokens)
@@ -272,11 +280,12 @@ class Comparisons(KBReader):
             if types[o] != TokenType.VARIABLE or count[value] != 1 or not measured or than in tokens:
                 continue
             dates = self.values_are_dates(prop)
-            if period is not None:
-                if not dates:
+            if wanted is None:
+                span = asked_span(question, dates)
+                if span is None:
                     continue
-                other, test = [], self.period_test(prop, value, period)
-                word = f"{period[0]} to {period[1]}"
+                other, test = [], self.span_test(prop, value, span)
+                word = str(span)
             else:
                 assert wanted is not None
                 direction = self._direction(wanted, prop)
@@ -531,10 +540,67 @@ class Comparisons(KBReader):
         low = ascending(wanted.sense, wanted.word, dates)
         return None if low is None else (dates, low)
 
-    def period_test(self, prop: str, value: str, period: tuple[int, int]) -> list[str]:
-        """The FILTER that keeps a value of `prop` (dates) within the years [start, end) of `period`."""
-        year = self._as_compared(prop, value, True)
-        return ["filter", "(", *year, ">=", str(period[0]), "&&", *year, "<", str(period[1]), ")"]
+    def span_of_named(self, question: str, said: Said, units: Sequence[str]) -> tuple[list[str], str] | None:
+        """What a yes/no question about one named entity and a range asks ("did radiohead form in the 90s",
+        "Does Philips date back to the 19th century?"): whether the entity's value of a measure lies in the
+        range (`asked_span`); the measure one the question says, else the entity's only measure the range
+        can be of. None when the question names no range, not one entity, or no such measure."""
+        if not any(asked_span(question, dates) for dates in (True, False)):
+            return None
+        named = self.named_entities(said, units)
+        if len(named) != 1:
+            return None
+        entity = named[0]
+        spans = {p: asked_span(question, self.values_are_dates(p)) for p in self._literal_measures(entity)}
+        measures = [p for p, span in spans.items() if span is not None]
+        chosen = [p for p in measures if said.words(p)] or measures
+        if len(chosen) != 1:
+            return None
+        prop, span = chosen[0], spans[chosen[0]]
+        assert span is not None
+        tokens = ["ask", "where", "{", entity, prop, "?v", ".", *self.span_test(prop, "?v", span), "}"]
+        return tokens, f"{entity}'s {prop} within the range the question names ({span})"
+
+    def span_compared(self, tokens: Sequence[str], question: str) -> tuple[list[str], str] | None:
+        """A query whose one FILTER compares a measured value with numbers, while the question names a
+        range by its two ends ("atomic numbers from 21 to 30" decoded as `filter ( ?v > 30 )`, "numbered 57
+        through 71" as `= 71`): the FILTER made the range's (`span_test`). None otherwise."""
+        spans = filter_spans(tokens)
+        if len(spans) != 1 or asked_span(question, False) is None:
+            return None
+        start, end = spans[0]
+        types = token_types(list(tokens), self.prefixes)
+        compared = compared_variables(tokens, types)
+        inside = [t for t in tokens[start + 2 : end - 1] if t not in ("year", "(", ")", "&&", "||")]
+        if len(compared) != 1 or not all(
+            t in compared or t in _ORDERING or NUMBER.fullmatch(t) for t in inside
+        ):
+            return None
+        value = next(iter(compared))
+        props = [tokens[p] for _, p, o in triple_patterns(tokens, types) if tokens[o] == value]
+        if len(props) != 1 or not self._measured_values(props[0]):
+            return None
+        span = asked_span(question, self.values_are_dates(props[0]))
+        if (
+            span is None or not span.closed
+        ):  # a range of two ends said, not a period the filter may state otherwise
+            return None
+        test = self.span_test(props[0], value, span)
+        if test == list(tokens[start:end]):
+            return None
+        return [
+            *tokens[:start],
+            *test,
+            *tokens[end:],
+        ], f"its FILTER made the range the question names ({span})"
+
+    def span_test(self, prop: str, value: str, span: Span) -> list[str]:
+        """The FILTER that keeps a value of `prop` within `span` (of dates: their years)."""
+        read = self._as_compared(prop, value, self.values_are_dates(prop))
+        low, high = (str(int(n)) if n == int(n) else str(n) for n in (span.low, span.high))
+        if span.low == span.high:
+            return ["filter", "(", *read, "=", low, ")"]
+        return ["filter", "(", *read, ">=", low, "&&", *read, "<=" if span.closed else "<", high, ")"]
 
     def _as_compared(self, prop: str, value: str, dates: bool) -> list[str]:
         """How a FILTER reads a value of `prop` to compare it with a number: `year ( ?v )` for dates that

@@ -80,6 +80,8 @@ _TAGGED = re.compile(
     r"|^\s*(?:true or false|yes or no)\b|\b(?:true or false|yes or no)\s*\?*\s*$",
     re.IGNORECASE,
 )
+# What sets a topic or a lead-in before the question proper: "Quick check: was ...", "Radiohead - were they ...".
+_TOPIC = re.compile(r":|\s[-–—]+\s")
 _DATE = re.compile(r"^-?\d{4}(?:-\d\d(?:-\d\d)?)?(?:T[\d:.]+(?:Z|[+-]\d\d:\d\d)?)?$")
 _IRI = re.compile(r"^[A-Za-z][A-Za-z0-9+.\-]*:(?://|[^\s]*[/#:])\S*$")
 
@@ -108,6 +110,7 @@ DATE = Expected("a date or year", count=False, values=frozenset({"date"}))
 THING = Expected("a place, person or thing", count=False, values=frozenset({"iri"}))
 NOT_A_MEASURE = Expected("things or names, not a measure", count=False, values=frozenset({"iri", "text"}))
 NOT_YES_NO = Expected("not a yes/no answer")
+NOT_YES_NO_OR_COUNT = Expected("not a yes/no answer or a count", count=False)
 
 
 def _spelled(word: str) -> str:
@@ -153,9 +156,16 @@ def expected_answer(question: str) -> Expected:
         return ANY  # "Were is Oslo?": a misspelt "where", no yes/no question
     if first in AUXILIARIES:
         return YES_NO
-    asking = _words(question.rsplit(":", 1)[1]) if ":" in question else []
-    if asking[:1] and asking[0] in AUXILIARIES and asking[1:2] not in (["is"], ["are"], ["was"], ["were"]):
-        return YES_NO  # "Quick check: was the director of Rashomon born in Tokyo?"
+    asking = _words(_TOPIC.split(question)[-1]) if _TOPIC.search(question) else []
+    if (
+        asking[:1]
+        and asking[0] in AUXILIARIES
+        and asking[1:2] not in (["is"], ["are"], ["was"], ["were"])
+        and "or" not in asking  # "Morocco's capital - is it Casablanca or somewhere else?": a choice
+    ):
+        return (
+            YES_NO  # "Quick check: was the director of Rashomon born in Tokyo?", "Radiohead - were they ...?"
+        )
     asked = [i for i, (a, b) in enumerate(zip(words, words[1:])) if a == "how" and b in ("many", "much")]
     if asked and words[asked[0] + 3 : asked[0] + 4] and words[asked[0] + 3] in _DIMENSIONS:
         return MEASURE  # "How many km long is the Tiber?"
@@ -172,7 +182,8 @@ def expected_answer(question: str) -> Expected:
     if first == "count" or re.match(_NUMBER_OF + " ", opening):
         return COUNT  # "Count the albums by ...", "number of countries the Danube flows through"
     if first == "how":
-        return NOT_YES_NO if second in AUXILIARIES or not second else MEASURE
+        # "How do chemists abbreviate iron?", "How did X die?": a manner or a name, no count ("how many" is above)
+        return NOT_YES_NO_OR_COUNT if second in AUXILIARIES or not second else MEASURE
     if first == "when" or (first in ("what", "which") and second in TIME_NOUNS):
         return DATE
     if first in ("in", "on", "during", "from") and second in ("what", "which") and words[2:3]:
@@ -191,7 +202,7 @@ def expected_answer(question: str) -> Expected:
         return ending
     if {"number", "count", "total"} & set(words):
         return NOT_YES_NO
-    return Expected("not a yes/no answer or a count", count=False)
+    return NOT_YES_NO_OR_COUNT
 
 
 def _plural(word: str) -> bool:

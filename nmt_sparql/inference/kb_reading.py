@@ -171,12 +171,15 @@ class KBReader:
 
     def asked_class(self, question: str, units: Sequence[str]) -> str | None:
         """The class among the question's units that the words opening it name ("Which painters ..."
-        -> ont:Painter; after one word that modifies it: "Count the Dutch painters"), else those after
+        -> ont:Painter; after a word or two that modify it: "Count the Dutch painters", "Harvard-educated
+        politicians"), else those after
         its superlative ("What's the newest university?"): the label's words, the last one in the
         singular or plural. A class named right after it is the head of the compound it opens
         ("russian-language novels": novels, not languages)."""
         for noun in (asked_noun(question), ranked_noun(question)):
-            for start in (0, 1):
+            for start in (0, 1, 2):
+                if start == 2 and any(w.endswith(("'s", "’s")) for w in noun[:2]):
+                    continue  # "mount teide's country uses what currency": a possessor's, not the one asked for
                 found = self._class_named_at(noun, start, units)
                 if found is not None:
                     return (self._class_named_at(noun, found[1], units) or found)[0]

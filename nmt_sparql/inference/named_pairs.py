@@ -14,6 +14,7 @@ from collections.abc import Sequence
 
 from nmt_sparql.annotation.linking.sources import token_of
 from nmt_sparql.inference.asked_order import is_verb_form
+from nmt_sparql.inference.comparisons import before_close
 from nmt_sparql.inference.expected_answer import AUXILIARIES, one_edit_from
 from nmt_sparql.inference.kb_reading import KBReader
 from nmt_sparql.inference.said import Said
@@ -138,3 +139,39 @@ class NamedPairs(KBReader):
                 (new, f"{entity} a {cls} -> {' '.join((ends[0], prop, ends[1]))}: {members[0]} is the {cls}")
             )
         return out
+
+    def named_left_out_of_ask(
+        self, tokens: Sequence[str], said: Said | None, units: Sequence[str]
+    ) -> tuple[list[str], str] | None:
+        """An ASK of named entities that leaves out one more the question names ("Is Tosca an opera by
+        Verdi?" as `res:Tosca ont:genre res:Opera`) with that one joined: by the fact the KB links it to an
+        entity of the query by, else `S P L` by the property that most often links the query's subject S to
+        things of its kind (`res:Tosca ont:composer res:Giuseppe_Verdi`: "no"). What the question says of
+        the one left out is part of what it asks. None unless exactly one named entity is left out."""
+        if tokens[:1] != ["ask"] or said is None or self.index is None:
+            return None
+        types = token_types(list(tokens), self.prefixes)
+        used = [
+            t for t, k in zip(tokens, types, strict=True) if k == TokenType.URI and self._kind(t) == "entity"
+        ]
+        names = said.names_used(tokens)  # "Oxford" within the University of Oxford's name is no other one
+        left = [u for u in self.named_entities(said, units) if u not in tokens and not said.inside(u, names)]
+        subjects = [tokens[s] for s, _, _ in triple_patterns(tokens, types) if tokens[s] in used]
+        if len(left) != 1 or not subjects:
+            return None
+        out = left[0]
+        for entity in dict.fromkeys(used):
+            linked = self.index.relations(entity, out, k=8)
+            if linked:
+                prop = next((r for r in linked if r in units), linked[0])
+                ends = (entity, out) if self._holds([entity, prop, out]) else (out, entity)
+                fact = " ".join((ends[0], prop, ends[1]))
+                return before_close(tokens, [".", *fact.split()]), f"{out} joined: {fact}, a fact"
+        found = self._links_to_kind(subjects[0], out)
+        if not found:
+            return None
+        prop = next((f for f in found if f in units), found[0])
+        return (
+            before_close(tokens, [".", subjects[0], prop, out]),
+            f"{out} joined: {subjects[0]} {prop} {out}, as {subjects[0]} is linked to things of its kind",
+        )

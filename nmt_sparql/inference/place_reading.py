@@ -15,7 +15,7 @@ from collections.abc import Iterator, Sequence
 
 from nmt_sparql.annotation.linking.index import KBIndex, misspelt, normalize
 from nmt_sparql.annotation.linking.sources import token_of
-from nmt_sparql.annotation.linking.wordforms import place_names
+from nmt_sparql.annotation.linking.wordforms import PLACE_WORDS, place_names
 from nmt_sparql.execution.base import KnowledgeBase
 from nmt_sparql.inference.expected_answer import asked_noun
 from nmt_sparql.inference.kb_reading import HELD_KEPT, KBReader, element_name, typed_by
@@ -72,7 +72,8 @@ class PlaceReading(KBReader):
     ) -> Iterator[tuple[str, str, str, list[str]]]:
         """(place, its words, class, the words the phrase opens with) for each place adjective of a
         unit right before a class of the units ("german universities"), then each unit place named
-        right after a class and "in" or "from" ("universities in germany")."""
+        right after a class and "in" or "from" ("universities in germany"), then each unit place whose
+        possessive comes before a class, a word or two between ("italy's oldest university")."""
         words = said.text.split()
         entities = [u for u in units if self._kind(u) == "entity"]
         for place in entities:
@@ -95,6 +96,27 @@ class PlaceReading(KBReader):
                 said_as = words[after : after + len(label)]
                 if label and len(said_as) == len(label) and all(map(misspelt, said_as, label)):
                     yield place, " ".join(said_as), named[0], words[start : named[1]]
+        for place in entities:
+            label = normalize(self.index.label(place) or "").split() if self.index is not None else []
+            if not label or not self._is_place(place):
+                continue
+            for start in range(len(words) - len(label)):
+                end = start + len(label)
+                if words[end] != "s" or not all(map(misspelt, words[start:end], label)):
+                    continue
+                for between in range(3):  # "italy's universities", "italy's oldest university"
+                    named = self._class_named_at(words, end + 1 + between, units)
+                    if named is not None:
+                        yield place, " ".join(words[start:end]), named[0], words[end + 1 : named[1]]
+                        break
+
+    def _is_place(self, entity: str) -> bool:
+        """Whether the index types the entity by a class whose label names a kind of place ("country")."""
+        assert self.index is not None
+        return any(
+            normalize(self.index.label(c) or "").split()[-1:] in ([w] for w in PLACE_WORDS)
+            for c in self.index.classes(entity)
+        )
 
     def _placed(
         self, tokens: list[str], types: Sequence[TokenType], var: str, place: str, word: str, cls: str

@@ -168,7 +168,7 @@ from nmt_sparql.inference.asked_order import (
     ascending,
     asked,
     asked_orders,
-    asked_period,
+    asked_span,
     asks_for_the_top,
     compares_with_a_bound,
     is_verb_form,
@@ -585,7 +585,8 @@ class Repairer(Comparisons, PlaceReading, NamedPairs):
         chain read from its other end (`B Q ?y . ?y P A`: "What languages do people speak in the
         country whose capital is Lima", `?x ont:officialLanguage ?y . ?y ont:country res:Lima`), both;
         then one of its two patterns turned ("When was the band Bono sings for formed?" decoded as
-        `res:Bono ont:bandMember ?y . ?y ont:formationYear ?x`)."""
+        `res:Bono ont:bandMember ?y . ?y ont:formationYear ?x`); and two patterns that meet at a variable
+        they both end in (or both start from) with one turned, or both that end in it."""
         types = token_types(tokens, self.prefixes)
         answer_var = answer_variable(tokens, types)
         patterns = [pt for pt in triple_patterns(tokens, types) if tokens[pt[1]] != "a"]
@@ -616,6 +617,32 @@ class Repairer(Comparisons, PlaceReading, NamedPairs):
                     new = list(tokens)
                     new[s], new[o] = tokens[o], tokens[s]
                     out.append((new, f"the chain with {change}"))
+        # two patterns that meet at a variable both end in, or both start from ("Soichiro Honda's company
+        # has its head office in which city" as `?x ont:headquarters ?y . res:Soichiro_Honda ont:founder
+        # ?y`): one of them turned reads as a chain; both turned, two that end in it read as two facts of
+        # one thing (the company's head office and founder), not the other way round (two things that
+        # share a value, which few questions ask)
+        for (s1, p1, o1), (s2, p2, o2) in itertools.combinations(patterns, 2):
+            ends_in = tokens[o1] == tokens[o2]
+            met = {tokens[o1]} & {tokens[o2]} or {tokens[s1]} & {tokens[s2]}
+            if (
+                not met
+                or not next(iter(met)).startswith("?")
+                or answer_var in met
+                or types[p1] != TokenType.URI
+                or types[p2] != TokenType.URI
+                or TokenType.LITERAL in (types[s1], types[o1], types[s2], types[o2])
+            ):
+                continue
+            for turned, change in (
+                ((s1, o1), "its first pattern turned"),
+                ((s2, o2), "its second pattern turned"),
+                *([((s1, o1, s2, o2), "both its patterns turned")] if ends_in else []),
+            ):
+                new = list(tokens)
+                for a, b in zip(turned[::2], turned[1::2], strict=True):
+                    new[a], new[b] = tokens[b], tokens[a]
+                out.append((new, f"the two patterns that meet at {next(iter(met))} with {change}"))
         return out
 
     def compared_unmeasured(self, tokens: Sequence[str], types: Sequence[TokenType]) -> int | None:
@@ -817,6 +844,36 @@ class Repairer(Comparisons, PlaceReading, NamedPairs):
                 yield from ((t, f"{change}, {c}") for t, c in self._through(new, pattern))
         yield from rewrites[single:]
 
+    def _like_patterns_rewritten(
+        self, tokens: Sequence[str], pattern: tuple[int, int, int], units: Sequence[str]
+    ) -> list[tuple[list[str], str]]:
+        """The property of a pattern replaced in it and in each pattern of the same variable and property
+        with another entity (`?x P A . ?x P B`: "countries where French and German are both official"
+        decoded with `ont:country` twice): such patterns say one thing of two, so one property replaced
+        alone leaves the query empty. Empty when the query has no such pattern."""
+        types = token_types(list(tokens), self.prefixes)
+        s, p, o = pattern
+        if types[s] != TokenType.VARIABLE or types[o] != TokenType.URI or tokens[p] == "a":
+            return []
+        alike = [
+            q
+            for s2, q, o2 in triple_patterns(tokens, types)
+            if q != p
+            and (tokens[s2], tokens[q]) == (tokens[s], tokens[p])
+            and types[o2] == TokenType.URI
+            and tokens[o2] != tokens[o]
+        ]
+        if not alike:
+            return []
+        return [
+            (
+                [other if i in (p, *alike) else t for i, t in enumerate(tokens)],
+                f"{tokens[p]} -> {other} in each pattern like it",
+            )
+            for other in self._replacements(tokens[p], "property", units)
+            if other not in (tokens[p], "a")
+        ]
+
     def _blame(self, target: _Target, question: str = "") -> tuple[int, list[tuple[int, int, int]]] | str:
         """The position of the offending triple pattern among the query's patterns, or why none is found."""
         types = token_types(target.tokens, self.prefixes)
@@ -866,10 +923,14 @@ class Repairer(Comparisons, PlaceReading, NamedPairs):
         class asked for go to `kept`."""
         checks = runs = 0
         follow_up: _Target | None = None
-        for tokens, change in self._rewrites(target, patterns[k], units):
+        like = self._like_patterns_rewritten(target.tokens, patterns[k], units)
+        for n, (tokens, change) in enumerate(
+            itertools.chain(like, self._rewrites(target, patterns[k], units))
+        ):
             if checks >= self.max_checks or runs >= self.max_runs:
                 break
             checks += 1
+            goes_on = n >= len(like)  # a rewrite of like patterns counts only if it answers
             new_patterns = triple_patterns(tokens, token_types(tokens, self.prefixes))
             added = len(new_patterns) - len(patterns)  # 1: through an element between (`_through`)
             if added not in (0, 1) or not self._matches(tokens, new_patterns[: k + 1 + added]):
@@ -885,7 +946,7 @@ class Repairer(Comparisons, PlaceReading, NamedPairs):
                 return settled
             if attempt.outcome == ANSWERED and answer is not None:
                 kept.append((tokens, answer, rnd.number))
-            if follow_up is None and attempt.outcome in (EMPTY, UNKNOWN_IRI):
+            if follow_up is None and attempt.outcome in (EMPTY, UNKNOWN_IRI) and goes_on:
                 follow_up = _Target(tokens, f"{target.label}: {change}", unknown)
             elif (
                 follow_up is None
@@ -936,6 +997,13 @@ class Repairer(Comparisons, PlaceReading, NamedPairs):
             counted = self._counted(tokens, attempt.source, rnd, expected, question, units, said)
             if counted is not None:
                 return counted
+        listed = uncounted(tokens) if attempt.outcome == WRONG_KIND and not expected.count else None
+        if listed is not None:  # "how would i write molybdenum in a formula" decoded as a count
+            source = f"{attempt.source}: the things it counts (the question asks for no count)"
+            listed_attempt, answer, _ = self._try(listed, source, expected)
+            rnd.attempts.append(listed_attempt)
+            if listed_attempt.outcome == ANSWERED and answer is not None:
+                return self._accept(listed, answer, listed_attempt, rnd, question, units, expected, said)
         if attempt.outcome != WRONG_KIND:
             return None
         if said is not None and (
@@ -1567,6 +1635,12 @@ class Repairer(Comparisons, PlaceReading, NamedPairs):
         if said is not None and self.answers_what_it_names(tokens, answer, said, units, question):
             attempt.outcome, attempt.detail = WRONG_KIND, "it answers with an entity the question names"
             return None
+        joined = self.named_left_out_of_ask(tokens, said, units) if answer.boolean else None
+        if joined is not None:  # "Is Tosca an opera by Verdi?" asked of Tosca and opera alone
+            checked, held, _ = self._try(joined[0], f"{attempt.source}: {joined[1]}", expected)
+            rnd.attempts.append(checked)
+            if checked.outcome == ANSWERED and held is not None:
+                return joined[0], held
         narrowed = (
             self._narrowed(tokens, answer, said, units, attempt.source, rnd, expected) if said else None
         )
@@ -1591,7 +1665,7 @@ class Repairer(Comparisons, PlaceReading, NamedPairs):
         compared = self._compared(tokens, answer, units, question, attempt.source, rnd, expected)
         if compared is not None:
             tokens, answer = compared
-        dated = self._in_period(tokens, answer, units, question, attempt.source, rnd, expected)
+        dated = self._in_span(tokens, answer, units, question, attempt.source, rnd, expected)
         if dated is not None:
             tokens, answer = dated
         cls = self.asked_class(question, units) if question else None
@@ -1675,12 +1749,12 @@ class Repairer(Comparisons, PlaceReading, NamedPairs):
         self, tokens: list[str], question: str, units: Sequence[str]
     ) -> tuple[list[str], Answer] | None:
         """The query filtered by the comparison or the period its question asks for and it leaves out
-        (`_compared`, `_in_period`), when that answers; else None."""
+        (`_compared`, `_in_span`), when that answers; else None."""
         if not question:
             return None
         rnd, answer = Round(1, "comparison left out"), self._query(detokenize(tokens, self.prefixes))
         expected = expected_of(question)
-        return self._compared(tokens, answer, units, question, "query", rnd, expected) or self._in_period(
+        return self._compared(tokens, answer, units, question, "query", rnd, expected) or self._in_span(
             tokens, answer, units, question, "query", rnd, expected
         )
 
@@ -1768,7 +1842,7 @@ class Repairer(Comparisons, PlaceReading, NamedPairs):
             return None
         return self._compared(every, answer, units, question, f"the question: every {cls}", rnd, expected)
 
-    def _in_period(
+    def _in_span(
         self,
         tokens: list[str],
         answer: Answer,
@@ -1778,22 +1852,18 @@ class Repairer(Comparisons, PlaceReading, NamedPairs):
         rnd: Round,
         expected: Expected,
     ) -> tuple[list[str], Answer] | None:
-        """A SELECT that leaves out the period its question names ("moons discovered in the 17th
-        century", "albums of the 1960s": `asked_period`) filtered to those years by a measured property
-        of years or dates (`_measures`, `year ( ?v )` for dates); the first that answers and changes the
+        """A SELECT that leaves out the range its question names ("moons discovered in the 17th
+        century", "albums of the 1960s", "elements numbered 57 through 71": `asked_span`) filtered to it by
+        a measured property (`_measures`, `year ( ?v )` for dates); the first that answers and changes the
         answer."""
-        period = asked_period(question) if question else None
-        if period is None:
+        if not question or not any(asked_span(question, dates, one_year=True) for dates in (True, False)):
             return None
 
         def within(prop: str, value: str) -> tuple[list[str], list[str], str] | None:
-            if not self.values_are_dates(prop):
+            span = asked_span(question, self.values_are_dates(prop), one_year=True)
+            if span is None:
                 return None
-            return (
-                [],
-                self.period_test(prop, value, period),
-                f"{source}: {period[0]} to {period[1]} by {prop}",
-            )
+            return [], self.span_test(prop, value, span), f"{source}: {span} by {prop}"
 
         return self._filtered_by_measures(tokens, answer, units, question, rnd, expected, within)
 
@@ -2190,6 +2260,9 @@ class Repairer(Comparisons, PlaceReading, NamedPairs):
         answered: tuple[list[str], Answer] | None = None
         # rewrites that answered with nothing of the class asked for, with their round
         kept: list[tuple[list[str], Answer, int]] = []
+        # a rewrite of a ruled-out ASK that the KB's values allow and that is false: the answer "no" to a
+        # yes/no question when no reading says yes and no query of the form asked for answers otherwise
+        plain_no: tuple[list[str], Answer] | None = None
         expected = expected_of(question)
         said = Said(question, self.index) if question and self.index is not None else None
         asks_class = self.asked_class(question, units) if question else None
@@ -2206,6 +2279,8 @@ class Repairer(Comparisons, PlaceReading, NamedPairs):
         if expected.boolean is not True and self.stated_of_two(question, said, units):
             expected = YES_NO
         two = self.two_named(hypotheses, question, said, units) if expected.boolean else None
+        if two is None and expected.boolean and said is not None:
+            two = self.span_of_named(question, said, units)
         if two is not None:
             attempt, answer, _ = self._try(two[0], f"the question: {two[1]}", expected)
             first.attempts.append(attempt)
@@ -2224,6 +2299,7 @@ class Repairer(Comparisons, PlaceReading, NamedPairs):
                     lambda t: unordered_limit_removed(t, question),
                     lambda t: unlimited_top(t, question),
                     lambda t: unasked_comparison_made_equal(t, question),
+                    lambda t: self.span_compared(t, question),
                 ):  # each reads what the one before it made
                     change = rule(tokens)
                     if change is not None:
@@ -2306,6 +2382,13 @@ class Repairer(Comparisons, PlaceReading, NamedPairs):
                 if held is not None and held.boolean:
                     tokens, attempt, answer = alike, checked, held
                     break
+                if (
+                    plain_no is None
+                    and held is not None
+                    and checked.outcome == ANSWERED
+                    and attempt.outcome != ANSWERED
+                ):
+                    plain_no = (alike, held)
             if fallback is None:
                 fallback = (tokens, answer)
             settled = self._settled(tokens, answer, attempt, first, question, units, expected, said)
@@ -2374,6 +2457,9 @@ class Repairer(Comparisons, PlaceReading, NamedPairs):
             first.attempts.append(attempt)
             if attempt.outcome == ANSWERED and answer is not None:
                 return Repaired(joined, answer, rounds, 1)
+        if plain_no is not None and expected.boolean:
+            first.notes.append("no reading says yes; a false ASK the KB's values allow says no")
+            return Repaired(*plain_no, rounds, 1)
         if answered is not None or kept:
             tokens, answer, number = (*answered, 1) if answered is not None else kept[0]
             first.notes.append(f"no query gave {expected.name}: the first that answered is kept")
@@ -2390,6 +2476,17 @@ class Repairer(Comparisons, PlaceReading, NamedPairs):
             sent = best.outcome == UNKNOWN_IRI
             answer = self._query(best.sparql) if sent else Answer.failed(f"{best.outcome}: {best.detail}")
         return Repaired(tokens, answer, rounds, None, reason)
+
+
+def uncounted(tokens: Sequence[str]) -> list[str] | None:
+    """A COUNT of one variable (`select ( count ( distinct ?x ) as ?c ) where { ... }`) as the list of what it
+    counts (`select distinct ?x where { ... }`); None for any other query, or one that groups."""
+    if tokens[:4] != ["select", "(", "count", "("] or ")" not in tokens[4:] or "group" in tokens:
+        return None
+    counted = [t for t in tokens[4 : tokens.index(")", 4)] if t.startswith("?")]
+    if len(counted) != 1 or "where" not in tokens:
+        return None
+    return ["select", "distinct", counted[0], *tokens[tokens.index("where") :]]
 
 
 def rounds_histogram(repairs: Sequence[Repaired]) -> dict[str, int]:
