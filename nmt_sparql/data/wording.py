@@ -24,13 +24,16 @@ from functools import lru_cache
 import pyoxigraph as ox
 from lemminflect import getAllInflections, getInflection, getLemma
 
-from nmt_sparql.annotation.linking.wordforms import PLACE_WORDS
 from nmt_sparql.data.generate import DATE_TYPES, NUMERIC_TYPES, KBGraph
 from nmt_sparql.data.lexicon import Lexicon
 from nmt_sparql.data.pathindex import FactIndex
 from nmt_sparql.data.querygraph import Path, QueryGraph
 
 PERSON_WORDS = {"person", "people", "human", "individual"}
+PLACE_WORDS = {
+    "place", "location", "city", "country", "continent", "region", "state", "town", "village", "settlement",
+    "province", "county", "island", "municipality", "territory", "district",
+}  # fmt: skip
 PREPOSITIONS = {
     "in",
     "on",

@@ -31,13 +31,7 @@ from nmt_sparql.inference.asked_order import (
 from nmt_sparql.inference.expected_answer import expected_answer
 from nmt_sparql.inference.kb_reading import KBReader, element_name
 from nmt_sparql.inference.said import Said
-from nmt_sparql.sparql.patterns import (
-    answer_variable,
-    braces,
-    compared_variables,
-    filter_spans,
-    triple_patterns,
-)
+from nmt_sparql.sparql.patterns import answer_variable, braces, compared_variables, triple_patterns
 from nmt_sparql.sparql.tokens import NUMBER, TokenType, detokenize, token_types
 
 
@@ -45,6 +39,16 @@ def before_close(tokens: Sequence[str], added: Sequence[str]) -> list[str]:
     """`tokens` with `added` put before the last closing brace: the end of a query's patterns."""
     close = len(tokens) - 1 - list(tokens)[::-1].index("}")
     return [*tokens[:close], *added, *tokens[close:]]
+
+
+def _closing(tokens: Sequence[str], opening: int) -> int:
+    """Where the parenthesis at `opening` closes (the last token when it does not)."""
+    depth = 0
+    for at in range(opening, len(tokens)):
+        depth += {"(": 1, ")": -1}.get(tokens[at], 0)
+        if depth == 0:
+            return at
+    return len(tokens) - 1
 
 
 def fresh_value(tokens: Sequence[str]) -> str:
@@ -565,10 +569,10 @@ class Comparisons(KBReader):
         """A query whose one FILTER compares a measured value with numbers, while the question names a
         range by its two ends ("atomic numbers from 21 to 30" decoded as `filter ( ?v > 30 )`, "numbered 57
         through 71" as `= 71`): the FILTER made the range's (`span_test`). None otherwise."""
-        spans = filter_spans(tokens)
-        if len(spans) != 1 or asked_span(question, False) is None:
+        if tokens.count("filter") != 1 or asked_span(question, False) is None:
             return None
-        start, end = spans[0]
+        start = tokens.index("filter")
+        end = _closing(tokens, start + 1) + 1
         types = token_types(list(tokens), self.prefixes)
         compared = compared_variables(tokens, types)
         inside = [t for t in tokens[start + 2 : end - 1] if t not in ("year", "(", ")", "&&", "||")]

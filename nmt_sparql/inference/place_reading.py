@@ -15,7 +15,8 @@ from collections.abc import Iterator, Sequence
 
 from nmt_sparql.annotation.linking.index import KBIndex, misspelt, normalize
 from nmt_sparql.annotation.linking.sources import token_of
-from nmt_sparql.annotation.linking.wordforms import PLACE_WORDS, place_names
+from nmt_sparql.annotation.linking.wordforms import place_names
+from nmt_sparql.data.wording import PLACE_WORDS
 from nmt_sparql.execution.base import KnowledgeBase
 from nmt_sparql.inference.expected_answer import asked_noun
 from nmt_sparql.inference.kb_reading import HELD_KEPT, KBReader, element_name, typed_by

@@ -63,7 +63,7 @@ def _parts(tokens: Sequence[str], types: Sequence[TokenType]) -> tuple[str, list
         return None
     compared = [
         {tokens[i] for i in range(start, end) if types[i] == TokenType.VARIABLE}
-        for start, end in filter_spans(tokens)
+        for start, end in _filter_spans(tokens)
     ]
     patterns += [variables for variables in compared if len(variables) > 1]
     joined, rest = {answer}, patterns
@@ -121,7 +121,7 @@ def reads_unbound(tokens: Sequence[str], types: Sequence[TokenType]) -> bool:
     return bool(read - bound)
 
 
-def filter_spans(tokens: Sequence[str]) -> list[tuple[int, int]]:
+def _filter_spans(tokens: Sequence[str]) -> list[tuple[int, int]]:
     """(start, end) token spans of each `filter ( ... )`, its closing parenthesis included."""
     spans = []
     for k, token in enumerate(tokens):
@@ -140,7 +140,7 @@ def compared_variables(tokens: Sequence[str], types: Sequence[TokenType]) -> set
     or sets equal to a number (`?v = 1801`): values that must be numbers or dates for the comparison to
     hold of anything."""
     out: set[str] = set()
-    for start, end in filter_spans(tokens):
+    for start, end in _filter_spans(tokens):
         span = range(start, end)
         ordered = any(tokens[i] in ("<", ">", "<=", ">=") for i in span)
         numbered = any(tokens[i] in ("=", "!=") for i in span) and any(
@@ -156,7 +156,7 @@ def constant_comparisons(tokens: Sequence[str], types: Sequence[TokenType]) -> l
     > 8000 )`, `filter ( ?v > "Alpine" )`), not two variables against each other."""
     return [
         (start, end)
-        for start, end in filter_spans(tokens)
+        for start, end in _filter_spans(tokens)
         if any(tokens[i] in ("<", ">", "<=", ">=") for i in range(start, end))
         and len({tokens[i] for i in range(start, end) if types[i] == TokenType.VARIABLE}) == 1
     ]
@@ -171,7 +171,7 @@ def _alone(tokens: Sequence[str], types: Sequence[TokenType], span: tuple[int, i
 def filters_nothing(tokens: Sequence[str], types: Sequence[TokenType]) -> bool:
     """Whether a FILTER tests one term alone (`filter ( ?v )`): legal SPARQL, the term's truth value, but
     no question means it; "mountains higher than 8000 metres" decoded so has lost its comparison."""
-    return any(_alone(tokens, types, span) for span in filter_spans(tokens))
+    return any(_alone(tokens, types, span) for span in _filter_spans(tokens))
 
 
 def braces(tokens: Sequence[str]) -> tuple[int, int] | None:
@@ -189,7 +189,7 @@ def idle_filters(tokens: Sequence[str], types: Sequence[TokenType]) -> list[tupl
     found = braces(tokens)
     if found is None:
         return []
-    spans = filter_spans(tokens)
+    spans = _filter_spans(tokens)
     body = range(found[0], found[1] + 1)
     inside = {i for start, end in spans for i in range(start, end)}
     bound = {tokens[i] for i in body if i not in inside and types[i] == TokenType.VARIABLE}

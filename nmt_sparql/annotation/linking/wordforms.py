@@ -132,13 +132,6 @@ _IRREGULAR_PLACES = {
 }  # fmt: skip
 
 
-# Nouns of the kinds of places (generic English): what a class of places is called.
-PLACE_WORDS = frozenset({
-    "place", "location", "city", "country", "continent", "region", "state", "town", "village", "settlement",
-    "province", "county", "island", "municipality", "territory", "district",
-})  # fmt: skip
-
-
 @functools.lru_cache(maxsize=65536)
 def place_names(word: str) -> tuple[str, ...]:
     """The names `word` may be the place adjective of, or of the people of ("Russians"), lower-cased,
