@@ -183,6 +183,8 @@ def expected_answer(question: str) -> Expected:
         return COUNT  # "Count the albums by ...", "number of countries the Danube flows through"
     if first == "how":
         # "How do chemists abbreviate iron?", "How did X die?": a manner or a name, no count ("how many" is above)
+        if second == "may":
+            return NOT_YES_NO  # "How may places does the Nile flow through?": a misspelt "many"
         return NOT_YES_NO_OR_COUNT if second in AUXILIARIES or not second else MEASURE
     if first == "when" or (first in ("what", "which") and second in TIME_NOUNS):
         return DATE

@@ -55,6 +55,10 @@ def element_name(token: str, index: KBIndex | None) -> str:
     return " ".join(re.split(r"[_\-\s]+", local))
 
 
+# A question word after the opening words: what they name is not what the question asks for.
+_ASKED_LATER = re.compile(r"^\W*\S+.*\b(?:what|which)\b", re.IGNORECASE)
+
+
 class KBReader:
     """The cached KB reads of one KB and index (None: elements are known by their masks only);
     `per_element`: how many candidates a rule takes of each kind."""
@@ -178,8 +182,8 @@ class KBReader:
         ("russian-language novels": novels, not languages)."""
         for noun in (asked_noun(question), ranked_noun(question)):
             for start in (0, 1, 2):
-                if start == 2 and any(w.endswith(("'s", "’s")) for w in noun[:2]):
-                    continue  # "mount teide's country uses what currency": a possessor's, not the one asked for
+                if start == 2 and _ASKED_LATER.search(question):
+                    continue  # "mount teide's country uses what currency": the class asked for comes later
                 found = self._class_named_at(noun, start, units)
                 if found is not None:
                     return (self._class_named_at(noun, found[1], units) or found)[0]
