@@ -69,11 +69,9 @@ class NamedPairs(KBReader):
         if len(named) != 2 or any(h[:1] == ["ask"] and self._joins_two(h) for h in hypotheses):
             return None
         a, b = named
-        linked = self.index.relations(a, b, k=8)
-        if linked:
-            prop = next((r for r in linked if r in units), linked[0])
-            ends = (a, b) if self._holds([a, prop, b]) else (b, a)
-            return ["ask", "where", "{", ends[0], prop, ends[1], "}"], f"{ends[0]} {prop} {ends[1]}, a fact"
+        fact = self._fact_between(a, b, units)
+        if fact is not None:
+            return ["ask", "where", "{", *fact, "}"], f"{' '.join(fact)}, a fact"
         found = [(s, p, o) for s, o in ((a, b), (b, a)) for p in self._links_to_kind(s, o)]
         if not found:
             return None
@@ -87,6 +85,16 @@ class NamedPairs(KBReader):
             o,
             "}",
         ], f"{s} {prop} {o}, as {s} is linked to things of {o}'s kind"
+
+    def _fact_between(self, a: str, b: str, units: Sequence[str]) -> list[str] | None:
+        """The fact the KB links two entities by, as `s p o` the way it holds: a property of the question's
+        units first, else the one the index ranks first; None when no fact links them."""
+        assert self.index is not None
+        linked = self.index.relations(a, b, k=8)
+        if not linked:
+            return None
+        prop = next((r for r in linked if r in units), linked[0])
+        return [a, prop, b] if self._holds([a, prop, b]) else [b, prop, a]
 
     def _joins_two(self, tokens: Sequence[str]) -> bool:
         """Whether a query names two entities, or one and a value (`res:Saturn ont:orderFromSun 5`): the
@@ -129,15 +137,11 @@ class NamedPairs(KBReader):
             if tokens[p] != "a" or entity not in named or self._holds([entity, "a", cls]):
                 continue
             members = [u for u in named if u != entity and self._holds([u, "a", cls])]
-            linked = self.index.relations(members[0], entity, k=8) if len(members) == 1 else []
-            if not linked:
+            fact = self._fact_between(members[0], entity, units) if len(members) == 1 else None
+            if fact is None:
                 continue
-            prop = next((r for r in linked if r in units), linked[0])
-            ends = (members[0], entity) if self._holds([members[0], prop, entity]) else (entity, members[0])
-            new = [*tokens[:s], ends[0], prop, ends[1], *tokens[o + 1 :]]
-            out.append(
-                (new, f"{entity} a {cls} -> {' '.join((ends[0], prop, ends[1]))}: {members[0]} is the {cls}")
-            )
+            new = [*tokens[:s], *fact, *tokens[o + 1 :]]
+            out.append((new, f"{entity} a {cls} -> {' '.join(fact)}: {members[0]} is the {cls}"))
         return out
 
     def named_left_out_of_ask(
@@ -161,12 +165,9 @@ class NamedPairs(KBReader):
             return None
         out = left[0]
         for entity in dict.fromkeys(used):
-            linked = self.index.relations(entity, out, k=8)
-            if linked:
-                prop = next((r for r in linked if r in units), linked[0])
-                ends = (entity, out) if self._holds([entity, prop, out]) else (out, entity)
-                fact = " ".join((ends[0], prop, ends[1]))
-                return before_close(tokens, [".", *fact.split()]), f"{out} joined: {fact}, a fact"
+            fact = self._fact_between(entity, out, units)
+            if fact is not None:
+                return before_close(tokens, [".", *fact]), f"{out} joined: {' '.join(fact)}, a fact"
         found = self._links_to_kind(subjects[0], out)
         if not found:
             return None
