@@ -55,8 +55,9 @@ def element_name(token: str, index: KBIndex | None) -> str:
     return " ".join(re.split(r"[_\-\s]+", local))
 
 
-# A question word after the opening words: what they name is not what the question asks for.
+# A question word after the opening words: what they name is not what the question asks for (`asked_class`).
 _ASKED_LATER = re.compile(r"^\W*\S+.*\b(?:what|which)\b", re.IGNORECASE)
+_FIRST_WORD = re.compile(r"[^\W_]+(?:['’][^\W_]+)?")
 
 
 class KBReader:
@@ -181,8 +182,9 @@ class KBReader:
         singular or plural. A class named right after it is the head of the compound it opens
         ("russian-language novels": novels, not languages)."""
         for noun in (asked_noun(question), ranked_noun(question)):
+            opening = noun[:1] == _FIRST_WORD.findall(question.lower())[:1]
             for start in (0, 1, 2):
-                if start == 2 and _ASKED_LATER.search(question):
+                if start == 2 and opening and _ASKED_LATER.search(question):
                     continue  # "mount teide's country uses what currency": the class asked for comes later
                 found = self._class_named_at(noun, start, units)
                 if found is not None:
