@@ -2360,6 +2360,9 @@ def test_the_class_after_one_the_question_opens_with_is_the_one_asked_for(nation
     assert nations.asked_class("french film directors", units) == "ont:FilmDirector"  # the longest label
     assert nations.asked_class("Sorbonne-educated novels", units) == "ont:Novel"  # after two modifying words
     assert nations.asked_class("mount teide's film uses what language", units) is None  # a possessor's class
+    assert (
+        nations.asked_class("The Jurassic Park novel became a film - who wrote it?", units) is None
+    )  # a topic
     later = "Truffaut studied at which present-day university?"  # the words after "which"
     assert nations.asked_class(later, [*units, "ont:University"]) == "ont:University"
 

@@ -56,7 +56,7 @@ def element_name(token: str, index: KBIndex | None) -> str:
 
 
 # A question word after the opening words: what they name is not what the question asks for (`asked_class`).
-_ASKED_LATER = re.compile(r"^\W*\S+.*\b(?:what|which)\b", re.IGNORECASE)
+_ASKED_LATER = re.compile(r"^\W*\S+.*\b(?:what|which|who|whom|whose|where|when|how)\b", re.IGNORECASE)
 _FIRST_WORD = re.compile(r"[^\W_]+(?:['’][^\W_]+)?")
 
 
@@ -182,7 +182,7 @@ class KBReader:
         singular or plural. A class named right after it is the head of the compound it opens
         ("russian-language novels": novels, not languages)."""
         for noun in (asked_noun(question), ranked_noun(question)):
-            opening = noun[:1] == _FIRST_WORD.findall(question.lower())[:1]
+            opening = bool(noun) and noun[0] in _FIRST_WORD.findall(question.lower())[:2]  # after "the", say
             for start in (0, 1, 2):
                 if start == 2 and opening and _ASKED_LATER.search(question):
                     continue  # "mount teide's country uses what currency": the class asked for comes later
