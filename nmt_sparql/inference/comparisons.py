@@ -256,9 +256,9 @@ class Comparisons(KBReader):
         question compares ("Is the Thames longer than the Tiber?", "... higher than 4000 metres") or names
         a period or a range ("Does Philips date back to the 19th century?", "did radiohead form in the 90s")
         with that value compared: with the entity's value of the same property, or the one number the
-        question says, in the direction its word says; or with the range (`asked_span`). A yes/no question decoded as a SELECT of that
-        value (`select ?x where { res:Philips ont:foundingYear ?x }`) is asked so, when the entity has
-        the value. None when nothing fits."""
+        question says, in the direction its word says; or with the range (`asked_span`). A yes/no
+        question decoded as a SELECT of that value (`select ?x where { res:Philips ont:foundingYear ?x }`)
+        is asked so, when the entity has the value. None when nothing fits."""
         wanted = asked(question, "comparative")
         spanned = wanted is None and any(asked_span(question, dates) for dates in (True, False))
         if (wanted is None and not spanned) or "filter" in tokens or "}" not in tokens:
@@ -585,18 +585,13 @@ class Comparisons(KBReader):
         if len(props) != 1 or not self._measured_values(props[0]):
             return None
         span = asked_span(question, self.values_are_dates(props[0]))
-        if (
-            span is None or not span.closed
-        ):  # a range of two ends said, not a period the filter may state otherwise
+        if span is None or not span.closed:  # two ends said, not a period the filter may state otherwise
             return None
         test = self.span_test(props[0], value, span)
         if test == list(tokens[start:end]):
             return None
-        return [
-            *tokens[:start],
-            *test,
-            *tokens[end:],
-        ], f"its FILTER made the range the question names ({span})"
+        made = [*tokens[:start], *test, *tokens[end:]]
+        return made, f"its FILTER made the range the question names ({span})"
 
     def span_test(self, prop: str, value: str, span: Span) -> list[str]:
         """The FILTER that keeps a value of `prop` within `span` (of dates: their years)."""

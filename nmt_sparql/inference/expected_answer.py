@@ -163,9 +163,7 @@ def expected_answer(question: str) -> Expected:
         and asking[1:2] not in (["is"], ["are"], ["was"], ["were"])
         and "or" not in asking  # "Morocco's capital - is it Casablanca or somewhere else?": a choice
     ):
-        return (
-            YES_NO  # "Quick check: was the director of Rashomon born in Tokyo?", "Radiohead - were they ...?"
-        )
+        return YES_NO  # "Quick check: was the director of Rashomon born in Tokyo?", "Radiohead - were they"
     asked = [i for i, (a, b) in enumerate(zip(words, words[1:])) if a == "how" and b in ("many", "much")]
     if asked and words[asked[0] + 3 : asked[0] + 4] and words[asked[0] + 3] in _DIMENSIONS:
         return MEASURE  # "How many km long is the Tiber?"
