@@ -411,10 +411,11 @@ class Span:
     closed: bool
 
     def __str__(self) -> str:
-        return f"{_plain_number(self.low)} to {_plain_number(self.high)}"
+        return f"{plain_number(self.low)} to {plain_number(self.high)}"
 
 
-def _plain_number(value: float) -> str:
+def plain_number(value: float) -> str:
+    """A number as a query writes it: 21, not 21.0."""
     return str(int(value)) if value == int(value) else str(value)
 
 

@@ -27,6 +27,7 @@ from nmt_sparql.inference.asked_order import (
     graded_lemma,
     measured_by_unit,
     ordered_variable,
+    plain_number,
 )
 from nmt_sparql.inference.expected_answer import expected_answer
 from nmt_sparql.inference.kb_reading import KBReader, element_name
@@ -39,6 +40,17 @@ def before_close(tokens: Sequence[str], added: Sequence[str]) -> list[str]:
     """`tokens` with `added` put before the last closing brace: the end of a query's patterns."""
     close = len(tokens) - 1 - list(tokens)[::-1].index("}")
     return [*tokens[:close], *added, *tokens[close:]]
+
+
+def uncounted(tokens: Sequence[str]) -> list[str] | None:
+    """A COUNT of one variable (`select ( count ( distinct ?x ) as ?c ) where { ... }`) as the list of what it
+    counts (`select distinct ?x where { ... }`); None for any other query, or one that groups."""
+    if tokens[:4] != ["select", "(", "count", "("] or ")" not in tokens[4:] or "group" in tokens:
+        return None
+    counted = [t for t in tokens[4 : tokens.index(")", 4)] if t.startswith("?")]
+    if len(counted) != 1 or "where" not in tokens:
+        return None
+    return ["select", "distinct", counted[0], *tokens[tokens.index("where") :]]
 
 
 def _closing(tokens: Sequence[str], opening: int) -> int:
@@ -453,7 +465,8 @@ class Comparisons(KBReader):
         measured = self.counted_measure(tokens)
         if measured is None or any(self.values_are_dates(p) for p in measured[1]):
             return None
-        values = ["select", "distinct", measured[0], *tokens[tokens.index("where") :]]
+        values = uncounted(tokens)
+        assert values is not None  # a count of one variable, not grouped: `counted_measure`
         return values, "a count of a measure's values asks for the values"
 
     def choice_between(self, question: str, units: Sequence[str], said: Said | None = None) -> Choice | None:
@@ -596,7 +609,7 @@ class Comparisons(KBReader):
     def span_test(self, prop: str, value: str, span: Span) -> list[str]:
         """The FILTER that keeps a value of `prop` within `span` (of dates: their years)."""
         read = self._as_compared(prop, value, self.values_are_dates(prop))
-        low, high = (str(int(n)) if n == int(n) else str(n) for n in (span.low, span.high))
+        low, high = plain_number(span.low), plain_number(span.high)
         if span.low == span.high:
             return ["filter", "(", *read, "=", low, ")"]
         return ["filter", "(", *read, ">=", low, "&&", *read, "<=" if span.closed else "<", high, ")"]

@@ -37,7 +37,8 @@ _LEAD_IN = re.compile(
     r"|i(?:['’]d| would) like(?: to (?:know|see))?|i want to see)\b[\s,]*)+",
     re.IGNORECASE,
 )
-_WORD = re.compile(r"[^\W_]+(?:['’][^\W_]+)?")
+# A word, with an apostrophe inside it ("what's", "teide's").
+WORD = re.compile(r"[^\W_]+(?:['’][^\W_]+)?")
 # Words a typo ("Dooes", "mny", "nummber") must not hide; short or common look-alikes (is/as, most/must)
 # are matched exactly only.
 _TYPO_TOLERANT = (
@@ -132,7 +133,7 @@ def _words(question: str, spelled: bool = True) -> list[str]:
     units and a polite lead-in."""
     text = re.sub(UNIT_PATTERN, " ", question).strip()
     text = _LEAD_IN.sub("", text)
-    return [_spelled(w.lower()) if spelled else w.lower() for w in _WORD.findall(text)]
+    return [_spelled(w.lower()) if spelled else w.lower() for w in WORD.findall(text)]
 
 
 def expected_answer(question: str) -> Expected:

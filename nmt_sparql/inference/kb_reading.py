@@ -19,7 +19,7 @@ from nmt_sparql.execution.answer import Answer
 from nmt_sparql.execution.base import KnowledgeBase
 from nmt_sparql.execution.safety import UnsafeQueryError
 from nmt_sparql.inference.asked_order import ranked_noun
-from nmt_sparql.inference.expected_answer import asked_noun, value_kinds
+from nmt_sparql.inference.expected_answer import WORD, asked_noun, value_kinds
 from nmt_sparql.inference.said import Said
 from nmt_sparql.sparql.patterns import answer_variable, triple_patterns
 from nmt_sparql.sparql.prefixes import PrefixMap
@@ -57,7 +57,6 @@ def element_name(token: str, index: KBIndex | None) -> str:
 
 # A question word after the opening words: what they name is not what the question asks for (`asked_class`).
 _ASKED_LATER = re.compile(r"^\W*\S+.*\b(?:what|which|who|whom|whose|where|when|how)\b", re.IGNORECASE)
-_FIRST_WORD = re.compile(r"[^\W_]+(?:['’][^\W_]+)?")
 
 
 class KBReader:
@@ -182,7 +181,7 @@ class KBReader:
         singular or plural. A class named right after it is the head of the compound it opens
         ("russian-language novels": novels, not languages)."""
         for noun in (asked_noun(question), ranked_noun(question)):
-            opening = bool(noun) and noun[0] in _FIRST_WORD.findall(question.lower())[:2]  # after "the", say
+            opening = bool(noun) and noun[0] in WORD.findall(question.lower())[:2]  # after "the", say
             for start in (0, 1, 2):
                 if start == 2 and opening and _ASKED_LATER.search(question):
                     continue  # "mount teide's country uses what currency": the class asked for comes later

@@ -184,7 +184,7 @@ from nmt_sparql.inference.asked_order import (
     unlimited_top,
     unordered_limit_removed,
 )
-from nmt_sparql.inference.comparisons import Comparisons, fresh_value
+from nmt_sparql.inference.comparisons import Comparisons, fresh_value, uncounted
 from nmt_sparql.inference.expected_answer import (
     ANY,
     COUNT,
@@ -2334,9 +2334,9 @@ class Repairer(Comparisons, PlaceReading, NamedPairs):
                 placed = self.place_adjective_read(tokens, question, units, said)
                 if placed is not None:
                     tokens, source = placed[0], f"{source}: {placed[1]}"
-                uncounted = self.measure_not_counted(tokens) if expected.count else None
-                if uncounted is not None:
-                    tokens, source = uncounted[0], f"{source}: {uncounted[1]}"
+                counted_values = self.measure_not_counted(tokens) if expected.count else None
+                if counted_values is not None:
+                    tokens, source = counted_values[0], f"{source}: {counted_values[1]}"
                 for unasked in (
                     lambda t, kinds, _: text_bound_removed(t, kinds),
                     unasked_filter_removed,
@@ -2476,17 +2476,6 @@ class Repairer(Comparisons, PlaceReading, NamedPairs):
             sent = best.outcome == UNKNOWN_IRI
             answer = self._query(best.sparql) if sent else Answer.failed(f"{best.outcome}: {best.detail}")
         return Repaired(tokens, answer, rounds, None, reason)
-
-
-def uncounted(tokens: Sequence[str]) -> list[str] | None:
-    """A COUNT of one variable (`select ( count ( distinct ?x ) as ?c ) where { ... }`) as the list of what it
-    counts (`select distinct ?x where { ... }`); None for any other query, or one that groups."""
-    if tokens[:4] != ["select", "(", "count", "("] or ")" not in tokens[4:] or "group" in tokens:
-        return None
-    counted = [t for t in tokens[4 : tokens.index(")", 4)] if t.startswith("?")]
-    if len(counted) != 1 or "where" not in tokens:
-        return None
-    return ["select", "distinct", counted[0], *tokens[tokens.index("where") :]]
 
 
 def rounds_histogram(repairs: Sequence[Repaired]) -> dict[str, int]:
