@@ -217,6 +217,19 @@ def test_an_ordinal_ranks_by_time_after_the_or_a_possessive_or_at_the_end(questi
     assert ascending(found.sense, found.word, dates=False) is None  # "the first planet from the sun"
 
 
+@pytest.mark.parametrize(
+    ("question", "up"),
+    [
+        ("which comes later in the periodic table, tin or antimony", False),
+        ("Which of them comes earliest in the periodic table?", True),
+        ("the newest element", None),  # new, recent: of dates only
+    ],
+)
+def test_early_and_late_are_a_place_in_an_order_of_numbers(question: str, up: bool | None) -> None:
+    found = asked(question, "comparative") or asked(question, "superlative")
+    assert found is not None and ascending(found.sense, found.word, dates=False) is up
+
+
 def test_a_bound_ranks_nothing() -> None:
     query = _q("?x a ont:Planet . ?x ont:orderFromSun ?v") + _TOP_ONE
     assert not asks_for_a_ranking("How many planets have at least one moon?")
@@ -306,6 +319,7 @@ def test_a_century_or_a_decade_is_the_years_it_spans(question: str, years: tuple
         ("films released between 1990 and 1999", True, Span(1990, 1999, True)),
         ("mountains between 4,000 and 5,000 metres", False, Span(4000, 5000, True)),
         ("How many elements have an atomic number in the 90s?", False, Span(90, 100, False)),
+        ("elements with atomic numbers in the sixties", False, Span(60, 70, False)),  # a decade in words
         ("did radiohead form in the 90s", True, Span(1990, 2000, False)),  # a decade of years
         ("how many beatles were born in 1940", False, None),  # a number said, no range
         ("novels of the nineteenth century", False, None),  # a period is of years

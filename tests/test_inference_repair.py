@@ -2514,6 +2514,75 @@ def test_a_choice_between_three_named_entities_of_one_kind_ranks_the_three(natio
     assert two is not None and "res:Iceland" not in two.query
 
 
+def test_a_choice_may_follow_of_or_the_verb_that_opens_the_question(nations: Repairer) -> None:
+    """ "Of France, Iceland and Malta, which is smallest": a choice after "of"; "Is Iceland or Malta the
+    bigger one?" opens with a verb and asks for one of the two, not a yes or no; after a verb only "or"
+    joins them ("Is Iceland and Malta's ..." chooses nothing)."""
+    units = ["res:France", "res:Iceland", "res:Malta", "ont:area"]
+    of = nations.choice_between("Of France, Iceland and Malta, which is smallest", units)
+    assert of is not None and of.query == _tokens(
+        "SELECT DISTINCT ?x WHERE { ?x ont:area ?v . FILTER(?x = res:France || ?x = res:Iceland || ?x = res:Malta) }"
+        " ORDER BY ASC(?v) LIMIT 1"
+    )
+    fact = _tokens("ASK WHERE { res:Iceland ont:continent res:Malta }")
+    bigger = nations.repair([fact], units, "Is Iceland or Malta the bigger one?")
+    assert bigger.answer.rows == (("http://repair.test/resource/Iceland",),)
+    assert nations.choice_between("Is Iceland and Malta the bigger one?", units) is None
+
+
+PLANETS_TTL = """@prefix res: <http://repair.test/resource/> .
+@prefix ont: <http://repair.test/ontology/> .
+res:Mercury a ont:Planet ; ont:orderFromSun 1 .
+res:Venus a ont:Planet ; ont:orderFromSun 2 .
+res:Earth a ont:Planet ; ont:orderFromSun 3 .
+res:Mars a ont:Planet ; ont:orderFromSun 4 .
+res:Jupiter a ont:Planet ; ont:orderFromSun 5 .
+res:Saturn a ont:Planet ; ont:orderFromSun 6 ; ont:discoveryYear 1610 .
+res:France a ont:Country ; ont:area 640 .
+res:Germany a ont:Country ; ont:area 357 .
+res:Rhine a ont:River ; ont:flowsThrough res:France, res:Germany .
+"""
+
+
+def test_things_placed_between_or_beyond_named_ones_of_their_kind_are_compared_by_its_measure(
+    prefixes: PrefixMap, tmp_path: Path
+) -> None:
+    """ "How many planets lie between Venus and Saturn?" decoded as anything: the planets whose order
+    from the sun lies between theirs, the one measure both have; the two said in either order; "beyond"
+    one. Not when the named things are not of the kind the question says ("rivers between France and
+    Germany"), nor when they are places, which lie between others on a map, nor when the question names
+    another thing, which restricts them too."""
+    names = {"Venus": "Venus", "Saturn": "Saturn", "Mars": "Mars", "France": "France", "Germany": "Germany"}
+    entries = [Entry(f"res:{n}", "entity", (label,)) for n, label in names.items()]
+    entries += [Entry(f"ont:{c}", "class", (c.lower(),)) for c in ("Planet", "Country", "River")]
+    facts = [(f"res:{n}", "a", "ont:Planet") for n in ("Venus", "Saturn", "Mars")]
+    facts += [("res:France", "a", "ont:Country"), ("res:Germany", "a", "ont:Country")]
+    with _repairer_on(tmp_path, prefixes, PLANETS_TTL, entries, facts=facts) as repairer:
+        wrong = _tokens("SELECT ( COUNT ( DISTINCT ?x ) AS ?c ) WHERE { ?x ont:orbits res:Venus }")
+        units = ["res:Venus", "res:Saturn", "ont:Planet", "ont:orbits"]
+        between = repairer.repair([wrong], units, "how many planets lie between venus and saturn")
+        assert between.tokens == _tokens(
+            "SELECT ( COUNT ( DISTINCT ?x ) AS ?c ) WHERE { ?x a ont:Planet . res:Venus ont:orderFromSun ?a ."
+            " ?x ont:orderFromSun ?n . res:Saturn ont:orderFromSun ?b . FILTER ( ?n > ?a && ?n < ?b ) }"
+        )
+        assert between.answer.rows == (("3",),)
+        question = "Which planets sit between Saturn and Venus?"
+        listed = repairer.placed_between(question, units, Said(question, repairer.index), False)
+        assert listed is not None and listed[0][:3] == ["select", "distinct", "?x"]
+        assert listed[0].index("res:Venus") < listed[0].index("res:Saturn")  # the lower one first
+        beyond = repairer.repair(
+            [wrong], ["res:Mars", "ont:Planet"], "Beyond Mars, how many planets are there?"
+        )
+        assert beyond.answer.rows == (("2",),)
+        for question, named in (
+            ("Which rivers flow between France and Germany?", ["res:France", "res:Germany", "ont:River"]),
+            ("how many planets lie between venus and france", ["res:Venus", "res:France", "ont:Planet"]),
+            ("planets between venus and saturn seen from mars", ["res:Venus", "res:Saturn", "res:Mars"]),
+            ("how many countries lie between France and Germany", ["res:France", "res:Germany"]),  # places
+        ):
+            assert repairer.placed_between(question, named, Said(question, repairer.index), True) is None
+
+
 def test_a_yes_no_question_comparing_two_named_compares_their_values(nations: Repairer) -> None:
     """ "Is Iceland bigger than Malta?" decoded as a fact between the two: the question compares their
     values of the measure of the units both have, the one after "than" on the right."""

@@ -234,7 +234,9 @@ def ranks_by_size(question: str) -> bool:
 
 def ascending(sense: Sense, word: str, dates: bool) -> bool | None:
     """Whether `sense` orders its values from the lowest: a date order for time words when the values
-    are dates, an age for old/young otherwise; None when the word says nothing about such values."""
+    are dates, an age for old/young otherwise, and a place in an order for early/late ("comes later in
+    the periodic table"); None when the word says nothing about such values (an ordinal, "the first
+    planet from the Sun", whose order the KB's numbers may not follow)."""
     if sense in ("high", "low"):
         return sense == "low"
     if dates:
@@ -243,6 +245,8 @@ def ascending(sense: Sense, word: str, dates: bool) -> bool | None:
         return None  # "the first planet from the Sun": an order the KB's numbers may not follow
     if word.split()[-1].startswith(("old", "young")):
         return sense == "late"  # the oldest by age: the highest age first
+    if (_graded(word.split()[-1]) or ("", ""))[1] in ("early", "late"):
+        return sense == "early"  # "later in the periodic table": a place in an order, the lowest first
     return None
 
 
@@ -445,7 +449,7 @@ def asked_span(question: str, dates: bool, one_year: bool = False) -> Span | Non
     """The range of values `question` names for a value of dates or years (`dates`) or of numbers: its two
     ends ("from 21 to 30", "between 1900 and 1950"); else, of years, a period (`asked_period`) or, with
     `one_year`, the one year a date is "in" ("born in 1940"), and of numbers a decade by two digits ("an
-    atomic number in the 90s": 90 to 99). None when it names none."""
+    atomic number in the 90s", "in the sixties": 90 to 99, 60 to 69). None when it names none."""
     text = re.sub(UNIT_PATTERN, " ", question).lower()
     ends = _ENDS.search(text)
     if ends is not None:
@@ -458,8 +462,11 @@ def asked_span(question: str, dates: bool, one_year: bool = False) -> Span | Non
         if period is None and one_year and len(year) == 1:  # "how many beatles were born in 1940": that year
             return Span(int(year[0]), int(year[0]), True)
         return None if period is None else Span(*period, False)
-    short = _SHORT_DECADE.search(text)
-    return None if short is None else Span(int(short.group(1)) * 10, int(short.group(1)) * 10 + 10, False)
+    short, said = _SHORT_DECADE.search(text), _DECADE_WORD.search(text)
+    if short is None and said is None:
+        return None
+    tens = int(short.group(1)) if short is not None else _DECADE_WORDS[said.group(1)] % 10
+    return Span(tens * 10, tens * 10 + 10, False)
 
 
 def unasked_comparison_made_equal(tokens: Sequence[str], question: str) -> tuple[list[str], str] | None:

@@ -18,6 +18,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from nmt_sparql.annotation.linking.index import misspelt, normalize
+from nmt_sparql.annotation.linking.wordforms import inflections
+from nmt_sparql.data.wording import PLACE_WORDS
 from nmt_sparql.inference.asked_order import (
     Asked,
     Span,
@@ -73,6 +75,14 @@ def fresh_value(tokens: Sequence[str]) -> str:
 _CHOICE_LAST = ("or", "vs", "versus")
 _CHOICE_FIRST = ("or", "vs", "versus", "and")
 _QUESTION_WORDS = ("which", "who", "what", "whose")
+# Words before a choice that opens the question ("Of the Eiger, the Jungfrau and the Matterhorn, which
+# is lowest"), and the verbs a yes/no-like choice opens with ("Is the Po or the Tiber the longer river").
+_CHOICE_LEADS = ("between", "of", "among")
+_CHOICE_VERBS = ("is", "was", "are", "were", "does", "did", "do")
+# Words that place things by a measure between two named ones ("between Venus and Uranus", "from gold to
+# lead"), with the words that join the two; and beyond one ("beyond Mars", "past Saturn").
+_BETWEEN = {"between": ("and",), "from": ("to", "through", "till", "until")}
+_BEYOND = ("beyond", "past")
 _ORDERING = frozenset({"<", ">", "<=", ">=", "=", "!="})
 
 
@@ -124,11 +134,16 @@ def _choice_last(
 def _choice_first(
     words: Sequence[str], names: dict[str, list[list[str]]], alike: Callable[[str, str], bool]
 ) -> tuple[list[str], str] | None:
-    """The entities of "[between] A or B" (or "A, B or C", as `_choice_last` reads them) when the
-    question starts with it and a question word follows, and the words after; else None."""
-    found = _named_at(words, 1 if words[:1] == ["between"] else 0, names, lambda _: True, ending=False)
+    """The entities of "[between|of|among] A or B" (or "A, B or C", as `_choice_last` reads them) when the
+    question starts with it and a question word follows, or of "A or B" after the verb that opens a
+    question ("Is the Po or the Tiber the longer river", "was kepler or galileo born first"), and the
+    words after; else None."""
+    opening = words[0] if words else ""
+    verb = opening in _CHOICE_VERBS
+    found = _named_at(words, int(verb or opening in _CHOICE_LEADS), names, lambda _: True, ending=False)
+    joins = ("or",) if verb else _CHOICE_FIRST
     chosen = [found[0]] if found is not None else []
-    while found is not None and found[1] < len(words) and words[found[1]] not in _CHOICE_FIRST:
+    while found is not None and found[1] < len(words) and words[found[1]] not in joins:
         found = _named_at(words, found[1], names, _fits(chosen, alike, ahead=1), ending=False)
         chosen += [found[0]] if found is not None else []
     if found is None or found[1] >= len(words):
@@ -137,7 +152,25 @@ def _choice_first(
     if last is None:
         return None
     rest = words[last[1] :]
-    return ([*chosen, last[0]], " ".join(rest)) if rest[:1] and rest[0] in _QUESTION_WORDS else None
+    asking = bool(rest) and (verb or rest[0] in _QUESTION_WORDS)
+    return ([*chosen, last[0]], " ".join(rest)) if asking else None
+
+
+def _ends_named(words: Sequence[str], names: dict[str, list[list[str]]]) -> list[str] | None:
+    """The named things `words` place others between ("between A and B", "from A to B") or beyond
+    ("beyond A", "past A"), by their `names`; None when they place none."""
+    for at, word in enumerate(words):
+        if word not in _BETWEEN and word not in _BEYOND:
+            continue
+        first = _named_at(words, at + 1, names, lambda _: True, ending=False)
+        if first is not None and word in _BEYOND:
+            return [first[0]]
+        if first is None or first[1] >= len(words) or words[first[1]] not in _BETWEEN[word]:
+            continue
+        second = _named_at(words, first[1] + 1, names, _fits([first[0]], lambda *_: True), ending=False)
+        if second is not None:
+            return [first[0], second[0]]
+    return None
 
 
 def _fits(chosen: Sequence[str], alike: Callable[[str, str], bool], ahead: int = 0) -> Callable[[str], bool]:
@@ -352,6 +385,57 @@ class Comparisons(KBReader):
         other, test = self._comparison(prop, "?v", *direction, None, second)
         query = ["ask", "where", "{", first, prop, "?v", ".", *other, ".", *test, "}"]
         return query, f"{first} compared with {second} by {prop} ({wanted.word})"
+
+    def placed_between(
+        self, question: str, units: Sequence[str], said: Said, counted: bool
+    ) -> tuple[list[str], str] | None:
+        """The things of the class the question asks for whose value of a measure lies between two named
+        things' values ("how many planets lie between venus and uranus", "Counting from gold to lead, how
+        many elements lie in between?", "which elements sit between iron and zinc") or beyond one's ("How
+        many planets lie beyond Mars?", "Beyond Saturn, how many planets are there?"), counted when
+        `counted`. The class is the one the named things have that the question says (planets between two
+        planets, not rivers between two countries), and no kind of place (countries between two countries
+        lie between them on a map); the measure is one they all have, the one the question says when
+        they have several. None when the question places nothing so, or names another thing, which
+        restricts them too."""
+        if self.index is None:
+            return None
+        words = [w for w in normalize(question).split() if w != "the"]
+        entities = [u for u in units if self._kind(u) == "entity"]
+        ends = _ends_named(words, self._names_of(entities, said))
+        if ends is None or set(self.named_entities(said, units)) - set(ends):
+            return None  # "Beatles albums between Help and Abbey Road": the band restricts them too
+        heads = {c: element_name(c, self.index).lower().split()[-1:] for c in self.index.classes(ends[0])}
+        kinds = [  # "elements" says ont:ChemicalElement, whose label's head it is
+            c
+            for c, head in heads.items()
+            if all(self._holds([e, "a", c]) for e in ends)
+            and not set(head) & PLACE_WORDS
+            and any(h in inflections(w, ("NOUN",)) for h in head for w in words)
+        ]
+        if len(kinds) != 1:
+            return None
+        cls = kinds[0]
+        shared = set.intersection(*(set(self._literal_measures(e)) for e in ends))
+        measures = sorted(p for p in shared if said.words(p)) or sorted(shared)
+        if len(measures) != 1:
+            return None
+        prop, low = measures[0], ends[0]
+        body = ["?x", "a", cls, ".", low, prop, "?a", ".", "?x", prop, "?n", "."]
+        test = ["filter", "(", "?n", ">", "?a", ")"]
+        if len(ends) == 2:
+            high = ends[1]
+            if not self._holds(
+                [low, prop, "?a", ".", high, prop, "?b", ".", "filter", "(", "?a", "<", "?b", ")"]
+            ):
+                low, high = high, low  # "between zinc and iron": the lower one first
+                body[4] = low
+            body += [high, prop, "?b", "."]
+            test = ["filter", "(", "?n", ">", "?a", "&&", "?n", "<", "?b", ")"]
+        head = "select ( count ( distinct ?x ) as ?c )" if counted else "select distinct ?x"
+        where = " and ".join(ends) if len(ends) == 2 else ends[0]
+        side = "between" if len(ends) == 2 else "beyond"
+        return [*head.split(), "where", "{", *body, *test, "}"], f"{cls} {side} {where} by {prop}"
 
     def _value_asked(self, tokens: Sequence[str]) -> list[str] | None:
         """`select [distinct] ?x where { E P ?x }` as `ask where { E P ?x }`, when the entity has a value of

@@ -189,6 +189,7 @@ from nmt_sparql.inference.expected_answer import (
     ANY,
     COUNT,
     DATE,
+    THING,
     TIME_NOUNS,
     YES_NO,
     Expected,
@@ -2271,11 +2272,24 @@ class Repairer(Comparisons, PlaceReading, NamedPairs):
             reason = f"{choice.note}, but the KB gives {choice.lacking} no value to choose by"
             return Repaired(choice.query, Answer("select", ("x",)), rounds, None, reason)
         if choice is not None:
-            attempt, answer, _ = self._try(choice.query, f"the question: {choice.note}", expected)
+            # "Is the Po or the Tiber the longer river": a choice asks for one of them, not a yes or no
+            chosen = THING if expected.boolean else expected
+            attempt, answer, _ = self._try(choice.query, f"the question: {choice.note}", chosen)
             first.attempts.append(attempt)
             seen.add(tuple(choice.query))
             if attempt.outcome == ANSWERED and answer is not None:
                 return Repaired(choice.query, answer, rounds, 1)
+        placed = (
+            self.placed_between(question, units, said, expected.count)
+            if said and not expected.boolean
+            else None
+        )
+        if placed is not None:
+            attempt, answer, _ = self._try(placed[0], f"the question: {placed[1]}", expected)
+            first.attempts.append(attempt)
+            seen.add(tuple(placed[0]))
+            if attempt.outcome == ANSWERED and answer is not None:
+                return Repaired(placed[0], answer, rounds, 1)
         if expected.boolean is not True and self.stated_of_two(question, said, units):
             expected = YES_NO
         two = self.two_named(hypotheses, question, said, units) if expected.boolean else None
