@@ -25,7 +25,10 @@ as their values compared (its answer must be the gold one), an entity read throu
 question says of it, a measure the graded word grades, a date of the other entity named, a measure's
 value given way to the things asked for, answers restricted to values of a property the question names
 them by, a range the question names by its two ends (a FILTER made it), of one named entity (its answer must
-be the gold one), an entity named and left out of an ASK (joined, its answer must be the gold one). A rule that would reject
+be the gold one), an entity named and left out of an ASK (joined, its answer must be the gold one), things
+placed between or beyond named ones by a measure or compared with one linked as they are, and the place an
+ordinal names in an order (their answers must be the gold one), an answer that is the thing the question
+talks of taken one hop further. A rule that would reject
 or rewrite a *gold* query is a rule that breaks right answers. This script runs each rule on every gold
 query of a prepared dataset (and any JSONL files of {question, query}) against its KB and counts the
 gold queries each rule would change: all counts should be 0.
@@ -53,7 +56,7 @@ from nmt_sparql.inference.asked_order import (
     unlimited_top,
     unordered_limit_removed,
 )
-from nmt_sparql.inference.expected_answer import YES_NO, fits
+from nmt_sparql.inference.expected_answer import COUNT, YES_NO, fits
 from nmt_sparql.inference.kb import open_kb
 from nmt_sparql.inference.kb_reading import typed_by
 from nmt_sparql.inference.repair import Repairer, Round, expected_of
@@ -129,6 +132,9 @@ def main() -> None:
         "range of two ends": [],
         "range of one named": [],
         "named left out of an ask": [],
+        "placed by a measure": [],
+        "ordinal place": [],
+        "past the thing talked of": [],
     }
     checked = {key: 0 for key in changed}
     for source, record in records(args.data, args.extra):
@@ -294,6 +300,30 @@ def main() -> None:
                 checked["named left out of an ask"] += 1
                 if not kb.query(detokenize(joined[0], pm)).boolean:
                     changed["named left out of an ask"].append(where)
+            counted = expected == COUNT
+            placed = (
+                None if expected.boolean else repairer.placed_between(question, linked, said_linked, counted)
+            )
+            placed = placed or (
+                None if expected.boolean else repairer.kin_compared(question, linked, said_linked, counted)
+            )
+            ordinal = repairer.placed_at(question, linked, said_linked, bool(expected.boolean))
+            for key, made in (("placed by a measure", placed), ("ordinal place", ordinal)):
+                if made is None:
+                    continue
+                checked[key] += 1  # its answer must be the gold one
+                again = kb.query(detokenize(made[0], pm))
+                rows = sorted(map(str, again.rows)) == sorted(map(str, answer.rows))
+                if not again.ok or (again.boolean != answer.boolean if answer.kind == "ask" else not rows):
+                    changed[key].append(where)
+            checked["past the thing talked of"] += 1
+            if (
+                repairer.past_the_thing_talked_of(
+                    tokens, answer, question, linked, "query", Round(1, "check"), expected
+                )
+                is not None
+            ):
+                changed["past the thing talked of"].append(where)
             checked["comparison left out"] += 1
             if (
                 repairer.comparison_left_out(tokens, question, linked) is not None

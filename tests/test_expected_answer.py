@@ -20,6 +20,7 @@ from nmt_sparql.inference.expected_answer import (
     asked_noun,
     expected_answer,
     fits,
+    question_proper,
     refused_forms,
     value_kinds,
 )
@@ -192,3 +193,21 @@ def test_a_form_the_question_rules_out_in_every_hypothesis_is_refused(
     question: str, hypotheses: list[list[str]], refused: tuple
 ) -> None:
     assert refused_forms(expected_answer(question), hypotheses) == refused
+
+
+@pytest.mark.parametrize(
+    ("question", "proper"),
+    [
+        ("the element named for alfred nobel - what's its symbol", "what's its symbol"),
+        ("Malta: which languages are official there?", "which languages are official there?"),
+        (
+            "Radiohead - were they formed after 1990?",
+            "Radiohead - were they formed after 1990?",
+        ),  # no wh-word
+        ("Which element is named for Alfred Nobel?", "Which element is named for Alfred Nobel?"),
+    ],
+)
+def test_the_question_proper_follows_a_topic_when_a_question_word_opens_it(
+    question: str, proper: str
+) -> None:
+    assert question_proper(question).strip() == proper

@@ -1405,6 +1405,44 @@ def test_an_answer_taken_one_hop_further_passes_through_the_class_the_question_n
         )
 
 
+WAILERS_TTL = """@prefix res: <http://repair.test/resource/> .
+@prefix ont: <http://repair.test/ontology/> .
+res:The_Wailers a ont:Band ; ont:bandMember res:Bob_Marley ; ont:genre res:Reggae ; ont:hometown res:Kingston .
+res:Bob_Marley a ont:Person .
+"""
+
+
+def test_an_answer_that_is_the_thing_talked_of_goes_one_hop_further(
+    prefixes: PrefixMap, tmp_path: Path
+) -> None:
+    """ "What kind of music did Bob Marley's band play?" decoded as his band: the question names the band
+    after a possessive and asks on, so the answer goes one hop further by the property of the units the
+    query leaves out (genre). Not when the band is what it asks for ("Which band ...", "What is Bob
+    Marley's band?", "the band of Bob Marley", "Show me the band ...")."""
+    entries = [
+        Entry("res:Bob_Marley", "entity", ("Bob Marley",)),
+        Entry("ont:Band", "class", ("band",)),
+        Entry("ont:bandMember", "property", ("band member",)),
+        Entry("ont:genre", "property", ("genre",)),
+    ]
+    facts = [("res:The_Wailers", "a", "ont:Band"), ("res:Bob_Marley", "a", "ont:Person")]
+    band = _tokens("SELECT DISTINCT ?x WHERE { ?x ont:bandMember res:Bob_Marley }")
+    units = ["res:Bob_Marley", "ont:bandMember", "ont:genre", "ont:Band"]
+    with _repairer_on(tmp_path, prefixes, WAILERS_TTL, entries, facts=facts) as repairer:
+        music = repairer.repair([band], units, "What kind of music did Bob Marley's band play?")
+        assert music.answer is not None and music.answer.rows == (("http://repair.test/resource/Reggae",),)
+        for question in (
+            "Which band did Bob Marley play in?",
+            "What is Bob Marley's band?",
+            "What is the band of Bob Marley?",
+            "Show me the band Bob Marley played in",
+        ):
+            asked = repairer.repair([band], units, question)
+            assert asked.answer is not None and asked.answer.rows == (
+                ("http://repair.test/resource/The_Wailers",),
+            )
+
+
 def test_a_value_nothing_else_reads_is_what_the_question_asks_for(
     kb: Recording, index: KBIndex, prefixes: PrefixMap
 ) -> None:
@@ -2581,6 +2619,80 @@ def test_things_placed_between_or_beyond_named_ones_of_their_kind_are_compared_b
             ("how many countries lie between France and Germany", ["res:France", "res:Germany"]),  # places
         ):
             assert repairer.placed_between(question, named, Said(question, repairer.index), True) is None
+
+
+FLOYD_TTL = """@prefix res: <http://repair.test/resource/> .
+@prefix ont: <http://repair.test/ontology/> .
+@prefix xsd: <http://www.w3.org/2001/XMLSchema#> .
+res:Pink_Floyd a ont:Band ; ont:bandMember res:Syd_Barrett, res:Roger_Waters, res:David_Gilmour .
+res:Syd_Barrett ont:birthDate "1946-01-06"^^xsd:date .
+res:Roger_Waters ont:birthDate "1943-09-06"^^xsd:date .
+res:David_Gilmour ont:birthDate "1946-03-06"^^xsd:date .
+res:Freddie_Mercury ont:birthDate "1946-09-05"^^xsd:date .
+"""
+
+
+def test_things_linked_to_a_named_one_as_another_is_are_compared_with_that_one(
+    prefixes: PrefixMap, tmp_path: Path
+) -> None:
+    """ "Which Pink Floyd members are older than David Gilmour?": the band's members (the fact that links
+    Gilmour to the band, his place made the answer's) born before him, by the one measure he has; counted
+    for "how many". Not without a second named entity to be linked to."""
+    members = ("Syd_Barrett", "Roger_Waters", "David_Gilmour")
+    entries = [Entry(f"res:{n}", "entity", (n.replace("_", " "),)) for n in ("Pink_Floyd", *members)]
+    entries += [Entry("ont:bandMember", "property", ("band member",))]
+    facts = [("res:Pink_Floyd", "ont:bandMember", f"res:{m}") for m in members]
+    wrong = _tokens("SELECT DISTINCT ?x WHERE { ?x ont:birthDate ?v }")
+    units = ["res:Pink_Floyd", "res:David_Gilmour", "ont:bandMember"]
+    with _repairer_on(tmp_path, prefixes, FLOYD_TTL, entries, facts=facts) as repairer:
+        older = repairer.repair([wrong], units, "Which Pink Floyd members are older than David Gilmour?")
+        assert older.tokens == _tokens(
+            "SELECT DISTINCT ?x WHERE { res:Pink_Floyd ont:bandMember ?x . ?x ont:birthDate ?v ."
+            " res:David_Gilmour ont:birthDate ?_than . FILTER ( ?v < ?_than ) }"
+        )
+        assert {row[0].rsplit("/", 1)[1] for row in older.answer.rows} == {"Syd_Barrett", "Roger_Waters"}
+        question = "How many Pink Floyd members were born before Syd Barrett?"
+        units = ["res:Pink_Floyd", "res:Syd_Barrett"]
+        assert repairer.repair([wrong], units, question).answer.rows == (("1",),)
+        question = "Who is older than David Gilmour?"
+        assert (
+            repairer.kin_compared(question, ["res:David_Gilmour"], Said(question, repairer.index), False)
+            is None
+        )
+
+
+def test_an_ordinal_names_a_place_in_the_one_order_things_of_its_kind_have(
+    prefixes: PrefixMap, tmp_path: Path
+) -> None:
+    """ "which planet is sixth from the sun?": the planet whose order from the sun is 6, the class's one
+    measure of whole numbers (a discovery year is a date); "Is Saturn the sixth planet from the sun?" asks
+    it of Saturn. Not for a ranking by a graded word ("the second largest planet"), nor when the question
+    asks for another class or a count."""
+    planets = ("Mercury", "Venus", "Earth", "Mars", "Jupiter", "Saturn")
+    entries = [Entry(f"res:{n}", "entity", (n,)) for n in planets]
+    entries += [Entry("ont:Planet", "class", ("planet",)), Entry("ont:Moon", "class", ("moon",))]
+    facts = [(f"res:{n}", "a", "ont:Planet") for n in planets]
+    facts += [(f"res:{n}", "ont:orderFromSun", MEASURED) for n in planets]
+    facts += [("res:Saturn", "ont:discoveryYear", MEASURED)]
+    wrong = _tokens("SELECT DISTINCT ?x WHERE { ?x a ont:Planet . ?x ont:orbits res:Sun }")
+    with _repairer_on(tmp_path, prefixes, PLANETS_TTL, entries, facts=facts) as repairer:
+        sixth = repairer.repair([wrong], ["ont:Planet"], "which planet is sixth from the sun?")
+        assert sixth.tokens == _tokens("SELECT DISTINCT ?x WHERE { ?x a ont:Planet . ?x ont:orderFromSun 6 }")
+        assert sixth.answer.rows == (("http://repair.test/resource/Saturn",),)
+        fact = _tokens("ASK WHERE { res:Sun ont:orbits res:Saturn }")
+        units = ["res:Saturn", "ont:Planet"]
+        asked = repairer.repair([fact], units, "Is Saturn the sixth planet from the sun?")
+        assert asked.tokens == _tokens("ASK WHERE { res:Saturn ont:orderFromSun 6 }") and asked.answer.boolean
+        third = "Is Saturn the 3rd planet?"
+        assert repairer.repair([fact], units, third).tokens == _tokens(
+            "ASK WHERE { res:Saturn ont:orderFromSun 3 }"
+        )
+        for question, named in (
+            ("the second largest planet", ["ont:Planet"]),
+            ("moons of the sixth planet", ["ont:Moon", "ont:Planet"]),
+            ("how many planets lie past the fourth planet", ["ont:Planet"]),
+        ):
+            assert repairer.placed_at(question, named, Said(question, repairer.index), False) is None
 
 
 def test_a_yes_no_question_comparing_two_named_compares_their_values(nations: Repairer) -> None:

@@ -83,6 +83,12 @@ _CHOICE_VERBS = ("is", "was", "are", "were", "does", "did", "do")
 # lead"), with the words that join the two; and beyond one ("beyond Mars", "past Saturn").
 _BETWEEN = {"between": ("and",), "from": ("to", "through", "till", "until")}
 _BEYOND = ("beyond", "past")
+# Ordinals past the first, which name a place in an order ("the sixth planet from the sun", "the 26th element").
+_ORDINALS = {
+    "second": 2, "third": 3, "fourth": 4, "fifth": 5, "sixth": 6, "seventh": 7, "eighth": 8, "ninth": 9,
+    "tenth": 10, "eleventh": 11, "twelfth": 12,
+}  # fmt: skip
+_ORDINAL_NUMBER = re.compile(r"(\d{1,3})(?:st|nd|rd|th)")
 _ORDERING = frozenset({"<", ">", "<=", ">=", "=", "!="})
 
 
@@ -385,6 +391,97 @@ class Comparisons(KBReader):
         other, test = self._comparison(prop, "?v", *direction, None, second)
         query = ["ask", "where", "{", first, prop, "?v", ".", *other, ".", *test, "}"]
         return query, f"{first} compared with {second} by {prop} ({wanted.word})"
+
+    def kin_compared(
+        self, question: str, units: Sequence[str], said: Said, counted: bool
+    ) -> tuple[list[str], str] | None:
+        """The things linked to a named entity the way another named one is, whose measure compares with
+        that one's ("Which Beatles are older than Paul McCartney?", "Beatles born before Paul McCartney":
+        the band's members born before him; "Kubrick films released after The Shining"), counted when
+        `counted`: the fact the KB links the two by, the compared one's place made the answer's, and the
+        answer's value of the measure compared with the compared one's, in the direction the question's
+        word says. The measure: one the question says, else the compared one's only measure the word
+        gives a direction. None when the question compares with no named entity, names not exactly one
+        other, or the KB links the two by no fact."""
+        wanted = asked(question, "comparative")
+        than = self._compared_with(question, units, wanted.word) if wanted is not None else None
+        named = self.named_entities(said, units)
+        others = [e for e in named if e != than]
+        if wanted is None or than is None or than not in named or len(others) != 1:
+            return None
+        fact = self.fact_between(others[0], than, units)
+        measures = [p for p in self._literal_measures(than) if self._direction(wanted, p) is not None]
+        chosen = [p for p in measures if said.words(p)] or measures
+        if fact is None or len(chosen) != 1:
+            return None
+        prop = chosen[0]
+        direction = self._direction(wanted, prop)
+        assert direction is not None
+        other, test = self._comparison(prop, "?v", *direction, None, than)
+        linked = ["?x" if t == than else t for t in fact]
+        head = "select ( count ( distinct ?x ) as ?c )" if counted else "select distinct ?x"
+        body = [*linked, ".", "?x", prop, "?v", ".", *other, ".", *test]
+        return [
+            *head.split(),
+            "where",
+            "{",
+            *body,
+            "}",
+        ], f"linked to {others[0]} as {than} is, compared by {prop}"
+
+    def placed_at(
+        self, question: str, units: Sequence[str], said: Said, boolean: bool
+    ) -> tuple[list[str], str] | None:
+        """What a question asks of the place an ordinal names in the one order things of a kind have
+        ("which planet is sixth from the sun": the planet whose order from the sun is 6; "Is Saturn the
+        sixth planet from the sun?" when `boolean`; "the 26th element"): the class is the one the ordinal
+        comes before or the question asks for, the order its one measure of whole numbers, no dates,
+        that a member has at that place. None without one ordinal, or when the question asks for
+        another class or a count, or ranks by a graded word ("the second largest")."""
+        words = normalize(question).split()
+        places = [
+            (at, _ORDINALS.get(w) or int(m.group(1)))
+            for at, w in enumerate(words)
+            if w in _ORDINALS or (m := _ORDINAL_NUMBER.fullmatch(w))
+        ]
+        if len(places) != 1 or self.index is None or {"how", "many"} <= set(words):
+            return None
+        at, place = places[0]
+        if asked(" ".join(words[at + 1 : at + 3]), "superlative") or words[at + 1 : at + 2] == ["century"]:
+            return None
+        asked_for = self.asked_class(question, units)
+        after = inflections(words[at + 1], ("NOUN",)) if at + 1 < len(words) else frozenset()
+        named = [  # "the 26th element": ont:ChemicalElement, whose label's head it is
+            u
+            for u in units
+            if self._kind(u) == "class" and (element_name(u, self.index).lower().split() or [""])[-1] in after
+        ]
+        cls = named[0] if named else asked_for
+        if cls is None or asked_for not in (None, cls):
+            return None
+        measures = [
+            p
+            for p in self.index.attributes(cls, 4)
+            if not self.values_are_dates(p) and self._holds(["?_x", "a", cls, ".", "?_x", p, str(place)])
+        ]
+        if len(measures) != 1:
+            return None
+        prop, number = measures[0], str(place)
+        if not boolean:
+            query = ["select", "distinct", "?x", "where", "{", "?x", "a", cls, ".", "?x", prop, number, "}"]
+            return query, f"the {cls} at place {place} by {prop}"
+        of_kind = [e for e in self.named_entities(said, units) if self._holds([e, "a", cls])]
+        if len(of_kind) != 1:
+            return None
+        return [
+            "ask",
+            "where",
+            "{",
+            of_kind[0],
+            prop,
+            number,
+            "}",
+        ], f"{of_kind[0]} at place {place} by {prop}"
 
     def placed_between(
         self, question: str, units: Sequence[str], said: Said, counted: bool

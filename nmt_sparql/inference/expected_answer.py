@@ -66,6 +66,8 @@ _NUMBER_OF = (
     r"(?:what(?: is| s|['’]s)? )?(?:the )?(?:total )?number of"  # "(what's) the (total) number of ..."
 )
 _ARTICLES = frozenset({"the", "a", "an", "all", "some", "any"})
+# The words a question proper opens with.
+_WH = re.compile(r"(?:what|which|who|whom|whose|where|when|how)\b")
 # Words that open a question or a request rather than a noun phrase.
 _NOT_A_NOUN = frozenset({
     "what", "which", "who", "whom", "whose", "where", "when", "why", "how", "list", "name",
@@ -239,6 +241,13 @@ _ASKING = re.compile(
     r"|(?:(?:a |the )?list|name|give me|show me|find|count|search for)(?: me)?(?: all)?(?: of)?(?: the)?"
     rf"|{_NUMBER_OF}(?: the)?)$"
 )
+
+
+def question_proper(question: str) -> str:
+    """The question after a topic or lead-in, when a question word opens it ("the element named for alfred
+    nobel - what's its symbol": "what's its symbol"); else the whole question."""
+    asking = _TOPIC.split(question)[-1] if _TOPIC.search(question) else ""
+    return asking if _WH.match(asking.strip().lower()) else question
 
 
 def asked_noun(question: str, width: int = 3) -> list[str]:

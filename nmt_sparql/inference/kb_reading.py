@@ -240,6 +240,16 @@ class KBReader:
             return ranked[0]
         return None
 
+    def fact_between(self, a: str, b: str, units: Sequence[str]) -> list[str] | None:
+        """The fact the KB links two entities by, as `s p o` the way it holds: a property of the question's
+        units first, else the one the index ranks first; None when no fact links them."""
+        assert self.index is not None
+        linked = self.index.relations(a, b, k=8)
+        if not linked:
+            return None
+        prop = next((r for r in linked if r in units), linked[0])
+        return [a, prop, b] if self._holds([a, prop, b]) else [b, prop, a]
+
     def named_entities(self, said: Said, units: Sequence[str]) -> list[str]:
         """The entities among `units` the question names unambiguously: by their whole label when no
         other unit has that label, qualifiers aside (not "The Godfather", both a novel and a film), and

@@ -69,7 +69,7 @@ class NamedPairs(KBReader):
         if len(named) != 2 or any(h[:1] == ["ask"] and self._joins_two(h) for h in hypotheses):
             return None
         a, b = named
-        fact = self._fact_between(a, b, units)
+        fact = self.fact_between(a, b, units)
         if fact is not None:
             return ["ask", "where", "{", *fact, "}"], f"{' '.join(fact)}, a fact"
         found = [(s, p, o) for s, o in ((a, b), (b, a)) for p in self._links_to_kind(s, o)]
@@ -85,16 +85,6 @@ class NamedPairs(KBReader):
             o,
             "}",
         ], f"{s} {prop} {o}, as {s} is linked to things of {o}'s kind"
-
-    def _fact_between(self, a: str, b: str, units: Sequence[str]) -> list[str] | None:
-        """The fact the KB links two entities by, as `s p o` the way it holds: a property of the question's
-        units first, else the one the index ranks first; None when no fact links them."""
-        assert self.index is not None
-        linked = self.index.relations(a, b, k=8)
-        if not linked:
-            return None
-        prop = next((r for r in linked if r in units), linked[0])
-        return [a, prop, b] if self._holds([a, prop, b]) else [b, prop, a]
 
     def _joins_two(self, tokens: Sequence[str]) -> bool:
         """Whether a query names two entities, or one and a value (`res:Saturn ont:orderFromSun 5`): the
@@ -137,7 +127,7 @@ class NamedPairs(KBReader):
             if tokens[p] != "a" or entity not in named or self._holds([entity, "a", cls]):
                 continue
             members = [u for u in named if u != entity and self._holds([u, "a", cls])]
-            fact = self._fact_between(members[0], entity, units) if len(members) == 1 else None
+            fact = self.fact_between(members[0], entity, units) if len(members) == 1 else None
             if fact is None:
                 continue
             new = [*tokens[:s], *fact, *tokens[o + 1 :]]
@@ -165,7 +155,7 @@ class NamedPairs(KBReader):
             return None
         out = left[0]
         for entity in dict.fromkeys(used):
-            fact = self._fact_between(entity, out, units)
+            fact = self.fact_between(entity, out, units)
             if fact is not None:
                 return before_close(tokens, [".", *fact]), f"{out} joined: {' '.join(fact)}, a fact"
         found = self._links_to_kind(subjects[0], out)

@@ -193,8 +193,10 @@ from nmt_sparql.inference.expected_answer import (
     TIME_NOUNS,
     YES_NO,
     Expected,
+    asked_noun,
     expected_answer,
     fits,
+    question_proper,
     value_kinds,
 )
 from nmt_sparql.inference.kb_reading import ANSWERS_READ, element_name, typed_by
@@ -302,6 +304,10 @@ def expected_of(question: str) -> Expected:
     if asks_for_the_top(question):
         return replace(expected, name=f"{expected.name}, the top one", top=True)
     return expected
+
+
+# Words before a noun that name one thing the question talks of: "the country where ...", "Bob Marley's band".
+_THE = frozenset({"the", "s", "its", "his", "her", "their"})
 
 
 class Repairer(Comparisons, PlaceReading, NamedPairs):
@@ -1653,6 +1659,10 @@ class Repairer(Comparisons, PlaceReading, NamedPairs):
         if valued is not None:
             tokens, answer = valued
         further = self._said_hop(tokens, said, units, attempt.source, rnd, expected) if said else None
+        if further is None and question:
+            further = self.past_the_thing_talked_of(
+                tokens, answer, question, units, attempt.source, rnd, expected
+            )
         if further is not None:
             tokens, answer = further
         restricted = self._said_restricted(
@@ -2080,6 +2090,55 @@ class Repairer(Comparisons, PlaceReading, NamedPairs):
             tokens, None, props, source, rnd, expected, subject=self._verb_asked(said)
         )
 
+    def past_the_thing_talked_of(
+        self,
+        tokens: list[str],
+        answer: Answer,
+        question: str,
+        units: Sequence[str],
+        source: str,
+        rnd: Round,
+        expected: Expected,
+    ) -> tuple[list[str], Answer] | None:
+        """The query one hop further by a property of the units it leaves out, when it answers with the
+        thing the question talks of rather than asks for: of a class the question names right after a
+        possessive or "the", followed by more of the question, and not the class it asks for ("What kind
+        of music did Bob Marley's band play?" answered by the band; "What money would I need in the
+        country where Kilimanjaro is?" by Tanzania; "the element named for alfred nobel - what's its
+        symbol"), to the class it asks for when it names one. None otherwise."""
+        if tokens[:1] != ["select"] or {"count", "order", "filter"} & set(tokens) or self.index is None:
+            return None
+        first = next((v for v in answer.cells() if value_kinds(v) == {"iri"}), None)
+        entity = token_of(first, self.prefixes) if first else None
+        if entity is None:
+            return None
+        asked_for = self.asked_class(question, units)
+        noun = asked_noun(question_proper(question))[:1]  # "Show me the elements ...": asked for
+        words = normalize(question).split()
+        heads = {c: element_name(c, self.index).lower().split()[-1:] for c in self.index.classes(entity)}
+        talked_of = [
+            c
+            for c, head in heads.items()
+            if c != asked_for
+            and not (noun and head and head[0] in inflections(noun[0], ("NOUN",)))
+            and self._named_after_the(words, head)
+        ]
+        if not talked_of:
+            return None
+        return self._one_hop_further(  # to the class asked for, if any ("the band ... was from which city")
+            tokens, asked_for, units, f"{source}: past the {talked_of[0]} talked of", rnd, expected
+        )
+
+    @staticmethod
+    def _named_after_the(words: Sequence[str], head: Sequence[str]) -> bool:
+        """Whether `words` name a thing by `head` (the last word of a class's label, singular or plural)
+        right after "the" or a possessive, with more of the question after it than "of" and a name."""
+        for at, word in enumerate(words[1:-1], start=1):
+            before, after = words[at - 1], words[at + 1]
+            if head and head[0] in inflections(word, ("NOUN",)) and before in _THE and after != "of":
+                return True
+        return False
+
     def _one_hop_further(
         self,
         tokens: list[str],
@@ -2279,11 +2338,14 @@ class Repairer(Comparisons, PlaceReading, NamedPairs):
             seen.add(tuple(choice.query))
             if attempt.outcome == ANSWERED and answer is not None:
                 return Repaired(choice.query, answer, rounds, 1)
-        placed = (
-            self.placed_between(question, units, said, expected.count)
-            if said and not expected.boolean
-            else None
-        )
+        placed = None  # things placed by a measure beside named ones, or compared with one of their kin
+        if said is not None and not expected.boolean:
+            counted = expected == COUNT  # "Name the planets between ...": a list, though a count may answer
+            placed = (
+                self.placed_between(question, units, said, counted)
+                or self.kin_compared(question, units, said, counted)
+                or self.placed_at(question, units, said, False)
+            )
         if placed is not None:
             attempt, answer, _ = self._try(placed[0], f"the question: {placed[1]}", expected)
             first.attempts.append(attempt)
@@ -2294,7 +2356,7 @@ class Repairer(Comparisons, PlaceReading, NamedPairs):
             expected = YES_NO
         two = self.two_named(hypotheses, question, said, units) if expected.boolean else None
         if two is None and expected.boolean and said is not None:
-            two = self.span_of_named(question, said, units)
+            two = self.span_of_named(question, said, units) or self.placed_at(question, units, said, True)
         if two is not None:
             attempt, answer, _ = self._try(two[0], f"the question: {two[1]}", expected)
             first.attempts.append(attempt)
