@@ -230,6 +230,14 @@ def test_early_and_late_are_a_place_in_an_order_of_numbers(question: str, up: bo
     assert found is not None and ascending(found.sense, found.word, dates=False) is up
 
 
+def test_most_before_a_word_of_fame_ranks_nothing() -> None:
+    """ "albert camus's most famous novels": the works he is known for, not the one with the most of a
+    measure; "the most populous city" still ranks."""
+    assert asked_orders("albert camus's most famous novels") == []
+    assert not asks_for_a_ranking("Which are the most celebrated operas by Verdi?")
+    assert asked("the most populous city", "superlative") is not None
+
+
 def test_a_bound_ranks_nothing() -> None:
     query = _q("?x a ont:Planet . ?x ont:orderFromSun ?v") + _TOP_ONE
     assert not asks_for_a_ranking("How many planets have at least one moon?")

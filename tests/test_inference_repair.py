@@ -2695,6 +2695,48 @@ def test_an_ordinal_names_a_place_in_the_one_order_things_of_its_kind_have(
             assert repairer.placed_at(question, named, Said(question, repairer.index), False) is None
 
 
+NAMESAKES_TTL = """@prefix res: <http://repair.test/resource/> .
+@prefix ont: <http://repair.test/ontology/> .
+@prefix xsd: <http://www.w3.org/2001/XMLSchema#> .
+res:Wolfgang_Amadeus_Mozart a ont:Person ; ont:birthDate "1756-01-27"^^xsd:date ; ont:spouse res:Constanze_Mozart .
+res:Constanze_Mozart a ont:Person ; ont:birthDate "1762-01-05"^^xsd:date .
+res:Don_Giovanni ont:composer res:Wolfgang_Amadeus_Mozart .
+res:The_Magic_Flute ont:composer res:Wolfgang_Amadeus_Mozart .
+res:Requiem ont:composer res:Wolfgang_Amadeus_Mozart .
+res:Cosi_fan_tutte ont:composer res:Wolfgang_Amadeus_Mozart .
+res:Charles_Darwin a ont:Person ; ont:birthDate "1809-02-12"^^xsd:date .
+res:Marie_Curie a ont:Person ; ont:birthDate "1867-11-07"^^xsd:date ; ont:spouse res:Pierre_Curie .
+res:Pierre_Curie a ont:Person ; ont:birthDate "1859-05-15"^^xsd:date ; ont:spouse res:Marie_Curie .
+res:Cambridge a ont:City .
+res:University_of_Cambridge a ont:University ; ont:city res:Cambridge .
+res:Isaac_Newton a ont:Person ; ont:almaMater res:University_of_Cambridge .
+res:Alan_Turing a ont:Person ; ont:almaMater res:University_of_Cambridge .
+"""
+
+
+def test_a_name_two_of_a_kind_share_names_the_far_better_known(prefixes: PrefixMap, tmp_path: Path) -> None:
+    """ "Mozart" names Wolfgang Amadeus, of whom the KB says far more than of his wife Constanze, in a
+    question and in a choice ("Who was born first, Mozart or Darwin?"); "Curie" names neither Marie nor
+    Pierre, of whom it says as much; the name within "University of Cambridge" does not name the
+    university, a thing of another kind than the city, however much more is said of it."""
+    names = ("Wolfgang_Amadeus_Mozart", "Constanze_Mozart", "Charles_Darwin", "Marie_Curie", "Pierre_Curie")
+    names += ("Cambridge", "University_of_Cambridge")
+    entries = [Entry(f"res:{n}", "entity", (n.replace("_", " "),)) for n in names]
+    mozarts = ["res:Wolfgang_Amadeus_Mozart", "res:Constanze_Mozart"]
+    with _repairer_on(tmp_path, prefixes, NAMESAKES_TTL, entries) as repairer:
+        question = "Which operas did Mozart compose?"
+        assert repairer.named_entities(Said(question, repairer.index), mozarts) == mozarts[:1]
+        choice = repairer.choice_between(
+            "Who was born first, Mozart or Darwin?", [*mozarts, "res:Charles_Darwin"]
+        )
+        assert choice is not None and "res:Wolfgang_Amadeus_Mozart" in choice.query
+        curies = ["res:Marie_Curie", "res:Pierre_Curie"]
+        assert repairer.named_entities(Said("What did Curie discover?", repairer.index), curies) == []
+        places = ["res:Cambridge", "res:University_of_Cambridge"]
+        cambridge = repairer.named_entities(Said("Who studied at Cambridge?", repairer.index), places)
+        assert cambridge == ["res:Cambridge"]  # by its whole label; the university not by the name within
+
+
 def test_a_yes_no_question_comparing_two_named_compares_their_values(nations: Repairer) -> None:
     """ "Is Iceland bigger than Malta?" decoded as a fact between the two: the question compares their
     values of the measure of the units both have, the one after "than" on the right."""

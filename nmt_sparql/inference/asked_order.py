@@ -65,6 +65,11 @@ _NOUN_ORDINALS = frozenset({"debut", "maiden"})
 _DETERMINERS = frozenset({"the", "s", "its", "his", "her", "their"})
 # Words before which a noun ordinal is a verb ("did Adele debut", "to debut").
 _VERB_BEFORE = frozenset({"to", "did", "does", "do", "will", "would", "could", "can"})
+# Words of fame: "the most famous", "most celebrated" rank by no measure a KB holds.
+_FAME = frozenset({
+    "famous", "notable", "known", "celebrated", "important", "influential", "renowned", "acclaimed",
+    "iconic", "prominent", "significant", "memorable",
+})  # fmt: skip
 _OPPOSITE: dict[Sense, Sense] = {"high": "low", "low": "high", "early": "late", "late": "early"}
 # Comparisons said without a graded adjective: "over 1000 metres", "before 1950".
 _PREPOSITIONS: dict[str, Sense] = {
@@ -185,6 +190,9 @@ def asked_orders(question: str) -> list[Asked]:
         form, lemma = graded
         if form == "comparative" and i and words[i - 1] == "the" and "than" not in words[i + 1 :]:
             form = "superlative"  # "which has the higher atomic number": the one of them ranked first
+        if lemma in ("most", "least", "more", "less") and nxt in _FAME:
+            skip = True  # "his most famous novels": the works he is known for, no measure ranked
+            continue
         if lemma in ("most", "least", "more", "less") and _sense(nxt) is not None:
             sense = _sense(nxt)
             assert sense is not None

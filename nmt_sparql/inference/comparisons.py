@@ -667,7 +667,7 @@ class Comparisons(KBReader):
         said = said or Said(question, self.index)
         entities = [u for u in units if self._kind(u) == "entity"]
         names = self._names_of(entities, said)
-        found = _choice_last(words, names, self._alike) or _choice_first(words, names, self._alike)
+        found = _choice_last(words, names, self.alike) or _choice_first(words, names, self.alike)
         if found is None:
             return None
         chosen, rest = found
@@ -699,17 +699,21 @@ class Comparisons(KBReader):
         between = f"{', '.join(chosen[:-1])} and {chosen[-1]}"
         return Choice(query, f"a choice between {between} by {prop} ({graded.word})", missing)
 
-    def _alike(self, a: str, b: str) -> bool:
-        """Whether the KB gives `a` and `b` a class in common: things of one kind to choose between."""
-        return self._holds([a, "a", "?_c", ".", b, "a", "?_c"])
-
     def _names_of(self, entities: Sequence[str], said: Said) -> dict[str, list[list[str]]]:
         """Each entity's names (`_said_as`): its label, then the names within it that no other of
-        `entities` has ("Dickens" names neither Charles nor Catherine Dickens)."""
+        `entities` has, or only others it is far better known than (`_better_known`: "Dickens" names
+        Charles, not Catherine Dickens; "Curie" neither Marie nor Pierre)."""
         names = {u: self._said_as(u, said) for u in entities}
-        shared = Counter(tuple(n) for forms in names.values() for n in forms[1:])
+        owners: dict[tuple[str, ...], list[str]] = {}
+        for u, forms in names.items():
+            for n in forms[1:]:
+                owners.setdefault(tuple(n), []).append(u)
         return {
-            u: [n for k, n in enumerate(forms) if k == 0 or shared[tuple(n)] == 1]
+            u: [
+                n
+                for k, n in enumerate(forms)
+                if k == 0 or all(v == u or self._better_known(u, v) for v in owners[tuple(n)])
+            ]
             for u, forms in names.items()
         }
 

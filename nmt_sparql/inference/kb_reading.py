@@ -29,6 +29,7 @@ from nmt_sparql.tokenization.kbmask import typed_mask
 MEMBERS_READ = 1000  # members of a class `_said_of_members` reads
 ANSWERS_READ = 20  # answers a rule reads the classes of
 HELD_KEPT = 10_000  # answers a cache keeps before starting afresh (a server meets patterns without end)
+FACTS_COUNTED = 1000  # facts `_facts` counts of an entity at most
 _KIND_OF_MASK: dict[str, Kind] = {"<kb:entity>": "entity", "<kb:property>": "property", "<kb:class>": "class"}
 
 
@@ -70,6 +71,7 @@ class KBReader:
         self._kinds_of: dict[str, list[frozenset[str]]] = {}
         self._held: dict[tuple[str, ...], bool] = {}  # `_holds`, asked again by several rules
         self._said_of: dict[str, frozenset[str]] = {}  # `_said_of_members`, per class
+        self._facts_of: dict[str, int] = {}  # `_facts`, per entity
         # `named_entities` of the question last asked: every hypothesis of it asks again
         self._named_last: tuple[Said, tuple[str, ...], list[str]] | None = None
 
@@ -250,12 +252,40 @@ class KBReader:
         prop = next((r for r in linked if r in units), linked[0])
         return [a, prop, b] if self._holds([a, prop, b]) else [b, prop, a]
 
+    def alike(self, a: str, b: str) -> bool:
+        """Whether the KB gives `a` and `b` a class in common: things of one kind."""
+        return self._holds([a, "a", "?_c", ".", b, "a", "?_c"])
+
+    def _facts(self, entity: str) -> int:
+        """How many facts the KB holds of an entity, either end (a bare name means the better known)."""
+        if entity not in self._facts_of:
+            if len(self._facts_of) >= HELD_KEPT:
+                self._facts_of.clear()
+            found = self._query(  # at most FACTS_COUNTED: a hub of a large KB is counted quickly
+                detokenize(
+                    ["select", "(", "count", "(", "*", ")", "as", "?_n", ")", "where", "{", "{", "select",
+                     "*", "where", "{", "{", entity, "?_p", "?_o", "}", "union", "{", "?_s", "?_p", entity,
+                     "}", "}", "limit", str(FACTS_COUNTED), "}", "}"],
+                    self.prefixes,
+                )
+            )  # fmt: skip
+            cell = found.rows[0][0] if found.ok and found.rows else None
+            self._facts_of[entity] = int(float(cell)) if cell else 0
+        return self._facts_of[entity]
+
+    def _better_known(self, entity: str, other: str) -> bool:
+        """Whether a name both share names `entity` rather than `other`: one of its kind the KB says at
+        least twice as much of ("Mozart": Wolfgang Amadeus, not Constanze; "Dickens": Charles, not
+        Catherine; not "Curie", Marie and Pierre alike)."""
+        return self.alike(entity, other) and self._facts(entity) >= 2 * max(self._facts(other), 1)
+
     def named_entities(self, said: Said, units: Sequence[str]) -> list[str]:
         """The entities among `units` the question names unambiguously: by their whole label when no
         other unit has that label, qualifiers aside (not "The Godfather", both a novel and a film), and
         not only within another's ("Dublin" of "Trinity College Dublin"); by
         a name within it (`Said.part_words`: "Verdi") that no other entity's label holds ("Cambridge"
-        is a city and a university's name)."""
+        is a city and a university's name), or only one of its kind it is far better known than
+        (`_better_known`: "Mozart" is Wolfgang Amadeus, not his wife Constanze)."""
         if self._named_last is not None and self._named_last[:2] == (said, tuple(units)):
             return self._named_last[2]
         labels = {u: said.index.label(u) or u for u in dict.fromkeys(units)}
@@ -271,7 +301,11 @@ class KBReader:
             if u not in whole
             and not said.names_whole(u)
             and (found := said.part_words(u))
-            and not any(found & (words[v] | said.part_words(v)) for v in entities if v != u)
+            and not any(
+                found & (words[v] | said.part_words(v)) and not self._better_known(u, v)
+                for v in entities
+                if v != u
+            )
         ]
         named = [u for u in entities if u in whole or u in part]
         self._named_last = (said, tuple(units), named)

@@ -326,7 +326,7 @@ class Repairer(Comparisons, PlaceReading, NamedPairs):
         max_rounds: int = MAX_ROUNDS,
         per_element: int = 4,
         max_checks: int = 24,
-        max_runs: int = 6,
+        max_runs: int = 8,
     ):
         if not 1 <= max_rounds <= MAX_ROUNDS:
             raise ValueError(f"repair rounds must be within 1..{MAX_ROUNDS}, got {max_rounds}")
