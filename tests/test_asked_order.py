@@ -8,6 +8,7 @@ from nmt_sparql.inference.asked_order import (
     Asked,
     Span,
     ascending,
+    ascending_in_order,
     asked,
     asked_orders,
     asked_period,
@@ -227,7 +228,15 @@ def test_an_ordinal_ranks_by_time_after_the_or_a_possessive_or_at_the_end(questi
 )
 def test_early_and_late_are_a_place_in_an_order_of_numbers(question: str, up: bool | None) -> None:
     found = asked(question, "comparative") or asked(question, "superlative")
-    assert found is not None and ascending(found.sense, found.word, dates=False) is up
+    assert found is not None and ascending_in_order(found.sense, found.word) is up
+    assert ascending(found.sense, found.word, dates=False) is None  # where the measure is unknown
+
+
+def test_a_comparison_of_years_the_measure_of_which_is_unknown_is_not_turned() -> None:
+    """ "born earlier than 1970" as `filter ( year ( ?v ) < 1970 )`: the property behind `year ( ?v )` is
+    not read, so "earlier" must not be taken as an order of numbers and turn the comparison."""
+    query = _q("?x a ont:Writer . ?x ont:birthDate ?v . filter ( year ( ?v ) < 1970 )")
+    assert turned_to_question(query, "List every writer born earlier than 1970.", lambda p: False) is None
 
 
 def test_most_before_a_word_of_fame_ranks_nothing() -> None:

@@ -1417,7 +1417,7 @@ def test_an_answer_that_is_the_thing_talked_of_goes_one_hop_further(
 ) -> None:
     """ "What kind of music did Bob Marley's band play?" decoded as his band: the question names the band
     after a possessive and asks on, so the answer goes one hop further by the property of the units the
-    query leaves out (genre). Not when the band is what it asks for ("Which band ...", "What is Bob
+    query leaves out (genre). Not when the query reads it by more than one fact, nor when the band is what it asks for ("Which band ...", "What is Bob
     Marley's band?", "the band of Bob Marley", "Show me the band ...")."""
     entries = [
         Entry("res:Bob_Marley", "entity", ("Bob Marley",)),
@@ -1431,6 +1431,11 @@ def test_an_answer_that_is_the_thing_talked_of_goes_one_hop_further(
     with _repairer_on(tmp_path, prefixes, WAILERS_TTL, entries, facts=facts) as repairer:
         music = repairer.repair([band], units, "What kind of music did Bob Marley's band play?")
         assert music.answer is not None and music.answer.rows == (("http://repair.test/resource/Reggae",),)
+        chain = _tokens(
+            "SELECT DISTINCT ?x WHERE { ?x ont:bandMember res:Bob_Marley . ?x ont:hometown res:Kingston }"
+        )
+        reached = repairer.repair([chain], units, "What kind of music did Bob Marley's band play?")
+        assert reached.tokens == chain  # read by two facts: the query's own reading stands
         for question in (
             "Which band did Bob Marley play in?",
             "What is Bob Marley's band?",
@@ -2666,8 +2671,9 @@ def test_an_ordinal_names_a_place_in_the_one_order_things_of_its_kind_have(
 ) -> None:
     """ "which planet is sixth from the sun?": the planet whose order from the sun is 6, the class's one
     measure of whole numbers (a discovery year is a date); "Is Saturn the sixth planet from the sun?" asks
-    it of Saturn. Not for a ranking by a graded word ("the second largest planet"), nor when the question
-    asks for another class or a count."""
+    it of Saturn, and "Which number planet from the sun is Mars?" asks for Mars's place. Not for a
+    ranking by a graded word ("the second largest planet"), nor when the question asks for another class or
+    a count."""
     planets = ("Mercury", "Venus", "Earth", "Mars", "Jupiter", "Saturn")
     entries = [Entry(f"res:{n}", "entity", (n,)) for n in planets]
     entries += [Entry("ont:Planet", "class", ("planet",)), Entry("ont:Moon", "class", ("moon",))]
@@ -2693,6 +2699,14 @@ def test_an_ordinal_names_a_place_in_the_one_order_things_of_its_kind_have(
             ("how many planets lie past the fourth planet", ["ont:Planet"]),
         ):
             assert repairer.placed_at(question, named, Said(question, repairer.index), False) is None
+        counted = _tokens("SELECT ( COUNT ( DISTINCT ?x ) AS ?c ) WHERE { ?x a ont:Planet }")
+        place = repairer.repair(
+            [counted], ["res:Mars", "ont:Planet"], "Which number planet from the sun is Mars?"
+        )
+        assert place.tokens == _tokens("SELECT DISTINCT ?x WHERE { res:Mars ont:orderFromSun ?x }")
+        assert place.answer.rows == (("4",),)
+        question = "what is the number of planets beyond Mars"  # a count, no place
+        assert repairer.place_of(question, ["res:Mars"], Said(question, repairer.index)) is None
 
 
 NAMESAKES_TTL = """@prefix res: <http://repair.test/resource/> .
@@ -2735,6 +2749,33 @@ def test_a_name_two_of_a_kind_share_names_the_far_better_known(prefixes: PrefixM
         places = ["res:Cambridge", "res:University_of_Cambridge"]
         cambridge = repairer.named_entities(Said("Who studied at Cambridge?", repairer.index), places)
         assert cambridge == ["res:Cambridge"]  # by its whole label; the university not by the name within
+
+
+EUROZONE_TTL = """@prefix res: <http://repair.test/resource/> .
+@prefix ont: <http://repair.test/ontology/> .
+res:Malta a ont:Country ; ont:currency res:Euro ; ont:area 316 ; ont:population 520000 .
+res:San_Marino a ont:Country ; ont:currency res:Euro ; ont:area 61 ; ont:population 34000 .
+res:Vatican_City a ont:Country ; ont:currency res:Euro ; ont:area 1 ; ont:population 50000 .
+res:Monaco a ont:Country ; ont:currency res:Euro ; ont:area 2 ; ont:population 800 .
+res:Andorra a ont:Country ; ont:currency res:Euro ; ont:area 468 ; ont:population 80000 .
+"""
+
+
+def test_a_superlative_left_unranked_is_ranked_by_the_measure_its_unit_names_first(
+    prefixes: PrefixMap, tmp_path: Path
+) -> None:
+    """ "Which euro country has the fewest people?" decoded as every euro country: ranked by population,
+    which "people" counts, before area, which the units list first."""
+    entries = [Entry("res:Euro", "entity", ("euro",)), Entry("ont:Country", "class", ("country",))]
+    entries += [Entry(f"ont:{p}", "property", (p,)) for p in ("currency", "area", "population")]
+    every = _tokens("SELECT DISTINCT ?x WHERE { ?x a ont:Country . ?x ont:currency res:Euro }")
+    units = ["ont:Country", "res:Euro", "ont:currency", "ont:area", "ont:population"]
+    with _repairer_on(tmp_path, prefixes, EUROZONE_TTL, entries) as repairer:
+        fewest = repairer.repair([every], units, "Which euro country has the fewest people?")
+        assert fewest.answer.rows == (("http://repair.test/resource/Monaco",),)
+        assert "ont:population" in fewest.tokens
+        smallest = repairer.repair([every], units, "Which euro country is the smallest?")
+        assert smallest.answer.rows == (("http://repair.test/resource/Vatican_City",),)
 
 
 def test_a_yes_no_question_comparing_two_named_compares_their_values(nations: Repairer) -> None:

@@ -242,9 +242,8 @@ def ranks_by_size(question: str) -> bool:
 
 def ascending(sense: Sense, word: str, dates: bool) -> bool | None:
     """Whether `sense` orders its values from the lowest: a date order for time words when the values
-    are dates, an age for old/young otherwise, and a place in an order for early/late ("comes later in
-    the periodic table"); None when the word says nothing about such values (an ordinal, "the first
-    planet from the Sun", whose order the KB's numbers may not follow)."""
+    are dates, an age for old/young otherwise; None when the word says nothing about such values (an
+    ordinal, "the first planet from the Sun", whose order the KB's numbers may not follow)."""
     if sense in ("high", "low"):
         return sense == "low"
     if dates:
@@ -253,9 +252,15 @@ def ascending(sense: Sense, word: str, dates: bool) -> bool | None:
         return None  # "the first planet from the Sun": an order the KB's numbers may not follow
     if word.split()[-1].startswith(("old", "young")):
         return sense == "late"  # the oldest by age: the highest age first
-    if (_graded(word.split()[-1]) or ("", ""))[1] in ("early", "late"):
-        return sense == "early"  # "later in the periodic table": a place in an order, the lowest first
     return None
+
+
+def ascending_in_order(sense: Sense, word: str) -> bool | None:
+    """Whether "earlier"/"later" (and "earliest"/"latest") order numbers from the lowest: a place in an
+    order ("which comes later in the periodic table, tin or antimony"), for a caller that knows the
+    measure is no date; None for other words. (`ascending` says nothing of them: where it cannot tell the
+    measure, "born earlier than 1970" read as numbers would turn the comparison.)"""
+    return sense == "early" if (_graded(word.split()[-1]) or ("", ""))[1] in ("early", "late") else None
 
 
 def asks_for_a_ranking(question: str) -> bool:

@@ -24,6 +24,7 @@ from nmt_sparql.inference.asked_order import (
     Asked,
     Span,
     ascending,
+    ascending_in_order,
     asked,
     asked_span,
     graded_lemma,
@@ -89,6 +90,8 @@ _ORDINALS = {
     "tenth": 10, "eleventh": 11, "twelfth": 12,
 }  # fmt: skip
 _ORDINAL_NUMBER = re.compile(r"(\d{1,3})(?:st|nd|rd|th)")
+# A question for a thing's place in an order: "Which number planet ...", "what's its position ...".
+_PLACE_ASKED = re.compile(r"\b(?:which|what)\s+number\b(?!\s+of)|\bposition\b")
 _ORDERING = frozenset({"<", ">", "<=", ">=", "=", "!="})
 
 
@@ -459,11 +462,7 @@ class Comparisons(KBReader):
         cls = named[0] if named else asked_for
         if cls is None or asked_for not in (None, cls):
             return None
-        measures = [
-            p
-            for p in self.index.attributes(cls, 4)
-            if not self.values_are_dates(p) and self._holds(["?_x", "a", cls, ".", "?_x", p, str(place)])
-        ]
+        measures = [p for p in self._orders(cls) if self._holds(["?_x", "a", cls, ".", "?_x", p, str(place)])]
         if len(measures) != 1:
             return None
         prop, number = measures[0], str(place)
@@ -482,6 +481,40 @@ class Comparisons(KBReader):
             number,
             "}",
         ], f"{of_kind[0]} at place {place} by {prop}"
+
+    def _orders(self, cls: str) -> list[str]:
+        """The measures of a class's members that are no dates: what an ordinal or a place counts in."""
+        assert self.index is not None
+        return [p for p in self.index.attributes(cls, 4) if not self.values_are_dates(p)]
+
+    def place_of(self, question: str, units: Sequence[str], said: Said) -> tuple[list[str], str] | None:
+        """The place a named thing has in the one order things of its kind have, when the question asks
+        for a number or a position ("Which number planet from the sun is Mars?", "What's Mars's position
+        from the sun?"): its value of the one measure of its classes that is no date. None when the
+        question asks for neither, or names not one entity with one such measure ("from the sun" names one
+        with none)."""
+        if self.index is None or not _PLACE_ASKED.search(question.lower()):
+            return None
+        placed = {
+            e: {p for c in self.index.classes(e) for p in self._orders(c) if self._holds([e, p, "?_v"])}
+            for e in self.named_entities(said, units)
+        }
+        placed = {e: orders for e, orders in placed.items() if orders}  # "from the sun": no place of its own
+        if len(placed) != 1 or len(next(iter(placed.values()))) != 1:
+            return None
+        entity, orders = placed.popitem()
+        prop = orders.pop()
+        return [
+            "select",
+            "distinct",
+            "?x",
+            "where",
+            "{",
+            entity,
+            prop,
+            "?x",
+            "}",
+        ], f"{entity}'s place by {prop}"
 
     def placed_between(
         self, question: str, units: Sequence[str], said: Said, counted: bool
@@ -684,7 +717,10 @@ class Comparisons(KBReader):
                 return None
             held[props[0]] = chosen
         prop = props[0]
-        up = ascending(graded.sense, graded.word, self.values_are_dates(prop))
+        dates = self.values_are_dates(prop)
+        up = ascending(graded.sense, graded.word, dates)
+        if up is None and not dates:  # "later in the periodic table": a place in an order
+            up = ascending_in_order(graded.sense, graded.word)
         if up is None:
             return None
         lacking = [e for e in chosen if e not in held[prop]]

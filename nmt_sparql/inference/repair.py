@@ -172,6 +172,7 @@ from nmt_sparql.inference.asked_order import (
     asks_for_the_top,
     compares_with_a_bound,
     is_verb_form,
+    measured_by_unit,
     ordered_variable,
     ranking_dropped,
     ranks_by_size,
@@ -1732,7 +1733,8 @@ class Repairer(Comparisons, PlaceReading, NamedPairs):
         """A superlative answered by several answers and no ranking ("which planet is closest to the
         sun": every planet of the Sun) ranked by a measured property of the units, else the one measure of
         the class the answers have or the question asks for ("the first album by the Beatles": release year):
-        those most of the answers have first, in the direction the question's word asks for; the first
+        the one the question's unit names first ("the fewest people": population), then those most of the
+        answers have, in the direction the question's word asks for; the first
         that answers and fits (`said`: and is restricted as an answering attempt is, `_accept`)."""
         wanted = asked(question, "superlative") if question else None
         parts = self._answer_body(tokens)
@@ -1741,7 +1743,11 @@ class Repairer(Comparisons, PlaceReading, NamedPairs):
         var, close, body = parts
         rank = "?v" if "?v" not in tokens else "?_rank"
         bound = self._bound_values(tokens, var)
-        for _, prop in self._measures(tokens, var, body, rank, units, question)[: self.per_element]:
+        measures = [prop for _, prop in self._measures(tokens, var, body, rank, units, question)]
+        unit = measured_by_unit(question) if self.index is not None else None
+        if unit is not None:  # "the fewest people": population first
+            measures.sort(key=lambda p: unit not in element_name(p, self.index).lower().split())
+        for prop in measures[: self.per_element]:
             up = ascending(wanted.sense, wanted.word, self.values_are_dates(prop))
             if up is None:
                 continue
@@ -2105,9 +2111,16 @@ class Repairer(Comparisons, PlaceReading, NamedPairs):
         possessive or "the", followed by more of the question, and not the class it asks for ("What kind
         of music did Bob Marley's band play?" answered by the band; "What money would I need in the
         country where Kilimanjaro is?" by Tanzania; "the element named for alfred nobel - what's its
-        symbol"), to the class it asks for when it names one. None otherwise."""
+        symbol"), to the class it asks for when it names one. The query must read it by one fact: a
+        chain's end is what the question asks for ("the capital of the country of the city that Led
+        Zeppelin comes from"). None otherwise."""
         if tokens[:1] != ["select"] or {"count", "order", "filter"} & set(tokens) or self.index is None:
             return None
+        types = token_types(tokens, self.prefixes)
+        if sum(tokens[p] != "a" for _, p, _ in triple_patterns(tokens, types)) != 1:
+            return (
+                None  # the thing talked of is named by one fact ("Bob Marley's band"), not reached by a chain
+            )
         first = next((v for v in answer.cells() if value_kinds(v) == {"iri"}), None)
         entity = token_of(first, self.prefixes) if first else None
         if entity is None:
@@ -2345,6 +2358,7 @@ class Repairer(Comparisons, PlaceReading, NamedPairs):
                 self.placed_between(question, units, said, counted)
                 or self.kin_compared(question, units, said, counted)
                 or self.placed_at(question, units, said, False)
+                or self.place_of(question, units, said)
             )
         if placed is not None:
             attempt, answer, _ = self._try(placed[0], f"the question: {placed[1]}", expected)
