@@ -423,14 +423,8 @@ class Comparisons(KBReader):
         other, test = self._comparison(prop, "?v", *direction, None, than)
         linked = ["?x" if t == than else t for t in fact]
         head = "select ( count ( distinct ?x ) as ?c )" if counted else "select distinct ?x"
-        body = [*linked, ".", "?x", prop, "?v", ".", *other, ".", *test]
-        return [
-            *head.split(),
-            "where",
-            "{",
-            *body,
-            "}",
-        ], f"linked to {others[0]} as {than} is, compared by {prop}"
+        query = [*head.split(), "where", "{", *linked, ".", "?x", prop, "?v", ".", *other, ".", *test, "}"]
+        return query, f"linked to {others[0]} as {than} is, compared by {prop}"
 
     def placed_at(
         self, question: str, units: Sequence[str], said: Said, boolean: bool
@@ -472,15 +466,8 @@ class Comparisons(KBReader):
         of_kind = [e for e in self.named_entities(said, units) if self._holds([e, "a", cls])]
         if len(of_kind) != 1:
             return None
-        return [
-            "ask",
-            "where",
-            "{",
-            of_kind[0],
-            prop,
-            number,
-            "}",
-        ], f"{of_kind[0]} at place {place} by {prop}"
+        query = ["ask", "where", "{", of_kind[0], prop, number, "}"]
+        return query, f"{of_kind[0]} at place {place} by {prop}"
 
     def _orders(self, cls: str) -> list[str]:
         """The measures of a class's members that are no dates: what an ordinal or a place counts in."""
@@ -504,22 +491,13 @@ class Comparisons(KBReader):
             return None
         entity, orders = placed.popitem()
         prop = orders.pop()
-        return [
-            "select",
-            "distinct",
-            "?x",
-            "where",
-            "{",
-            entity,
-            prop,
-            "?x",
-            "}",
-        ], f"{entity}'s place by {prop}"
+        query = ["select", "distinct", "?x", "where", "{", entity, prop, "?x", "}"]
+        return query, f"{entity}'s place by {prop}"
 
     def placed_between(
         self, question: str, units: Sequence[str], said: Said, counted: bool
     ) -> tuple[list[str], str] | None:
-        """The things of the class the question asks for whose value of a measure lies between two named
+        """The things of a kind the question names whose value of a measure lies between two named
         things' values ("how many planets lie between venus and uranus", "Counting from gold to lead, how
         many elements lie in between?", "which elements sit between iron and zinc") or beyond one's ("How
         many planets lie beyond Mars?", "Beyond Saturn, how many planets are there?"), counted when

@@ -2117,10 +2117,9 @@ class Repairer(Comparisons, PlaceReading, NamedPairs):
         if tokens[:1] != ["select"] or {"count", "order", "filter"} & set(tokens) or self.index is None:
             return None
         types = token_types(tokens, self.prefixes)
-        if sum(tokens[p] != "a" for _, p, _ in triple_patterns(tokens, types)) != 1:
-            return (
-                None  # the thing talked of is named by one fact ("Bob Marley's band"), not reached by a chain
-            )
+        facts = [p for _, p, _ in triple_patterns(tokens, types) if tokens[p] != "a"]
+        if len(facts) != 1:  # the thing talked of is named by one fact ("Bob Marley's band"), not a chain
+            return None
         first = next((v for v in answer.cells() if value_kinds(v) == {"iri"}), None)
         entity = token_of(first, self.prefixes) if first else None
         if entity is None:
