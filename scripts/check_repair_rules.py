@@ -56,7 +56,7 @@ from nmt_sparql.inference.asked_order import (
     unlimited_top,
     unordered_limit_removed,
 )
-from nmt_sparql.inference.expected_answer import COUNT, YES_NO, fits
+from nmt_sparql.inference.expected_answer import YES_NO, fits
 from nmt_sparql.inference.kb import open_kb
 from nmt_sparql.inference.kb_reading import typed_by
 from nmt_sparql.inference.repair import Repairer, Round, expected_of
@@ -132,8 +132,8 @@ def main() -> None:
         "range of two ends": [],
         "range of one named": [],
         "named left out of an ask": [],
-        "placed by a measure": [],
-        "ordinal place": [],
+        "placed by a measure": [],  # or by an order, the question not yes/no
+        "ordinal place": [],  # of a yes/no question
         "past the thing talked of": [],
     }
     checked = {key: 0 for key in changed}
@@ -300,14 +300,8 @@ def main() -> None:
                 checked["named left out of an ask"] += 1
                 if not kb.query(detokenize(joined[0], pm)).boolean:
                     changed["named left out of an ask"].append(where)
-            counted = expected == COUNT
-            placed = (
-                None if expected.boolean else repairer.placed_between(question, linked, said_linked, counted)
-            )
-            placed = placed or (
-                None if expected.boolean else repairer.kin_compared(question, linked, said_linked, counted)
-            )
-            ordinal = repairer.placed_at(question, linked, said_linked, bool(expected.boolean))
+            placed = repairer.placed(question, linked, said_linked, expected)
+            ordinal = repairer.placed_at(question, linked, said_linked, True) if expected.boolean else None
             for key, made in (("placed by a measure", placed), ("ordinal place", ordinal)):
                 if made is None:
                     continue

@@ -62,7 +62,7 @@ _ORDINAL: dict[str, Sense] = {
 # and rank wherever the question does not use them as a verb ("When did Adele debut?").
 _NOUN_ORDINALS = frozenset({"debut", "maiden"})
 # Words before an ordinal that rank with it: "the first album", "Kubrick's final film", "her last novel".
-_DETERMINERS = frozenset({"the", "s", "its", "his", "her", "their"})
+DETERMINERS = frozenset({"the", "s", "its", "his", "her", "their"})
 # Words before which a noun ordinal is a verb ("did Adele debut", "to debut").
 _VERB_BEFORE = frozenset({"to", "did", "does", "do", "will", "would", "could", "can"})
 # Words of fame: "the most famous", "most celebrated" rank by no measure a KB holds.
@@ -221,7 +221,7 @@ def _ranks(words: Sequence[str], i: int) -> bool:
     if words[i] in _NOUN_ORDINALS:
         return i + 1 < len(words) and not (i > 0 and words[i - 1] in _VERB_BEFORE)
     before = i - 2 if i > 1 and words[i - 1] == "very" else i - 1  # "the very first album"
-    return (before >= 0 and words[before] in _DETERMINERS) or i == len(words) - 1
+    return (before >= 0 and words[before] in DETERMINERS) or i == len(words) - 1
 
 
 def asked(question: str, form: Form) -> Asked | None:
@@ -293,7 +293,7 @@ def _as_adverb(match: re.Match[str]) -> str:
     possessive comes before it ("Orwell's first published novel" ranks), else kept."""
     prefix = match.string[: match.start()]
     before = _words(prefix)[-1:]
-    if before and (before[0] in _DETERMINERS or prefix.rstrip().endswith("'")):
+    if before and (before[0] in DETERMINERS or prefix.rstrip().endswith("'")):
         return match.group(0)
     return "" if is_verb_form(match.group(2), ("VBD", "VBN")) else match.group(0)
 
@@ -341,7 +341,7 @@ def ranked_noun(question: str, width: int = 3) -> list[str]:
     for i, word in enumerate(words):
         graded = _graded(word)
         before = words[i - 2] if i > 1 and words[i - 1] == "very" else words[i - 1] if i else ""
-        if (i == 0 or before in _DETERMINERS) and graded is not None and graded[0] == "superlative":
+        if (i == 0 or before in DETERMINERS) and graded is not None and graded[0] == "superlative":
             at = i + 2 if word in ("most", "least") else i + 1
             return words[at : at + width]
     return []

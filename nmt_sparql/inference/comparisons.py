@@ -18,7 +18,6 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from nmt_sparql.annotation.linking.index import misspelt, normalize
-from nmt_sparql.annotation.linking.wordforms import inflections
 from nmt_sparql.data.wording import PLACE_WORDS
 from nmt_sparql.inference.asked_order import (
     Asked,
@@ -447,12 +446,9 @@ class Comparisons(KBReader):
         if asked(" ".join(words[at + 1 : at + 3]), "superlative") or words[at + 1 : at + 2] == ["century"]:
             return None
         asked_for = self.asked_class(question, units)
-        after = inflections(words[at + 1], ("NOUN",)) if at + 1 < len(words) else frozenset()
-        named = [  # "the 26th element": ont:ChemicalElement, whose label's head it is
-            u
-            for u in units
-            if self._kind(u) == "class" and (element_name(u, self.index).lower().split() or [""])[-1] in after
-        ]
+        after = words[at + 1] if at + 1 < len(words) else ""
+        # "the 26th element": ont:ChemicalElement, whose label's head it is
+        named = [u for u in units if self._kind(u) == "class" and self.named_by_head(u, after)]
         cls = named[0] if named else asked_for
         if cls is None or asked_for not in (None, cls):
             return None
@@ -509,17 +505,18 @@ class Comparisons(KBReader):
         if self.index is None:
             return None
         words = [w for w in normalize(question).split() if w != "the"]
+        if not set(words) & {*_BETWEEN, *_BEYOND}:
+            return None  # most questions: no entity's names to read
         entities = [u for u in units if self._kind(u) == "entity"]
         ends = _ends_named(words, self._names_of(entities, said))
         if ends is None or set(self.named_entities(said, units)) - set(ends):
             return None  # "Beatles albums between Help and Abbey Road": the band restricts them too
-        heads = {c: element_name(c, self.index).lower().split()[-1:] for c in self.index.classes(ends[0])}
         kinds = [  # "elements" says ont:ChemicalElement, whose label's head it is
             c
-            for c, head in heads.items()
+            for c in self.index.classes(ends[0])
             if all(self._holds([e, "a", c]) for e in ends)
-            and not set(head) & PLACE_WORDS
-            and any(h in inflections(w, ("NOUN",)) for h in head for w in words)
+            and not any(self.named_by_head(c, w) for w in PLACE_WORDS)
+            and any(self.named_by_head(c, w) for w in words)
         ]
         if len(kinds) != 1:
             return None

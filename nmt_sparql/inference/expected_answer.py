@@ -246,8 +246,8 @@ _ASKING = re.compile(
 def question_proper(question: str) -> str:
     """The question after a topic or lead-in, when a question word opens it ("the element named for alfred
     nobel - what's its symbol": "what's its symbol"); else the whole question."""
-    asking = _TOPIC.split(question)[-1] if _TOPIC.search(question) else ""
-    return asking if _WH.match(asking.strip().lower()) else question
+    asking = _TOPIC.split(question)[-1]  # the whole question when it has no topic
+    return asking if asking != question and _WH.match(asking.strip().lower()) else question
 
 
 def asked_noun(question: str, width: int = 3) -> list[str]:

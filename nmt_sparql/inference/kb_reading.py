@@ -212,6 +212,12 @@ class KBReader:
                 found, end = unit, start + len(label)
         return None if found is None else (found, end)
 
+    def named_by_head(self, cls: str, word: str) -> bool:
+        """Whether `word` is the last word of the class's label, singular or plural ("elements" of "chemical
+        element"): a question names things of the class by it."""
+        head = element_name(cls, self.index).lower().split()[-1:]
+        return bool(head) and head[0] in inflections(word, ("NOUN",))
+
     def named_alike(self, entity: str, prop: str, subject: bool, said: Said) -> str | None:
         """The entity to put in place of `entity`, which never takes that place (`subject` or object) with
         `prop` in the KB: one that does, whose label holds `entity`'s words and whose names the question

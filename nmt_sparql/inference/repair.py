@@ -165,6 +165,7 @@ from nmt_sparql.execution.answer import Answer
 from nmt_sparql.execution.base import ExistenceCheckError, KnowledgeBase
 from nmt_sparql.execution.safety import UnsafeQueryError, query_form
 from nmt_sparql.inference.asked_order import (
+    DETERMINERS,
     ascending,
     asked,
     asked_orders,
@@ -305,10 +306,6 @@ def expected_of(question: str) -> Expected:
     if asks_for_the_top(question):
         return replace(expected, name=f"{expected.name}, the top one", top=True)
     return expected
-
-
-# Words before a noun that name one thing the question talks of: "the country where ...", "Bob Marley's band".
-_THE = frozenset({"the", "s", "its", "his", "her", "their"})
 
 
 class Repairer(Comparisons, PlaceReading, NamedPairs):
@@ -2127,13 +2124,12 @@ class Repairer(Comparisons, PlaceReading, NamedPairs):
         asked_for = self.asked_class(question, units)
         noun = asked_noun(question_proper(question))[:1]  # "Show me the elements ...": asked for
         words = normalize(question).split()
-        heads = {c: element_name(c, self.index).lower().split()[-1:] for c in self.index.classes(entity)}
         talked_of = [
             c
-            for c, head in heads.items()
+            for c in self.index.classes(entity)
             if c != asked_for
-            and not (noun and head and head[0] in inflections(noun[0], ("NOUN",)))
-            and self._named_after_the(words, head)
+            and not (noun and self.named_by_head(c, noun[0]))
+            and self._named_after_the(words, c)
         ]
         if not talked_of:
             return None
@@ -2141,15 +2137,13 @@ class Repairer(Comparisons, PlaceReading, NamedPairs):
             tokens, asked_for, units, f"{source}: past the {talked_of[0]} talked of", rnd, expected
         )
 
-    @staticmethod
-    def _named_after_the(words: Sequence[str], head: Sequence[str]) -> bool:
-        """Whether `words` name a thing by `head` (the last word of a class's label, singular or plural)
-        right after "the" or a possessive, with more of the question after it than "of" and a name."""
-        for at, word in enumerate(words[1:-1], start=1):
-            before, after = words[at - 1], words[at + 1]
-            if head and head[0] in inflections(word, ("NOUN",)) and before in _THE and after != "of":
-                return True
-        return False
+    def _named_after_the(self, words: Sequence[str], cls: str) -> bool:
+        """Whether `words` name a thing of `cls` by its label's head (`named_by_head`) right after "the" or a
+        possessive, with more of the question after it than "of" and a name."""
+        return any(
+            words[at - 1] in DETERMINERS and words[at + 1] != "of" and self.named_by_head(cls, words[at])
+            for at in range(1, len(words) - 1)
+        )
 
     def _one_hop_further(
         self,
@@ -2312,6 +2306,34 @@ class Repairer(Comparisons, PlaceReading, NamedPairs):
 
     # -- one question ----------------------------------------------------------------------------
 
+    def placed(
+        self, question: str, units: Sequence[str], said: Said, expected: Expected
+    ) -> tuple[list[str], str] | None:
+        """The query a question that places things by a measure or an order asks, read from it alone
+        (`placed_between`, `kin_compared`, `placed_at`, `place_of`), counted when it asks how many ("Name
+        the planets between ..." is a list, though a count may answer it); None for a yes/no question or
+        one that places nothing."""
+        if expected.boolean:
+            return None
+        counted = expected == COUNT
+        return (
+            self.placed_between(question, units, said, counted)
+            or self.kin_compared(question, units, said, counted)
+            or self.placed_at(question, units, said, False)
+            or self.place_of(question, units, said)
+        )
+
+    def _question_read(
+        self, read: tuple[list[str], str], expected: Expected, rnd: Round, seen: set[tuple[str, ...]]
+    ) -> Answer | None:
+        """The answer of a query read from the question itself (with its note), tried before any
+        hypothesis; None when it does not answer as the question asks."""
+        query, note = read
+        attempt, answer, _ = self._try(query, f"the question: {note}", expected)
+        rnd.attempts.append(attempt)
+        seen.add(tuple(query))
+        return answer if attempt.outcome == ANSWERED else None
+
     def repair(
         self, hypotheses: Sequence[Sequence[str]], units: Sequence[str] = (), question: str = ""
     ) -> Repaired:
@@ -2345,37 +2367,21 @@ class Repairer(Comparisons, PlaceReading, NamedPairs):
         if choice is not None:
             # "Is the Po or the Tiber the longer river": a choice asks for one of them, not a yes or no
             chosen = THING if expected.boolean else expected
-            attempt, answer, _ = self._try(choice.query, f"the question: {choice.note}", chosen)
-            first.attempts.append(attempt)
-            seen.add(tuple(choice.query))
-            if attempt.outcome == ANSWERED and answer is not None:
+            answer = self._question_read((choice.query, choice.note), chosen, first, seen)
+            if answer is not None:
                 return Repaired(choice.query, answer, rounds, 1)
-        placed = None  # things placed by a measure beside named ones, or compared with one of their kin
-        if said is not None and not expected.boolean:
-            counted = expected == COUNT  # "Name the planets between ...": a list, though a count may answer
-            placed = (
-                self.placed_between(question, units, said, counted)
-                or self.kin_compared(question, units, said, counted)
-                or self.placed_at(question, units, said, False)
-                or self.place_of(question, units, said)
-            )
-        if placed is not None:
-            attempt, answer, _ = self._try(placed[0], f"the question: {placed[1]}", expected)
-            first.attempts.append(attempt)
-            seen.add(tuple(placed[0]))
-            if attempt.outcome == ANSWERED and answer is not None:
-                return Repaired(placed[0], answer, rounds, 1)
+        placed = self.placed(question, units, said, expected) if said is not None else None
+        answer = self._question_read(placed, expected, first, seen) if placed is not None else None
+        if placed is not None and answer is not None:
+            return Repaired(placed[0], answer, rounds, 1)
         if expected.boolean is not True and self.stated_of_two(question, said, units):
             expected = YES_NO
         two = self.two_named(hypotheses, question, said, units) if expected.boolean else None
         if two is None and expected.boolean and said is not None:
             two = self.span_of_named(question, said, units) or self.placed_at(question, units, said, True)
-        if two is not None:
-            attempt, answer, _ = self._try(two[0], f"the question: {two[1]}", expected)
-            first.attempts.append(attempt)
-            seen.add(tuple(two[0]))
-            if attempt.outcome == ANSWERED and answer is not None:
-                return Repaired(two[0], answer, rounds, 1)
+        answer = self._question_read(two, expected, first, seen) if two is not None else None
+        if two is not None and answer is not None:
+            return Repaired(two[0], answer, rounds, 1)
         for n, hyp in self._named_first(hypotheses, said, units, asks_class):
             tokens, source = list(hyp), f"hypothesis {n}"
             if question:
