@@ -26,8 +26,9 @@ question says of it, a measure the graded word grades, a date of the other entit
 value given way to the things asked for, answers restricted to values of a property the question names
 them by, a range the question names by its two ends (a FILTER made it), of one named entity (its answer must
 be the gold one), an entity named and left out of an ASK (joined, its answer must be the gold one), things
-placed between or beyond named ones by a measure or compared with one linked as they are, and the place an
-ordinal names in an order (their answers must be the gold one), an answer that is the thing the question
+placed between or beyond named ones by a measure or compared with one linked as they are, the place an
+ordinal names in an order, the thing of the class asked for that a said place lies in, and the fact asked
+of a topic's thing (their answers must be the gold one), an answer that is the thing the question
 talks of taken one hop further. A rule that would reject
 or rewrite a *gold* query is a rule that breaks right answers. This script runs each rule on every gold
 query of a prepared dataset (and any JSONL files of {question, query}) against its KB and counts the
@@ -132,7 +133,7 @@ def main() -> None:
         "range of two ends": [],
         "range of one named": [],
         "named left out of an ask": [],
-        "placed by a measure": [],  # or by an order, the question not yes/no
+        "placed by a measure": [],  # or by an order, in a place, or as a topic, the question not yes/no
         "ordinal place": [],  # of a yes/no question
         "past the thing talked of": [],
     }

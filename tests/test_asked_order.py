@@ -44,6 +44,8 @@ from nmt_sparql.sparql.tokens import token_types
         ("films released before 1980", "comparative", "early"),
         ("Which cities have fewer than 1000 people?", "comparative", "low"),
         ("Which films have at least 3 directors?", "comparative", "high"),
+        ("how many elements are numbered past 100", "comparative", "high"),
+        ("elements beyond 100 on the periodic table", "comparative", "high"),
     ],
 )
 def test_a_graded_word_says_the_direction(question: str, form: str, sense: str) -> None:
@@ -57,6 +59,10 @@ def test_a_graded_word_says_the_direction(question: str, form: str, sense: str) 
 )
 def test_no_direction_without_a_graded_word_or_with_words_that_disagree(question: str) -> None:
     assert asked(question, "superlative") is None
+
+
+def test_the_past_as_a_time_compares_nothing() -> None:
+    assert asked_orders("Which films were made in the past?") == []
 
 
 def test_after_as_part_of_a_verb_compares_nothing() -> None:

@@ -24,6 +24,7 @@ from nmt_sparql.inference.repair import (
     WRONG_KIND,
     Repaired,
     Repairer,
+    expected_of,
     repair_rounds,
     rounds_histogram,
 )
@@ -997,7 +998,7 @@ def test_an_answer_of_another_class_is_taken_one_hop_further_to_the_class_asked_
 ) -> None:
     """ "Which town ...": Alien's director is no town; his birth place, one hop further, is."""
     hypothesis = _tokens("SELECT DISTINCT ?x WHERE { res:Alien ont:director ?x }")
-    units = ["ont:Town", "res:Alien", "ont:director", "ont:birthPlace"]
+    units = ["ont:Town", "res:Alien", "ont:birthPlace"]  # the director unlinked: no reading of the question
 
     repaired = Repairer(kb, prefixes, index, max_rounds=1).repair(
         [hypothesis], units, question="Which town was the director of Alien born in?"
@@ -1047,7 +1048,7 @@ def test_an_answer_typed_by_another_class_is_taken_one_hop_further_to_the_class_
     """The query types its answer itself, by a class the question does not ask for (a person for
     "Which town ..."): typed by both, it answers nothing; one hop further reaches a town."""
     hypothesis = _tokens("SELECT DISTINCT ?x WHERE { ?x a ont:Person . res:Alien ont:director ?x }")
-    units = ["ont:Town", "res:Alien", "ont:director", "ont:birthPlace"]
+    units = ["ont:Town", "res:Alien", "ont:birthPlace"]  # the director unlinked: no reading of the question
 
     repaired = Repairer(kb, prefixes, index, max_rounds=1).repair(
         [hypothesis], units, question="Which town is the home of the director of Alien?"
@@ -1829,10 +1830,12 @@ def test_a_ranking_by_another_measure_than_the_unit_the_question_names_takes_the
 @prefix ont: <http://repair.test/ontology/> .
 res:India a ont:Country ; ont:area 3287263 ; ont:population 1428000000 .
 res:Russia a ont:Country ; ont:area 17098246 ; ont:population 146000000 .
+res:Canada a ont:Country ; ont:area 9984670 ; ont:population 40000000 .
 """,
         encoding="utf-8",
     )
     entries = [
+        Entry("res:Canada", "entity", ("Canada",)),
         Entry("ont:Country", "class", ("country",)),
         Entry("ont:area", "property", ("area",)),
         Entry("ont:population", "property", ("population",)),
@@ -1867,6 +1870,11 @@ res:Russia a ont:Country ; ont:area 17098246 ; ont:population 146000000 .
         assert more is not None and more[0] == [t.replace("ont:area", "ont:population") for t in than]
         squared = repairer.measure_of_unit(larger, "countries larger than 5 million square kilometres")
         assert squared is not None and "ont:area" in squared[0] and "ont:population" not in squared[0]
+        every = _tokens("SELECT DISTINCT ?x WHERE { ?x a ont:Country }")  # the comparison left out
+        units = ["ont:Country", "ont:area", "res:Canada"]
+        compared = repairer.repair([every], units, "countries with more people than Canada")
+        assert "ont:population" in compared.tokens and "ont:area" not in compared.tokens
+        assert {row[0].rsplit("/", 1)[1] for row in compared.answer.rows} == {"India", "Russia"}
 
 
 PLACES_TTL = """@prefix res: <http://repair.test/resource/> .
@@ -2408,6 +2416,12 @@ def test_the_class_after_one_the_question_opens_with_is_the_one_asked_for(nation
     )  # a topic
     later = "Truffaut studied at which present-day university?"  # the words after "which"
     assert nations.asked_class(later, [*units, "ont:University"]) == "ont:University"
+    # the head of one class's name of two words: "range" for mountain range; "film" stays the film's
+    assert (
+        nations.asked_class("What range is Mont Blanc in?", [*units, "ont:MountainRange"])
+        == "ont:MountainRange"
+    )
+    assert nations.asked_class("Which film did Truffaut make?", units) == "ont:Film"
 
 
 def test_an_ask_whose_part_names_nothing_asks_it_of_the_entity_it_names(nations: Repairer) -> None:
@@ -2441,8 +2455,9 @@ def test_a_class_as_the_value_of_a_property_the_question_says_is_a_value_of_that
     named = _tokens("SELECT (COUNT(DISTINCT ?x) AS ?c) WHERE { ?x ont:namedAfter ont:Country }")
     question = "How many elements are named after countries?"
     repaired = nations.repair([named], ["ont:ChemicalElement", "ont:namedAfter", "ont:Country"], question)
-    assert repaired.tokens == _tokens(
-        "SELECT (COUNT(DISTINCT ?x) AS ?c) WHERE { ?x ont:namedAfter ?_c1 . ?_c1 a ont:Country }"
+    assert repaired.tokens == _tokens(  # typed by the class "elements" names, the head of its label
+        "SELECT (COUNT(DISTINCT ?x) AS ?c) WHERE { ?x a ont:ChemicalElement . ?x ont:namedAfter ?_c1 ."
+        " ?_c1 a ont:Country }"
     )
     assert repaired.answer.rows == (("1",),)
     countries = _tokens("SELECT (COUNT(DISTINCT ?x) AS ?c) WHERE { ?x ont:country ont:Country }")
@@ -2592,10 +2607,12 @@ def test_things_placed_between_or_beyond_named_ones_of_their_kind_are_compared_b
 ) -> None:
     """ "How many planets lie between Venus and Saturn?" decoded as anything: the planets whose order
     from the sun lies between theirs, the one measure both have; the two said in either order; "beyond"
-    one. Not when the named things are not of the kind the question says ("rivers between France and
-    Germany"), nor when they are places, which lie between others on a map, nor when the question names
-    another thing, which restricts them too."""
+    one, or ahead of one ("precede"). Not when the named things are not of the kind the question says
+    ("rivers between France and Germany"), nor when they are places, which lie between others on a map,
+    nor when the question names another thing, which restricts them too, unless the measure's name holds
+    it ("from the Sun")."""
     names = {"Venus": "Venus", "Saturn": "Saturn", "Mars": "Mars", "France": "France", "Germany": "Germany"}
+    names["Sun"] = "Sun"
     entries = [Entry(f"res:{n}", "entity", (label,)) for n, label in names.items()]
     entries += [Entry(f"ont:{c}", "class", (c.lower(),)) for c in ("Planet", "Country", "River")]
     facts = [(f"res:{n}", "a", "ont:Planet") for n in ("Venus", "Saturn", "Mars")]
@@ -2617,6 +2634,11 @@ def test_things_placed_between_or_beyond_named_ones_of_their_kind_are_compared_b
             [wrong], ["res:Mars", "ont:Planet"], "Beyond Mars, how many planets are there?"
         )
         assert beyond.answer.rows == (("2",),)
+        ahead = repairer.repair([wrong], ["res:Mars", "ont:Planet"], "How many planets precede Mars?")
+        assert "<" in ahead.tokens and ahead.answer.rows == (("3",),)
+        question = "Going out from the Sun, how many planets come before Mars?"  # the Sun names the order
+        outward = repairer.repair([wrong], ["res:Sun", "res:Mars", "ont:Planet"], question)
+        assert outward.answer.rows == (("3",),)
         for question, named in (
             ("Which rivers flow between France and Germany?", ["res:France", "res:Germany", "ont:River"]),
             ("how many planets lie between venus and france", ["res:Venus", "res:France", "ont:Planet"]),
@@ -2707,6 +2729,41 @@ def test_an_ordinal_names_a_place_in_the_one_order_things_of_its_kind_have(
         assert place.answer.rows == (("4",),)
         question = "what is the number of planets beyond Mars"  # a count, no place
         assert repairer.place_of(question, ["res:Mars"], Said(question, repairer.index)) is None
+
+
+PHOBOS_TTL = (
+    PLANETS_TTL
+    + """res:Phobos a ont:Moon ; ont:orbits res:Mars .
+res:Titan a ont:Moon ; ont:orbits res:Saturn .
+res:Mars ont:orbits res:Sun . res:Saturn ont:orbits res:Sun .
+"""
+)
+
+
+def test_a_place_is_asked_of_the_one_thing_of_a_kind_a_named_thing_is_linked_to(
+    prefixes: PrefixMap, tmp_path: Path
+) -> None:
+    """ "Phobos's planet is number what from the sun?": Phobos has no place from the sun, the planet it
+    orbits has. Not when the named thing is linked to several things of the kind ("the Sun's planet":
+    every planet orbits it)."""
+    entries = [Entry(f"res:{n}", "entity", (n,)) for n in ("Phobos", "Titan", "Mars", "Saturn", "Sun")]
+    entries += [Entry("ont:Planet", "class", ("planet",)), Entry("ont:Moon", "class", ("moon",))]
+    facts = [(f"res:{n}", "a", "ont:Planet") for n in ("Mars", "Saturn")]
+    facts += [(f"res:{n}", "ont:orderFromSun", MEASURED) for n in ("Mars", "Saturn")]
+    facts += [("res:Phobos", "a", "ont:Moon"), ("res:Titan", "a", "ont:Moon")]
+    facts += [("res:Phobos", "ont:orbits", "res:Mars"), ("res:Titan", "ont:orbits", "res:Saturn")]
+    facts += [("res:Mars", "ont:orbits", "res:Sun"), ("res:Saturn", "ont:orbits", "res:Sun")]
+    wrong = _tokens("SELECT ( COUNT ( DISTINCT ?x ) AS ?c ) WHERE { res:Phobos ont:orbits ?x }")
+    with _repairer_on(tmp_path, prefixes, PHOBOS_TTL, entries, facts=facts) as repairer:
+        units = ["res:Phobos", "ont:Planet", "ont:orbits"]
+        place = repairer.repair([wrong], units, "Phobos's planet is number what from the sun?")
+        assert place.tokens == _tokens(
+            "SELECT DISTINCT ?x WHERE { res:Phobos ont:orbits ?y . ?y a ont:Planet . ?y ont:orderFromSun ?x }"
+        )
+        assert place.answer.rows == (("4",),)
+        question = "the Sun's planet is number what"
+        units = ["res:Sun", "ont:Planet", "ont:orbits"]
+        assert repairer.place_of(question, units, Said(question, repairer.index)) is None
 
 
 NAMESAKES_TTL = """@prefix res: <http://repair.test/resource/> .
@@ -3161,3 +3218,210 @@ def test_an_answer_of_a_class_the_kb_says_all_of_a_books_of_stands_for_a_book(
         assert repaired.rounds[0].attempts[0].outcome == ANSWERED  # not the wrong kind: the answer stands
         assert repaired.tokens == based_on and repaired.answer is not None
         assert repaired.answer.rows == (("http://repair.test/resource/Androids",),)
+
+
+BIRTHPLACES_TTL = """@prefix res: <http://repair.test/resource/> .
+@prefix ont: <http://repair.test/ontology/> .
+res:Elvis_Presley a ont:Person ; ont:birthPlace res:Tupelo ; ont:nationality res:United_States .
+res:Tupelo a ont:City ; ont:locatedIn res:Mississippi ; ont:country res:United_States .
+res:Mississippi a ont:State ; ont:country res:United_States .
+res:United_States a ont:Country .
+res:Ulm a ont:City ; ont:country res:Germany .
+res:Albert_Einstein a ont:Person ; ont:birthPlace res:Ulm ; ont:nationality res:Germany .
+res:Germany a ont:Country .
+res:Mississippi a ont:Place . res:United_States a ont:Place .
+res:Mississippi ont:locatedIn res:United_States . res:United_States ont:capital res:Washington .
+res:Washington a ont:City . res:Tupelo a ont:City .
+"""
+
+
+def test_the_thing_of_the_kind_asked_that_a_said_place_lies_in_is_read_from_the_question(
+    prefixes: PrefixMap, tmp_path: Path
+) -> None:
+    """ "Which state was Elvis born in?" with no hypothesis near it: the state his birthplace, what
+    "born" says, lies in. Not when the said property gives a thing of that kind itself ("Which country is
+    Elvis a citizen of?" by nationality) or a thing of that kind has the named one as its value by it
+    ("Which cities are located in Mississippi?"), nor when two facts lead on from the place (a city's
+    country and its state both lead to places)."""
+    entries = [
+        Entry("res:Elvis_Presley", "entity", ("Elvis Presley", "Elvis")),
+        Entry("res:Albert_Einstein", "entity", ("Albert Einstein", "Einstein")),
+        Entry("ont:State", "class", ("state",)),
+        Entry("ont:Country", "class", ("country",)),
+        Entry("ont:Place", "class", ("place",)),
+        Entry("ont:birthPlace", "property", ("birth place", "born")),
+        Entry("ont:nationality", "property", ("nationality", "citizen")),
+        Entry("res:Mississippi", "entity", ("Mississippi",)),
+        Entry("ont:City", "class", ("city",)),
+        Entry("ont:locatedIn", "property", ("located in",)),
+    ]
+    wrong = _tokens("SELECT DISTINCT ?x WHERE { ?x ont:locatedIn res:United_States }")
+    with _repairer_on(tmp_path, prefixes, BIRTHPLACES_TTL, entries) as repairer:
+        units = ["res:Elvis_Presley", "ont:State", "ont:birthPlace"]
+        state = repairer.repair([wrong], units, "Which state was Elvis born in?")
+        assert state.tokens == _tokens(
+            "SELECT DISTINCT ?x WHERE { res:Elvis_Presley ont:birthPlace ?y . ?y ont:locatedIn ?x . ?x a ont:State }"
+        )
+        assert state.answer.rows == (("http://repair.test/resource/Mississippi",),)
+        country = repairer.repair(
+            [wrong],
+            ["res:Albert_Einstein", "ont:Country", "ont:birthPlace"],
+            "Which country was Einstein born in?",
+        )
+        assert country.answer.rows == (("http://repair.test/resource/Germany",),)
+        question = "Which country is Elvis a citizen of?"
+        units = ["res:Elvis_Presley", "ont:Country", "ont:nationality"]
+        assert (
+            repairer.place_past_said(question, units, Said(question, repairer.index), "ont:Country") is None
+        )
+        question = "Which place was Elvis born in?"  # his birthplace's state and country are both places
+        units = ["res:Elvis_Presley", "ont:Place", "ont:birthPlace"]
+        assert repairer.place_past_said(question, units, Said(question, repairer.index), "ont:Place") is None
+        question = "Which cities are located in Mississippi?"  # a city is, by the said property itself
+        units = ["res:Mississippi", "ont:City", "ont:locatedIn"]
+        assert repairer.place_past_said(question, units, Said(question, repairer.index), "ont:City") is None
+
+
+NIGER_TTL = """@prefix res: <http://repair.test/resource/> .
+@prefix ont: <http://repair.test/ontology/> .
+res:Niger a ont:Country ; ont:area 1267000 .
+res:Niger_River a ont:River ; ont:length 4180 ; ont:flowsThrough res:Niger .
+res:Nile a ont:River ; ont:length 6650 .
+res:Rhine a ont:River ; ont:length 1230 .
+"""
+
+
+def test_an_entity_compared_with_by_a_measure_it_lacks_is_read_as_its_namesake_that_has_it(
+    prefixes: PrefixMap, tmp_path: Path
+) -> None:
+    """ "Name the rivers that are longer than the Niger": the country Niger has no length, the Niger
+    River has; the comparison reads the river's, whether a rule made it or the query took the entity as
+    the value."""
+    entries = [
+        Entry("res:Niger", "entity", ("Niger",)),
+        Entry("res:Niger_River", "entity", ("Niger River",)),
+        Entry("ont:River", "class", ("river",)),
+        Entry("ont:length", "property", ("length", "longer")),
+    ]
+    with _repairer_on(tmp_path, prefixes, NIGER_TTL, entries) as repairer:
+        question = "Name the rivers that are longer than the Niger"
+        units = ["ont:River", "ont:length", "res:Niger"]
+        taken = _tokens("SELECT DISTINCT ?x WHERE { ?x a ont:River . ?x ont:length res:Niger }")
+        longer = repairer.entity_as_value(taken, question, units)
+        assert longer is not None and longer[0] == _tokens(
+            "SELECT DISTINCT ?x WHERE { ?x a ont:River . ?x ont:length ?v . res:Niger_River ont:length ?_than ."
+            " FILTER ( ?v > ?_than ) }"
+        )
+        every = _tokens("SELECT DISTINCT ?x WHERE { ?x a ont:River }")
+        repaired = repairer.repair([every], units, question)
+        assert repaired.answer.rows == (("http://repair.test/resource/Nile",),)
+
+
+GROHL_TTL = """@prefix res: <http://repair.test/resource/> .
+@prefix ont: <http://repair.test/ontology/> .
+res:Nirvana a ont:Band ; ont:bandMember res:Dave_Grohl, res:Kurt_Cobain ; ont:hometown res:Aberdeen .
+res:Dave_Grohl a ont:Person . res:Kurt_Cobain a ont:Person .
+res:Aberdeen a ont:City .
+"""
+
+
+def test_a_where_question_is_not_answered_by_people(prefixes: PrefixMap, tmp_path: Path) -> None:
+    """ "Where is Dave Grohl's band from?" decoded as the band's members: people answer no "where", so
+    that reading is not kept; a "who" question keeps it."""
+    entries = [
+        Entry("res:Dave_Grohl", "entity", ("Dave Grohl",)),
+        Entry("ont:Person", "class", ("person",)),
+        Entry("ont:bandMember", "property", ("band member",)),
+        Entry("ont:hometown", "property", ("hometown", "from")),
+    ]
+    facts = [("res:Dave_Grohl", "a", "ont:Person"), ("res:Kurt_Cobain", "a", "ont:Person")]
+    members = _tokens("SELECT DISTINCT ?x WHERE { ?y ont:bandMember ?x . ?y ont:bandMember res:Dave_Grohl }")
+    from_where = _tokens("SELECT DISTINCT ?x WHERE { ?y ont:bandMember res:Dave_Grohl . ?y ont:hometown ?x }")
+    units = ["res:Dave_Grohl", "ont:bandMember", "ont:hometown"]
+    with _repairer_on(tmp_path, prefixes, GROHL_TTL, entries, facts=facts) as repairer:
+        where = repairer.repair([members, from_where], units, "Where is Dave Grohl's band from?")
+        assert where.tokens != members and "Kurt_Cobain" not in str(where.answer.rows)
+        who = repairer.repair([members, from_where], units, "Who played in Dave Grohl's band?")
+        assert who.tokens == members
+
+
+EURO_TTL = """@prefix res: <http://repair.test/resource/> .
+@prefix ont: <http://repair.test/ontology/> .
+res:France a ont:Country ; ont:currency res:Euro ; ont:population 68000000 .
+res:Malta a ont:Country ; ont:currency res:Euro ; ont:population 520000 .
+res:Japan a ont:Country ; ont:currency res:Yen ; ont:population 124000000 .
+"""
+
+
+def test_a_chain_taken_one_hop_back_to_several_things_is_ranked_for_a_superlative(
+    prefixes: PrefixMap, tmp_path: Path
+) -> None:
+    """ "Which country that uses the euro has the fewest people?" decoded as the currencies of the
+    countries that use the euro: one hop back it gives the countries, several of them, which the
+    superlative ranks by the measure its unit names."""
+    entries = [
+        Entry("res:Euro", "entity", ("euro",)),
+        Entry("ont:Country", "class", ("country",)),
+        Entry("ont:currency", "property", ("currency", "uses")),
+        Entry("ont:population", "property", ("population",)),
+    ]
+    there_and_back = _tokens("SELECT DISTINCT ?x WHERE { ?y ont:currency ?x . ?y ont:currency res:Euro }")
+    units = ["res:Euro", "ont:Country", "ont:currency"]
+    with _repairer_on(tmp_path, prefixes, EURO_TTL, entries) as repairer:
+        fewest = repairer.repair(
+            [there_and_back], units, "Which country that uses the euro has the fewest people?"
+        )
+        assert fewest.answer.rows == (("http://repair.test/resource/Malta",),)
+        assert fewest.tokens[-4:] == ["(", "?v", ")", "limit", "1"][-4:]
+
+
+TOPIC_TTL = """@prefix res: <http://repair.test/resource/> .
+@prefix ont: <http://repair.test/ontology/> .
+@prefix xsd: <http://www.w3.org/2001/XMLSchema#> .
+res:Jaws a ont:Novel ; ont:author res:Peter_Benchley .
+res:Jaws_film a ont:Film ; ont:basedOn res:Jaws ; ont:musicComposer res:John_Williams .
+res:John_Williams a ont:Person ; ont:birthPlace res:Floral_Park ; ont:birthDate "1932-02-08"^^xsd:date .
+res:Peter_Benchley a ont:Person ; ont:birthPlace res:New_York_City .
+res:Ernest_Rutherford a ont:Person ; ont:nationality res:New_Zealand ; ont:birthPlace res:Brightwater .
+res:New_Zealand a ont:Country ; ont:capital res:Wellington .
+"""
+
+
+def test_a_topic_before_the_question_names_the_thing_its_pronoun_points_back_to(
+    prefixes: PrefixMap, tmp_path: Path
+) -> None:
+    """ "Jaws's composer - where was he born?": the composer of Jaws (the film: the novel has none),
+    then his birthplace, the fact the question proper says that gives a place; "Ernest Rutherford's
+    native country - what's its capital city?": the country the KB links him to, then its capital. Not
+    without a pronoun pointing back to the topic."""
+    entries = [
+        Entry("res:Jaws", "entity", ("Jaws",)),
+        Entry("res:Jaws_film", "entity", ("Jaws (film)",)),
+        Entry("res:Ernest_Rutherford", "entity", ("Ernest Rutherford",)),
+        Entry("ont:Country", "class", ("country",)),
+        Entry("ont:musicComposer", "property", ("music composer", "composer")),
+        Entry("ont:birthPlace", "property", ("birth place", "born")),
+        Entry("ont:birthDate", "property", ("birth date", "born")),
+        Entry("ont:capital", "property", ("capital", "capital city")),
+        Entry("ont:nationality", "property", ("nationality",)),
+    ]
+    facts = [
+        ("res:Ernest_Rutherford", "ont:nationality", "res:New_Zealand"),
+        ("res:New_Zealand", "a", "ont:Country"),
+    ]
+    wrong = _tokens("ASK WHERE { res:Jaws_film ont:basedOn res:Jaws }")
+    with _repairer_on(tmp_path, prefixes, TOPIC_TTL, entries, facts=facts) as repairer:
+        units = ["res:Jaws", "res:Jaws_film", "ont:musicComposer", "ont:birthDate", "ont:birthPlace"]
+        born = repairer.repair([wrong], units, "Jaws's composer - where was he born?")
+        assert born.tokens == _tokens(
+            "SELECT DISTINCT ?x WHERE { res:Jaws_film ont:musicComposer ?y . ?y ont:birthPlace ?x }"
+        )
+        units = ["res:Ernest_Rutherford", "ont:Country", "ont:capital"]
+        question = "Ernest Rutherford's native country - what's its capital city?"
+        capital = repairer.topic_read(question, units, expected_of(question))
+        assert capital is not None and capital[0] == _tokens(
+            "SELECT DISTINCT ?x WHERE { res:Ernest_Rutherford ont:nationality ?y . ?y a ont:Country ."
+            " ?y ont:capital ?x }"
+        )
+        question = "Ernest Rutherford's native country - what's the capital city?"
+        assert repairer.topic_read(question, units, expected_of(question)) is None

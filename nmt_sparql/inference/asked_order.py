@@ -73,8 +73,8 @@ _FAME = frozenset({
 _OPPOSITE: dict[Sense, Sense] = {"high": "low", "low": "high", "early": "late", "late": "early"}
 # Comparisons said without a graded adjective: "over 1000 metres", "before 1950".
 _PREPOSITIONS: dict[str, Sense] = {
-    "over": "high", "above": "high", "exceeding": "high", "under": "low", "below": "low",
-    "before": "early", "after": "late", "since": "late", "prior": "early",
+    "over": "high", "above": "high", "exceeding": "high", "beyond": "high", "past": "high", "under": "low",
+    "below": "low", "before": "early", "after": "late", "since": "late", "prior": "early",
 }  # fmt: skip
 # Verbs whose "after" is part of the verb, not a time: "named after", "looks after", "takes after".
 _AFTER_VERBS = frozenset({
@@ -84,8 +84,8 @@ _AFTER_VERBS = frozenset({
 _WORD = re.compile(r"[^\W\d_]+")
 # Words that compare with a number without a graded adjective or a preposition above.
 _COMPARING = frozenset({
-    "than", "exceed", "exceeds", "exceeded", "surpass", "surpasses", "surpassed", "beyond", "between",
-    "within", "until", "till", "from", "up", "least", "most",
+    "than", "exceed", "exceeds", "exceeded", "surpass", "surpasses", "surpassed", "beyond", "past",
+    "between", "within", "until", "till", "from", "up", "least", "most",
 })  # fmt: skip
 # Words that ask for a ranking without a graded adjective ("the first album", "top 5", "sorted by").
 _RANKING = frozenset({
@@ -180,6 +180,8 @@ def asked_orders(question: str) -> list[Asked]:
             skip = True
             continue
         if word == "after" and i and words[i - 1] in _AFTER_VERBS:  # "elements named after a scientist"
+            continue
+        if word == "past" and i and words[i - 1] in ("the", "in"):  # "in the past": a time, no bound
             continue
         if word in _PREPOSITIONS and (word != "prior" or nxt == "to"):
             out.append(Asked("comparative", _PREPOSITIONS[word], word))

@@ -82,7 +82,11 @@ _CHOICE_VERBS = ("is", "was", "are", "were", "does", "did", "do")
 # Words that place things by a measure between two named ones ("between Venus and Uranus", "from gold to
 # lead"), with the words that join the two; and beyond one ("beyond Mars", "past Saturn").
 _BETWEEN = {"between": ("and",), "from": ("to", "through", "till", "until")}
-_BEYOND = ("beyond", "past")
+# Words placing things on one side of a named one: past it (>) or ahead of it (<).
+_ONE_SIDE = {
+    "beyond": ">", "past": ">", "after": ">", "follow": ">", "follows": ">", "following": ">",
+    "before": "<", "precede": "<", "precedes": "<", "preceding": "<",
+}  # fmt: skip
 # Ordinals past the first, which name a place in an order ("the sixth planet from the sun", "the 26th element").
 _ORDINALS = {
     "second": 2, "third": 3, "fourth": 4, "fifth": 5, "sixth": 6, "seventh": 7, "eighth": 8, "ninth": 9,
@@ -90,7 +94,10 @@ _ORDINALS = {
 }  # fmt: skip
 _ORDINAL_NUMBER = re.compile(r"(\d{1,3})(?:st|nd|rd|th)")
 # A question for a thing's place in an order: "Which number planet ...", "what's its position ...".
-_PLACE_ASKED = re.compile(r"\b(?:which|what)\s+number\b(?!\s+of)|\bposition\b")
+_PLACE_ASKED = re.compile(
+    r"\b(?:which|what)\s+number\b(?!\s+of)|\bnumber\s+(?:what|which)\b|\bposition\b"
+    r"|\bwhich\s+\w+\s+from\s+the\b"  # "venus is which planet from the sun": its place
+)
 _ORDERING = frozenset({"<", ">", "<=", ">=", "=", "!="})
 
 
@@ -164,20 +171,21 @@ def _choice_first(
     return ([*chosen, last[0]], " ".join(rest)) if asking else None
 
 
-def _ends_named(words: Sequence[str], names: dict[str, list[list[str]]]) -> list[str] | None:
-    """The named things `words` place others between ("between A and B", "from A to B") or beyond
-    ("beyond A", "past A"), by their `names`; None when they place none."""
+def _ends_named(words: Sequence[str], names: dict[str, list[list[str]]]) -> tuple[list[str], str] | None:
+    """The named things `words` place others between ("between A and B", "from A to B"), with "><", or
+    on one side of ("beyond A", "past A", "precede A"), with the side's comparison (`_ONE_SIDE`), by
+    their `names`; None when they place none."""
     for at, word in enumerate(words):
-        if word not in _BETWEEN and word not in _BEYOND:
+        if word not in _BETWEEN and word not in _ONE_SIDE:
             continue
         first = _named_at(words, at + 1, names, lambda _: True, ending=False)
-        if first is not None and word in _BEYOND:
-            return [first[0]]
+        if first is not None and word in _ONE_SIDE:
+            return [first[0]], _ONE_SIDE[word]
         if first is None or first[1] >= len(words) or words[first[1]] not in _BETWEEN[word]:
             continue
         second = _named_at(words, first[1] + 1, names, _fits([first[0]], lambda *_: True), ending=False)
         if second is not None:
-            return [first[0], second[0]]
+            return [first[0], second[0]], "><"
     return None
 
 
@@ -259,11 +267,11 @@ class Comparisons(KBReader):
             direction = self._direction(wanted, prop)
             if direction is None:
                 continue
-            dates, low = direction
             value = fresh_value(tokens)
-            new = [*tokens[:s], subject, prop, value, ".", other, prop, "?_than", *tokens[o + 1 :]]
-            new = before_close(new, [".", "filter", "(", value, "<" if low else ">", "?_than", ")"])
-            return new, f"{subject}'s {prop} compared with {other}'s ('{wanted.word}'), not with the entity"
+            read, test = self._comparison(prop, value, *direction, None, other, question)
+            new = [*tokens[:s], subject, prop, value, ".", *read, *tokens[o + 1 :]]
+            new = before_close(new, [".", *test])
+            return new, f"{subject}'s {prop} compared with {read[0]}'s ('{wanted.word}'), not with the entity"
         return None
 
     def entity_compared(self, tokens: Sequence[str]) -> tuple[list[str], str] | None:
@@ -350,7 +358,7 @@ class Comparisons(KBReader):
                     continue
                 low = direction[1]
                 other, test = self._comparison(
-                    prop, value, dates, low, numbers[0] if than is None else None, than
+                    prop, value, dates, low, numbers[0] if than is None else None, than, question
                 )
                 word = wanted.word
             new = before_close(tokens, [".", *([*other, "."] if other else []), *test])
@@ -483,6 +491,8 @@ class Comparisons(KBReader):
             for e in self.named_entities(said, units)
         }
         placed = {e: orders for e, orders in placed.items() if orders}  # "from the sun": no place of its own
+        if not placed:
+            return self._place_of_linked(question, units, said)
         if len(placed) != 1 or len(next(iter(placed.values()))) != 1:
             return None
         entity, orders = placed.popitem()
@@ -490,27 +500,68 @@ class Comparisons(KBReader):
         query = ["select", "distinct", "?x", "where", "{", entity, prop, "?x", "}"]
         return query, f"{entity}'s place by {prop}"
 
+    def _place_of_linked(
+        self, question: str, units: Sequence[str], said: Said
+    ) -> tuple[list[str], str] | None:
+        """The place, in the one order things of a class the question names have, of the one thing of
+        that class a named thing is linked to ("Europa's planet is number what from the sun?": the
+        planet Europa orbits); None unless exactly one named thing is linked so to exactly one."""
+        assert self.index is not None
+        words = normalize(question).split()
+        found = []
+        for cls in dict.fromkeys(u for u in units if self._kind(u) == "class"):
+            orders = self._orders(cls)
+            if len(orders) != 1 or not any(self.named_by_head(cls, w) for w in words):
+                continue
+            for entity in self.named_entities(said, units):
+                for prop in self.index.relations(cls, entity):
+                    forward = self._holds([entity, prop, "?_y", ".", "?_y", "a", cls])
+                    link = [entity, prop, "?y"] if forward else ["?y", prop, entity]
+                    body = [*link, ".", "?y", "a", cls]
+                    one = f"select ( count ( distinct ?y ) as ?n ) where {{ {' '.join(body)} }}"
+                    counted = self._query(detokenize(one.split(), self.prefixes))
+                    if counted.ok and counted.rows and counted.rows[0][0] == "1":
+                        query = [
+                            "select",
+                            "distinct",
+                            "?x",
+                            "where",
+                            "{",
+                            *body,
+                            ".",
+                            "?y",
+                            orders[0],
+                            "?x",
+                            "}",
+                        ]
+                        found.append(
+                            (query, f"the place by {orders[0]} of the {cls} {entity} is linked to by {prop}")
+                        )
+        return found[0] if len(found) == 1 else None
+
     def placed_between(
         self, question: str, units: Sequence[str], said: Said, counted: bool
     ) -> tuple[list[str], str] | None:
         """The things of a kind the question names whose value of a measure lies between two named
         things' values ("how many planets lie between venus and uranus", "Counting from gold to lead, how
-        many elements lie in between?", "which elements sit between iron and zinc") or beyond one's ("How
-        many planets lie beyond Mars?", "Beyond Saturn, how many planets are there?"), counted when
+        many elements lie in between?", "which elements sit between iron and zinc") or on one side of one's
+        ("How many planets lie beyond Mars?", "How many elements precede neon?"), counted when
         `counted`. The class is the one the named things have that the question says (planets between two
         planets, not rivers between two countries), and no kind of place (countries between two countries
         lie between them on a map); the measure is one they all have, the one the question says when
         they have several. None when the question places nothing so, or names another thing, which
-        restricts them too."""
+        restricts them too, unless the measure's name holds it ("from the Sun": order from sun)."""
         if self.index is None:
             return None
         words = [w for w in normalize(question).split() if w != "the"]
-        if not set(words) & {*_BETWEEN, *_BEYOND}:
+        if not set(words) & {*_BETWEEN, *_ONE_SIDE}:
             return None  # most questions: no entity's names to read
         entities = [u for u in units if self._kind(u) == "entity"]
-        ends = _ends_named(words, self._names_of(entities, said))
-        if ends is None or set(self.named_entities(said, units)) - set(ends):
-            return None  # "Beatles albums between Help and Abbey Road": the band restricts them too
+        placing = _ends_named(words, self._names_of(entities, said))
+        if placing is None:
+            return None
+        ends, side = placing
+        others = set(self.named_entities(said, units)) - set(ends)
         kinds = [  # "elements" says ont:ChemicalElement, whose label's head it is
             c
             for c in self.index.classes(ends[0])
@@ -526,8 +577,11 @@ class Comparisons(KBReader):
         if len(measures) != 1:
             return None
         prop, low = measures[0], ends[0]
+        in_measure = set(normalize(element_name(prop, self.index)).split())
+        if any(not set(normalize(element_name(o, self.index)).split()) <= in_measure for o in others):
+            return None  # "Beatles albums between Help and Abbey Road": the band restricts them too
         body = ["?x", "a", cls, ".", low, prop, "?a", ".", "?x", prop, "?n", "."]
-        test = ["filter", "(", "?n", ">", "?a", ")"]
+        test = ["filter", "(", "?n", side, "?a", ")"]
         if len(ends) == 2:
             high = ends[1]
             if not self._holds(
@@ -539,8 +593,8 @@ class Comparisons(KBReader):
             test = ["filter", "(", "?n", ">", "?a", "&&", "?n", "<", "?b", ")"]
         head = "select ( count ( distinct ?x ) as ?c )" if counted else "select distinct ?x"
         where = " and ".join(ends) if len(ends) == 2 else ends[0]
-        side = "between" if len(ends) == 2 else "beyond"
-        return [*head.split(), "where", "{", *body, *test, "}"], f"{cls} {side} {where} by {prop}"
+        placed = "between" if len(ends) == 2 else {">": "past", "<": "ahead of"}[side]
+        return [*head.split(), "where", "{", *body, *test, "}"], f"{cls} {placed} {where} by {prop}"
 
     def _value_asked(self, tokens: Sequence[str]) -> list[str] | None:
         """`select [distinct] ?x where { E P ?x }` as `ask where { E P ?x }`, when the entity has a value of
@@ -564,23 +618,26 @@ class Comparisons(KBReader):
         in place of another ("Which Asian country has the most people?" ordered by area: people counted
         are a population; "larger than a million square kilometres" by length: an area): the index's
         property whose label holds the unit's word and whose values are measures."""
+        measure = self._unit_measure(question)
+        prop = self._ranked_by(tokens) if measure is not None else None
+        if measure is None or prop is None or prop == measure[0]:
+            return None
+        new = [measure[0] if t == prop else t for t in tokens]
+        return new, f"{prop} -> {measure[0]} (the question's unit measures {measure[1]})"
+
+    def _unit_measure(self, question: str) -> tuple[str, str] | None:
+        """(property, word): the measure whose label holds the word a unit of the question names
+        (`measured_by_unit`: "more people" names population); None for no unit or no such measure."""
         word = measured_by_unit(question) if self.index is not None else None
         if word is None or self.index is None:
             return None
-        prop = self._ranked_by(tokens)
-        if prop is None:
-            return None
-        if word in element_name(prop, self.index).lower().split():
-            return None
+        index = self.index
         measures = [
             h.token
-            for h in self.index.lookup(word, ["property"], self.per_element)
-            if word in element_name(h.token, self.index).lower().split() and self._measured_values(h.token)
+            for h in index.lookup(word, ["property"], self.per_element)
+            if word in element_name(h.token, index).lower().split() and self._measured_values(h.token)
         ]
-        if not measures:
-            return None
-        new = [measures[0] if t == prop else t for t in tokens]
-        return new, f"{prop} -> {measures[0]} (the question's unit measures {word})"
+        return (measures[0], word) if measures else None
 
     def measure_of_graded_word(
         self, tokens: Sequence[str], question: str, units: Sequence[str], said: Said | None
@@ -737,11 +794,22 @@ class Comparisons(KBReader):
         return [label, *([n] for n in sorted(said.names_within(entity)) if [n] != label)] if label else []
 
     def _comparison(
-        self, prop: str, value: str, dates: bool, low: bool, number: str | None, than: str | None
+        self,
+        prop: str,
+        value: str,
+        dates: bool,
+        low: bool,
+        number: str | None,
+        than: str | None,
+        question: str = "",
     ) -> tuple[list[str], list[str]]:
         """(a pattern reading the `than` entity's value of `prop`, or nothing; the FILTER) that compare
-        `value` with that entity's value, else with `number` (`_as_compared`), `<` when `low`."""
+        `value` with that entity's value, else with `number` (`_as_compared`), `<` when `low`. A `than`
+        the KB gives no value of `prop` is read as one named alike in `question` that has one
+        (`named_alike`: "longer than the Niger" is the river, not the country)."""
         if than is not None:
+            if question and self.index is not None and not self._holds([than, prop, "?_v"]):
+                than = self.named_alike(than, prop, True, Said(question, self.index)) or than
             return [than, prop, "?_than"], ["filter", "(", value, "<" if low else ">", "?_than", ")"]
         assert number is not None
         return [], ["filter", "(", *self._as_compared(prop, value, dates), "<" if low else ">", number, ")"]
@@ -863,10 +931,14 @@ class Comparisons(KBReader):
     def _measures(
         self, tokens: list[str], var: str, body: list[str], value: str, units: Sequence[str], question: str
     ) -> list[tuple[int, str]]:
-        """What a ranking or comparison of the answers of `body` can use (`_measured`): the units'
-        measured properties, else the one measure of the class the answers have or the question asks
+        """What a ranking or comparison of the answers of `body` can use (`_measured`): the measure a
+        unit of the question names, else the units' measured properties, else the one measure of the class the answers have or the question asks
         for ("the first album by the Beatles": release year); a class with several says nothing without
         a word for one ("which planet is first from the sun" is not its year of discovery)."""
+        unit = self._unit_measure(question)
+        measured = self._measured([unit[0]], body, var, value) if unit is not None else []
+        if measured:
+            return measured  # "countries with more people than Argentina": population, whatever is linked
         measured = self._measured([u for u in units if self._kind(u) == "property"], body, var, value)
         if measured or self.index is None:
             return measured

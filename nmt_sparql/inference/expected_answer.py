@@ -74,12 +74,20 @@ _NOT_A_NOUN = frozenset({
     "give", "show", "find", "count", "tell", "get", "in", "on", "at", "from", "for", "to", "by", "with",
     "during", "of", "i", "is", "it", "there", "number", "total",
 })  # fmt: skip
+# A negative tag: "..., isn't it?", "... didn't he".
+_NEGATIVE_TAG = (
+    r"(?:is|are|was|were|do|does|did|has|have|had|can|could|will|would)n['’]?t"
+    r" (?:it|he|she|they|there|that|this|i|you|we)"
+)
 # A statement turned into a yes/no question by its tag ("Victoria was born in London, right?", "..., isn't
-# it?", "..., is that true?") or a "true or false" frame.
+# it?", "... doesn't it", "..., yeah?", "..., correct me if I'm wrong", "..., or am I mixing her up?") or a
+# "true or false" frame.
 _TAGGED = re.compile(
-    r"(?:,|\s-+)\s*(?:right|correct|true|yes|no|or not|is (?:that|it|this) (?:so|right|correct|true)"
-    r"|(?:is|are|was|were|do|does|did|has|have|had|can|could|will|would)n['’]?t"
-    r" (?:it|he|she|they|there|that|this|i|you|we))\s*\?*\s*$"
+    r"(?:,|\s-+)\s*(?:right|correct|true|yes|yeah|yep|yup|surely|no|no doubt|eh|ok|okay|or not"
+    r"|(?:is|isn['’]?t) (?:that|it|this) (?:so|right|correct|true)|am i right|i (?:think|believe|guess|reckon)"
+    r"|correct me if i['’]?m wrong|if i['’]?m not mistaken|unless i['’]?m (?:wrong|mistaken)"
+    rf"|or am i\b[^?]*|{_NEGATIVE_TAG})\s*\?*\s*$"
+    rf"|\s{_NEGATIVE_TAG}\s*\?*\s*$"
     r"|^\s*(?:true or false|yes or no)\b|\b(?:true or false|yes or no)\s*\?*\s*$",
     re.IGNORECASE,
 )
@@ -94,7 +102,8 @@ class Expected:
     """What a question asks for. `boolean`: an ASK (True), anything but an ASK (False), either (None);
     `count`: whether a COUNT query may answer it; `values`: the kinds of answer values that fit
     (`iri`, `number`, `date`, `text`; empty: any); `asks`: the interrogative whose answers training
-    taught the KB index (`KBIndex.answer_classes`: "who" is answered by people and bands)."""
+    taught the KB index (`KBIndex.answer_classes`: "who" is answered by people and bands), or "where",
+    which people do not answer."""
 
     name: str
     boolean: bool | None = False
@@ -139,10 +148,13 @@ def _words(question: str, spelled: bool = True) -> list[str]:
 
 
 def expected_answer(question: str) -> Expected:
-    """What `question` asks for, from its first words, else a question word it ends with (module
-    docstring); `ANY` when they say nothing. A first word read as a misspelt keyword yields to a
+    """What `question` asks for, from the first words of its question proper, else a question word it
+    ends with (module docstring); `ANY` when they say nothing. A first word read as a misspelt keyword yields to a
     question word at the end: "Thom Yorke's band formed in what year?" opens with a name, not "whom",
     and so does "thom yorke's band plays what kind of music"."""
+    proper = question_proper(question)
+    if proper != question:
+        return expected_answer(proper)  # "Just finished The Kite Runner - where was its author born?"
     words = _words(question)
     if not words:
         return ANY
@@ -179,6 +191,8 @@ def expected_answer(question: str) -> Expected:
     )
     if at is not None and words[at + 2 : at + 3] != ["of"]:
         return MEASURE  # "Which number planet from the sun is Mars?": a value, not a count
+    if any(a == "number" and b in ("what", "which") for a, b in zip(words, words[1:])):
+        return MEASURE  # "Europa's planet is number what from the sun?"
     opening = " ".join(words[:6]) + " "
     if first == "count" or re.match(_NUMBER_OF + " ", opening):
         return COUNT  # "Count the albums by ...", "number of countries the Danube flows through"
@@ -196,7 +210,9 @@ def expected_answer(question: str) -> Expected:
             return THING  # "In which town was the man who founded Puma born?": a place, not a date
     if first in ("who", "whom"):
         return replace(THING, asks="who")
-    if first in ("where", "whose") or (first == "from" and second == "where"):
+    if first == "where" or (first == "from" and second == "where"):
+        return replace(THING, asks="where")
+    if first == "whose":
         return THING
     if first == "which" and any(map(_plural, words[1:3])):
         # "Which Beatles were born before 1942?", "Which letters stand for antimony?", "Which Alpine peaks"
@@ -222,7 +238,7 @@ def _asked_at_the_end(words: Sequence[str]) -> Expected | None:
     if words[-1] in ("who", "whom"):
         return replace(THING, asks="who")
     if words[-1] == "where":
-        return THING
+        return replace(THING, asks="where")
     if words[-2:-1] == ["which"] and words[-1] != "number":
         return NOT_A_MEASURE  # "Pluto was found by which astronomer?": things of a kind
     return None
@@ -243,11 +259,21 @@ _ASKING = re.compile(
 )
 
 
+def split_topic(question: str) -> tuple[str, str] | None:
+    """(topic, question proper): the words before a topic's last separator, and those after it when a
+    question word opens them ("the element named for alfred nobel - what's its symbol"); None for a
+    question with no such topic."""
+    last = next(reversed(list(_TOPIC.finditer(question))), None)
+    if last is None or not _WH.match(question[last.end() :].strip().lower()):
+        return None
+    return question[: last.start()], question[last.end() :]
+
+
 def question_proper(question: str) -> str:
-    """The question after a topic or lead-in, when a question word opens it ("the element named for alfred
-    nobel - what's its symbol": "what's its symbol"); else the whole question."""
-    asking = _TOPIC.split(question)[-1]  # the whole question when it has no topic
-    return asking if asking != question and _WH.match(asking.strip().lower()) else question
+    """The question after a topic or lead-in, when a question word opens it (`split_topic`: "what's its
+    symbol"); else the whole question."""
+    parts = split_topic(question)
+    return question if parts is None else parts[1]
 
 
 def asked_noun(question: str, width: int = 3) -> list[str]:
@@ -256,7 +282,8 @@ def asked_noun(question: str, width: int = 3) -> list[str]:
     many", anywhere ("Einstein's universities are in which city?", "the Nile flows through how many
     countries"), and for "what" after a preposition ("headquartered in what country"); a bare noun
     phrase's first words ("albums by bands from London"); empty when the question has no such phrase
-    and opens with a question word, an auxiliary, a verb that asks, or a preposition."""
+    and opens with a question word, an auxiliary, a verb that asks, or a preposition, or ends with a
+    question word ("the album back to black is by who")."""
     words = _words(question)
     for end in range(min(len(words), 7), 0, -1):
         if _ASKING.match(" ".join(words[:end])):
@@ -272,6 +299,8 @@ def asked_noun(question: str, width: int = 3) -> list[str]:
     at = next((i + 2 for i in range(1, len(words) - 1) if words[i : i + 2] == ["how", "many"]), None)
     if at is not None:
         return words[at : at + width]
+    if words and words[-1] in ("who", "whom", "where", "when"):
+        return []  # "the album back to black is by who": a statement asking at its end, not a noun phrase
     start = next((i for i, w in enumerate(words) if w not in _ARTICLES), len(words))
     head = re.split(r"['’]", words[start])[0] if words[start:] else ""  # "what's": what
     if head and head not in _NOT_A_NOUN and head not in AUXILIARIES:

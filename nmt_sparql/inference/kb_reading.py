@@ -195,28 +195,49 @@ class KBReader:
     def _class_named_at(
         self, words: Sequence[str], start: int, units: Sequence[str]
     ) -> tuple[str, int] | None:
-        """The class among `units` whose label (the longest) `words` say from `start`, the last word in
-        the singular or plural, and where its words end."""
+        """The class among `units` whose label or another of its names (the longest) `words` say from
+        `start`, the last word in the singular or plural ("businessmen", "movies"), else the one class
+        whose name of two words or more has that word as its head ("range": mountain range), and where
+        its words end."""
         found, end = None, start
         for unit in units:
             if self._kind(unit) != "class":
                 continue
-            label = element_name(unit, self.index).lower().split()
-            said = list(words[start : start + len(label)])
-            if (
-                len(said) == len(label)
-                and said[:-1] == label[:-1]
-                and label[-1] in inflections(said[-1], ("NOUN",))
-                and start + len(label) > end
-            ):
-                found, end = unit, start + len(label)
+            for name in self._class_names(unit):
+                said = list(words[start : start + len(name)])
+                if (
+                    len(said) == len(name)
+                    and said[:-1] == name[:-1]
+                    and (said[-1] == name[-1] or name[-1] in inflections(said[-1], ("NOUN",)))
+                    and start + len(name) > end
+                ):
+                    found, end = unit, start + len(name)
+        if found is None and words[start : start + 1]:
+            # "What range is Mount Whitney in?": the head of one class's name of two words or more
+            heads = {
+                unit
+                for unit in units
+                if self._kind(unit) == "class"
+                and any(
+                    len(n) > 1 and n[-1] in inflections(words[start], ("NOUN",))
+                    for n in self._class_names(unit)
+                )
+            }
+            if len(heads) == 1:
+                found, end = heads.pop(), start + 1
         return None if found is None else (found, end)
 
+    def _class_names(self, cls: str) -> list[list[str]]:
+        """The words of a class's label, then of its other names in the index ("businessmen")."""
+        names = self.index.names(cls) if self.index is not None else []
+        label = element_name(cls, self.index).lower()
+        return [n.split() for n in dict.fromkeys([label, *names])]
+
     def named_by_head(self, cls: str, word: str) -> bool:
-        """Whether `word` is the last word of the class's label, singular or plural ("elements" of "chemical
-        element"): a question names things of the class by it."""
-        head = element_name(cls, self.index).lower().split()[-1:]
-        return bool(head) and head[0] in inflections(word, ("NOUN",))
+        """Whether `word` is the last word of the class's label or another of its names, singular or
+        plural ("elements" of "chemical element", "movies"): a question names things of the class by it."""
+        heads = {name[-1] for name in self._class_names(cls) if name}
+        return word in heads or bool(heads & set(inflections(word, ("NOUN",))))
 
     def named_alike(self, entity: str, prop: str, subject: bool, said: Said) -> str | None:
         """The entity to put in place of `entity`, which never takes that place (`subject` or object) with

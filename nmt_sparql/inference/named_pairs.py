@@ -61,8 +61,9 @@ class NamedPairs(KBReader):
         """The ASK a yes/no question about two named entities asks when no hypothesis is an ASK that
         names two things (`_joins_two`; "Is Mount Teide in Portugal?" decoded as whether Teide has a
         label), with what it reads: whether the KB links the two by a fact (a property of the units
-        first), else `A P B` by the property that most often links A to things of B's class, or B to A's
-        ("no": the KB links them by nothing). None for a question that names other than two."""
+        first), else by a fact with a namesake of one of them the question's property takes
+        (`_said_fact_of_namesake`), else `A P B` by the property that most often links A to things of B's
+        class, or B to A's ("no": the KB links them by nothing). None for a question that names other than two."""
         if said is None or self.index is None:
             return None
         named = self.named_entities(said, units)
@@ -72,6 +73,9 @@ class NamedPairs(KBReader):
         fact = self.fact_between(a, b, units)
         if fact is not None:
             return ["ask", "where", "{", *fact, "}"], f"{' '.join(fact)}, a fact"
+        said_fact = self._said_fact_of_namesake(a, b, said, units)
+        if said_fact is not None:
+            return said_fact
         found = [(s, p, o) for s, o in ((a, b), (b, a)) for p in self._links_to_kind(s, o)]
         if not found:
             return None
@@ -85,6 +89,27 @@ class NamedPairs(KBReader):
             o,
             "}",
         ], f"{s} {prop} {o}, as {s} is linked to things of {o}'s kind"
+
+    def _said_fact_of_namesake(
+        self, a: str, b: str, said: Said, units: Sequence[str]
+    ) -> tuple[list[str], str] | None:
+        """`A P B'`, a fact the KB holds, by a property P the question says of one of the two named things
+        and B' a namesake that takes B's place with P ("Franklin studied at Cambridge?": the University of
+        Cambridge, not the city, is where people study); None for none."""
+        said_props = [u for u in dict.fromkeys(units) if self._kind(u) == "property" and said.words(u)]
+        for prop, (s, o) in itertools.product(said_props, ((a, b), (b, a))):
+            alike = self.named_alike(o, prop, False, said)
+            if alike is not None and self._holds([s, prop, alike]):
+                return [
+                    "ask",
+                    "where",
+                    "{",
+                    s,
+                    prop,
+                    alike,
+                    "}",
+                ], f"{s} {prop} {alike}, a fact ({o} read as {alike})"
+        return None
 
     def _joins_two(self, tokens: Sequence[str]) -> bool:
         """Whether a query names two entities, or one and a value (`res:Saturn ont:orderFromSun 5`): the

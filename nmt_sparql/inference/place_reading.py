@@ -202,3 +202,48 @@ class PlaceReading(KBReader):
                 props = dict(zip(picked, (token_of(v, self.prefixes) for v in rows[0]), strict=False))
                 return [props.get(t, t) for t in chain]
         return None
+
+    def place_past_said(
+        self, question: str, units: Sequence[str], said: Said, cls: str | None
+    ) -> tuple[list[str], str] | None:
+        """The thing of the class asked for that the place a named thing has by a property the question
+        says lies in ("Which US state was Elvis born in?": his birthplace's state; "In which country is
+        Nokia headquartred?": its headquarters' country), when that property's values are no things of
+        the class and no such thing has the named one as a value (the one-fact readings answer nothing:
+        "cities located in California"), and one fact leads from them to such a thing, other than the
+        named one. None unless the question names one thing and says one property (besides the class's
+        name; others only by its words) that leads from it to a thing, and one such fact leads on."""
+        named = self.named_entities(said, units) if cls is not None and self.index is not None else []
+        if cls is None or len(named) != 1:
+            return None
+        entity = named[0]
+        class_words = {w for name in self._class_names(cls) for w in name}
+        leading = [  # said, besides the class's name, and leading from the named thing to a thing
+            u
+            for u in dict.fromkeys(units)
+            if self._kind(u) == "property"
+            and said.words(u) - class_words
+            and self._holds([entity, u, "?_y", ".", "?_y", "?_p", "?_o"])
+        ]
+        if len(leading) != 1:
+            return None
+        prop = leading[0]
+        others = (said.words(u, specific=True) - class_words for u in units if self._kind(u) == "property")
+        if any(not words <= said.words(prop) for words in others):
+            return None  # "the country of the birth place of The Stranger's author": a longer chain
+        if self._holds([entity, prop, "?_y", ".", "?_y", "a", cls]) or self._holds(
+            ["?_y", "a", cls, ".", "?_y", "?_p", entity]  # "cities located in California"
+        ):
+            return None
+        answer = self._query(
+            detokenize(
+                ["select", "distinct", "?_q", "where", "{", entity, prop, "?_y", ".", "?_y", "?_q", "?_x", ".",
+                 "?_x", "a", cls, ".", "filter", "(", "?_x", "!=", entity, ")", "}", "limit", "3"],
+                self.prefixes,
+            )
+        )  # fmt: skip
+        further = [token_of(row[0], self.prefixes) for row in answer.rows if row[0]] if answer.ok else []
+        if len(further) != 1:
+            return None
+        body = [entity, prop, "?y", ".", "?y", further[0], "?x", ".", "?x", "a", cls]
+        return ["select", "distinct", "?x", "where", "{", *body, "}"], f"the {cls} {entity}'s {prop} lies in"

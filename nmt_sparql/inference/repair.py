@@ -173,7 +173,6 @@ from nmt_sparql.inference.asked_order import (
     asks_for_the_top,
     compares_with_a_bound,
     is_verb_form,
-    measured_by_unit,
     ordered_variable,
     ranking_dropped,
     ranks_by_size,
@@ -205,6 +204,7 @@ from nmt_sparql.inference.kb_reading import ANSWERS_READ, element_name, typed_by
 from nmt_sparql.inference.named_pairs import NamedPairs
 from nmt_sparql.inference.place_reading import PlaceReading
 from nmt_sparql.inference.said import Said
+from nmt_sparql.inference.topics import TopicReading
 from nmt_sparql.sparql.patterns import (
     answer_variable,
     apart,
@@ -308,7 +308,7 @@ def expected_of(question: str) -> Expected:
     return expected
 
 
-class Repairer(Comparisons, PlaceReading, NamedPairs):
+class Repairer(Comparisons, PlaceReading, NamedPairs, TopicReading):
     """Repairs the n-best hypotheses of questions on one KB (see the module docstring).
 
     `index`: the KB index the annotator uses (None: replacements come from the question's units only);
@@ -393,7 +393,7 @@ class Repairer(Comparisons, PlaceReading, NamedPairs):
                 unknown,
             )
         if not self.of_answering_classes(answer, expected):
-            detail = f"no answer is of a class that answers '{expected.asks}' questions in training"
+            detail = f"no answer is of a class that answers '{expected.asks}' questions"
             return Attempt(source, sparql, WRONG_KIND, detail), answer, unknown
         return Attempt(source, sparql, ANSWERED, note), answer, unknown
 
@@ -423,9 +423,12 @@ class Repairer(Comparisons, PlaceReading, NamedPairs):
     def of_answering_classes(self, answer: Answer, expected: Expected) -> bool:
         """Whether an answer to a "who" question holds an entity of a class such questions' answers
         have in training (`KBIndex.answer_classes`), or an entity the KB gives no class: "Who wrote
-        The Alchemist?" answered by Portuguese, a language, is not. True when training taught nothing."""
+        The Alchemist?" answered by Portuguese, a language, is not; whether a "where" question's holds
+        anything but people. True when training taught nothing."""
         if expected.asks is None or self.index is None:
             return True
+        if expected.asks == "where":  # "Where is Dave Grohl's band from?" is not answered by its members
+            return not self._only_people(answer)
         asked = self.index.answer_classes(expected.asks)
         if not asked:
             return True
@@ -436,6 +439,16 @@ class Repairer(Comparisons, PlaceReading, NamedPairs):
             if not classes or classes & asked:
                 return True
         return not entities
+
+    def _only_people(self, answer: Answer) -> bool:
+        """Whether an answer's entities (the first few read) are all people: of a class named "person"."""
+        assert self.index is not None
+        entities = [
+            token_of(v, self.prefixes) for v in answer.cells()[:ANSWERS_READ] if value_kinds(v) == {"iri"}
+        ]
+        return bool(entities) and all(
+            e and any(self.named_by_head(c, "person") for c in self.index.classes(e)) for e in entities
+        )
 
     def _matches(self, tokens: Sequence[str], patterns: Sequence[tuple[int, int, int]]) -> bool:
         """ASK: does the conjunction of these triple patterns of `tokens` match anything in the KB?"""
@@ -980,7 +993,8 @@ class Repairer(Comparisons, PlaceReading, NamedPairs):
         wrong kind, the query ranked by the measure the question orders by, counted for a "how many"
         question, taken one hop further along a property the question says ("who wrote the book
         Blade Runner is based on": the book, then its author), its parts joined (`_joined`), or taken
-        one hop back (`_hop_back`), either then accepted as an answering attempt is (`_accept`)."""
+        one hop back (`_hop_back`), either then accepted as an answering attempt is (`_accept`), or
+        ranked when it answers several things a superlative picks from."""
         if answer is None:
             return None
         if attempt.outcome == ANSWERED:
@@ -1019,7 +1033,12 @@ class Repairer(Comparisons, PlaceReading, NamedPairs):
             self._joined(tokens, units, attempt.source, rnd, expected),
             self._hop_back(tokens, attempt.source, rnd, expected),
         ):
-            if rewritten is not None:
+            if rewritten is not None and rewritten[2].outcome == WRONG_KIND:
+                # "Which country that uses the euro has the fewest people?": its countries, then ranked
+                ranked = self._ranked(rewritten[0], units, question, rewritten[2].source, rnd, expected, said)
+                if ranked is not None:
+                    return ranked
+            elif rewritten is not None:
                 return self._accept(*rewritten, rnd, question, units, expected, said)
         return None
 
@@ -1730,7 +1749,7 @@ class Repairer(Comparisons, PlaceReading, NamedPairs):
         """A superlative answered by several answers and no ranking ("which planet is closest to the
         sun": every planet of the Sun) ranked by a measured property of the units, else the one measure of
         the class the answers have or the question asks for ("the first album by the Beatles": release year):
-        the one the question's unit names first ("the fewest people": population), then those most of the
+        the one the question's unit names ("the fewest people": population), else those most of the
         answers have, in the direction the question's word asks for; the first
         that answers and fits (`said`: and is restricted as an answering attempt is, `_accept`)."""
         wanted = asked(question, "superlative") if question else None
@@ -1741,9 +1760,6 @@ class Repairer(Comparisons, PlaceReading, NamedPairs):
         rank = "?v" if "?v" not in tokens else "?_rank"
         bound = self._bound_values(tokens, var)
         measures = [prop for _, prop in self._measures(tokens, var, body, rank, units, question)]
-        unit = measured_by_unit(question) if self.index is not None else None
-        if unit is not None:  # "the fewest people": population first
-            measures.sort(key=lambda p: unit not in element_name(p, self.index).lower().split())
         for prop in measures[: self.per_element]:
             up = ascending(wanted.sense, wanted.word, self.values_are_dates(prop))
             if up is None:
@@ -1801,7 +1817,7 @@ class Repairer(Comparisons, PlaceReading, NamedPairs):
             if low is None:
                 return None
             other, test = self._comparison(
-                prop, value, dates, low, numbers[0] if than is None else None, than
+                prop, value, dates, low, numbers[0] if than is None else None, than, question
             )
             return other, test, f"{source}: compared by {prop} ({word})"
 
@@ -2275,7 +2291,8 @@ class Repairer(Comparisons, PlaceReading, NamedPairs):
         The Raven?" decoded as `?x ont:author ?y . res:The_Raven ont:author ?y`: the other works of its
         author, not a who): the one pattern that reaches the answer variable from the variable between,
         by the property another pattern reaches that variable by, is dropped with the answer's classes,
-        and that variable answers. Only for a SELECT of one variable and plain patterns."""
+        and that variable answers. Only for a SELECT of one variable and plain patterns; returned when it
+        answers, or answers several things a superlative is to rank."""
         types = token_types(tokens, self.prefixes)
         var, found = answer_variable(tokens, types), braces(tokens)
         if (
@@ -2302,17 +2319,21 @@ class Repairer(Comparisons, PlaceReading, NamedPairs):
         new = [*tokens[: open_at + 1], *body, *tokens[close_at:]]
         attempt, answer, _ = self._try(new, f"{source}: its answer one hop back, at {inner}", expected)
         rnd.attempts.append(attempt)
-        return (new, answer, attempt) if attempt.outcome == ANSWERED and answer is not None else None
+        ranks = attempt.outcome == WRONG_KIND and expected.top  # several things a ranking may pick from
+        return (
+            (new, answer, attempt) if (attempt.outcome == ANSWERED or ranks) and answer is not None else None
+        )
 
     # -- one question ----------------------------------------------------------------------------
 
     def placed(
         self, question: str, units: Sequence[str], said: Said, expected: Expected
     ) -> tuple[list[str], str] | None:
-        """The query a question that places things by a measure or an order asks, read from it alone
-        (`placed_between`, `kin_compared`, `placed_at`, `place_of`), counted when it asks how many ("Name
-        the planets between ..." is a list, though a count may answer it); None for a yes/no question or
-        one that places nothing."""
+        """The query a question that places things by a measure or an order, or in a place, or that
+        sets a topic, asks, read from it alone (`placed_between`, `kin_compared`, `placed_at`, `place_of`,
+        `place_past_said` unless it asks how many, `topic_read`), counted when it asks how many ("Name the
+        planets between ..." is a list, though a count may answer it); None for a yes/no question or one
+        that places nothing."""
         if expected.boolean:
             return None
         counted = expected == COUNT
@@ -2321,6 +2342,12 @@ class Repairer(Comparisons, PlaceReading, NamedPairs):
             or self.kin_compared(question, units, said, counted)
             or self.placed_at(question, units, said, False)
             or self.place_of(question, units, said)
+            or (
+                None
+                if counted
+                else self.place_past_said(question, units, said, self.asked_class(question, units))
+            )
+            or self.topic_read(question, units, expected)
         )
 
     def _question_read(

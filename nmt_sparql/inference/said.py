@@ -10,7 +10,13 @@ from collections.abc import Sequence
 
 from nmt_sparql.annotation.linking.index import QUALIFIER, KBIndex, misspelt, normalize
 from nmt_sparql.annotation.linking.linker import STOPWORDS
-from nmt_sparql.annotation.linking.wordforms import head_plurals, inflections, is_common_noun, place_names
+from nmt_sparql.annotation.linking.wordforms import (
+    head_plurals,
+    inflections,
+    is_common_noun,
+    is_dictionary_word,
+    place_names,
+)
 from nmt_sparql.inference.expected_answer import asked_noun
 
 # Words an element's learned names may hold that name nothing by themselves ("is", "be", "been").
@@ -18,6 +24,8 @@ _FUNCTION_WORDS = frozenset({
     "the", "and", "was", "were", "are", "been", "being", "has", "have", "had", "does", "did", "its", "his",
     "her", "their", "for", "from", "with", "into", "than", "that", "this", "which", "what", "who", "whom",
 })  # fmt: skip
+# A question word this long that English does not know may misspell an element's one-word name.
+_TYPO_LENGTH = 7
 
 
 class Said:
@@ -140,9 +148,9 @@ class Said:
         return self._asked
 
     def words(self, token: str, specific: bool = False) -> frozenset[str]:
-        """The question's words the element's names say; `specific`: only by a name that is not a part
-        of a longer one ("places" of "places of birth" says no birth place; "born" of "was born in" does,
-        function words aside)."""
+        """The question's words the element's names say, a long one-word name misspelt too
+        ("headquartred"); `specific`: only by a name that is not a part of a longer one ("places" of
+        "places of birth" says no birth place; "born" of "was born in" does, function words aside)."""
         key = f"{specific} {token}"
         if key not in self._words:
             names = [n for n in self.index.names(token) if n not in _FUNCTION_WORDS and len(n) > 2]
@@ -150,5 +158,7 @@ class Said:
                 content = {n: set(n.split()) - STOPWORDS for n in names}
                 names = [n for n in names if not any(content[n] < content[m] for m in names)]
             found = {w for n in names if f" {n} " in self.text for w in n.split()}
+            typos = [w for w in self.text.split() if len(w) >= _TYPO_LENGTH and not is_dictionary_word(w)]
+            found |= {n for n in names if " " not in n and any(misspelt(w, n) for w in typos)}
             self._words[key] = frozenset(found - _FUNCTION_WORDS)
         return self._words[key]

@@ -1,0 +1,32 @@
+"""What a question says of KB elements (inference/said.py): the words their names say, misspelt or not."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from nmt_sparql.annotation.linking.index import Entry, KBIndex
+from nmt_sparql.inference.said import Said
+
+
+@pytest.fixture()
+def index(tmp_path: Path) -> Iterator[KBIndex]:
+    entries = [
+        Entry("ont:headquarters", "property", ("headquarters", "headquartered")),
+        Entry("ont:nationality", "property", ("nationality",)),
+        Entry("ont:birthPlace", "property", ("birth place", "born")),
+    ]
+    with KBIndex.build(tmp_path / "index.sqlite", entries) as built:
+        yield built
+
+
+def test_a_long_name_misspelt_in_a_word_english_does_not_know_is_still_said(index: KBIndex) -> None:
+    """ "headquartred" says headquartered; "rationality" is a word of its own, not a misspelt
+    nationality, and a short name is matched exactly only."""
+    assert "headquartered" in Said("In which country is Nokia headquartred?", index).words("ont:headquarters")
+    assert Said("what was the rationality of Kant", index).words("ont:nationality") == frozenset()
+    assert Said("what was the nationalty of Kant", index).words("ont:nationality") == {"nationality"}
+    assert Said("Where was Mozart borm?", index).words("ont:birthPlace") == frozenset()
+    assert Said("Where was Mozart born?", index).words("ont:birthPlace") == {"born"}
