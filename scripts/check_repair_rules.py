@@ -28,8 +28,8 @@ them by, a range the question names by its two ends (a FILTER made it), of one n
 be the gold one), an entity named and left out of an ASK (joined, its answer must be the gold one), things
 placed between or beyond named ones by a measure or compared with one linked as they are, the place an
 ordinal names in an order, the thing of the class asked for that a said place lies in, and the fact asked
-of a topic's thing (their answers must be the gold one), an answer that is the thing the question
-talks of taken one hop further. A rule that would reject
+of a topic's thing or of a thing a relative clause names (their answers must be the gold one), an answer
+that is the thing the question talks of taken one hop further. A rule that would reject
 or rewrite a *gold* query is a rule that breaks right answers. This script runs each rule on every gold
 query of a prepared dataset (and any JSONL files of {question, query}) against its KB and counts the
 gold queries each rule would change: all counts should be 0.

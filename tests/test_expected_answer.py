@@ -177,6 +177,7 @@ def test_a_superlative_is_not_answered_by_one_value_unranked() -> None:
         ("Philips is headquartered in what country?", ["country"]),
         ("the Nile flows through what countries", ["countries"]),
         ("the album back to black is by who", []),  # a statement asking at its end, no noun phrase
+        ("What does the company Ole Kirk Christiansen founded make?", []),  # a verb after "what"
     ],
 )
 def test_the_words_naming_what_a_question_asks_for(question: str, noun: list[str]) -> None:

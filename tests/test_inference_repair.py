@@ -3425,3 +3425,81 @@ def test_a_topic_before_the_question_names_the_thing_its_pronoun_points_back_to(
         )
         question = "Ernest Rutherford's native country - what's the capital city?"
         assert repairer.topic_read(question, units, expected_of(question)) is None
+
+
+CLAUSE_TTL = """@prefix res: <http://repair.test/resource/> .
+@prefix ont: <http://repair.test/ontology/> .
+res:Lego a ont:Company ; ont:founder res:Ole_Kirk_Christiansen ; ont:foundingYear 1932 ; ont:industry res:Toys .
+res:Ole_Kirk_Christiansen a ont:Person .
+res:Jane_Goodall a ont:Person ; ont:almaMater res:Newnham_College .
+res:Newnham_College a ont:University ; ont:foundingYear 1871 .
+res:Uranus a ont:Planet ; ont:discoverer res:William_Herschel ; ont:orbits res:Sun .
+res:Titania a ont:Moon ; ont:orbits res:Uranus .
+"""
+
+
+def test_a_thing_a_relative_clause_names_is_the_thing_the_question_asks_about(
+    prefixes: PrefixMap, tmp_path: Path
+) -> None:
+    """ "When was the university Jane Goodall attended founded?": the university the KB links her to,
+    then its founding year; "What does the company Ole Kirk Christiansen founded make?": the company he
+    founded, then the one fact of it the question says nothing else of (its industry; "founded" says the
+    founder, not the founding year); "moons orbiting the planet William Herschel discovered": the fact
+    the other way round, the moons that orbit it. Not without "the" and the class right before the named
+    entity."""
+    entries = [
+        Entry("res:Jane_Goodall", "entity", ("Jane Goodall",)),
+        Entry("res:Ole_Kirk_Christiansen", "entity", ("Ole Kirk Christiansen",)),
+        Entry("ont:University", "class", ("university",)),
+        Entry("ont:Company", "class", ("company",)),
+        Entry("ont:almaMater", "property", ("alma mater", "attended")),
+        Entry("ont:foundingYear", "property", ("founding year", "founded")),
+        Entry("ont:founder", "property", ("founder", "founded")),
+        Entry("ont:industry", "property", ("industry",)),
+        Entry("res:William_Herschel", "entity", ("William Herschel",)),
+        Entry("ont:Planet", "class", ("planet",)),
+        Entry("ont:Moon", "class", ("moon",)),
+        Entry("ont:orbits", "property", ("orbits", "orbiting")),
+        Entry("ont:discoverer", "property", ("discoverer", "discovered")),
+    ]
+    facts = [
+        ("res:Uranus", "ont:discoverer", "res:William_Herschel"),
+        ("res:Uranus", "a", "ont:Planet"),
+        ("res:Jane_Goodall", "ont:almaMater", "res:Newnham_College"),
+        ("res:Newnham_College", "a", "ont:University"),
+        ("res:Lego", "ont:founder", "res:Ole_Kirk_Christiansen"),
+        ("res:Lego", "a", "ont:Company"),
+    ]
+    with _repairer_on(tmp_path, prefixes, CLAUSE_TTL, entries, facts=facts) as repairer:
+        question = "When was the university Jane Goodall attended founded?"
+        units = ["ont:University", "res:Jane_Goodall", "ont:almaMater", "ont:foundingYear"]
+        wrong = _tokens("SELECT DISTINCT ?x WHERE { res:Jane_Goodall ont:foundingYear ?x }")
+        founded = repairer.repair([wrong], units, question)
+        assert founded.tokens == _tokens(
+            "SELECT DISTINCT ?x WHERE { res:Jane_Goodall ont:almaMater ?y . ?y a ont:University ."
+            " ?y ont:foundingYear ?x }"
+        )
+        assert founded.answer.rows == (("1871",),)
+        question = "What does the company Ole Kirk Christiansen founded make?"
+        units = [
+            "ont:Company",
+            "res:Ole_Kirk_Christiansen",
+            "ont:founder",
+            "ont:foundingYear",
+            "ont:industry",
+        ]
+        made = repairer.clause_read(question, units, Said(question, repairer.index), expected_of(question))
+        assert made is not None and made[0][-4:] == ["?y", "ont:industry", "?x", "}"]
+        question = "moons orbiting the planet William Herschel discovered"  # the moons are the subjects
+        units = ["ont:Moon", "ont:Planet", "res:William_Herschel", "ont:orbits", "ont:discoverer"]
+        moons = repairer.clause_read(question, units, Said(question, repairer.index), expected_of(question))
+        assert moons is not None and moons[0] == _tokens(
+            "SELECT DISTINCT ?x WHERE { ?y ont:discoverer res:William_Herschel . ?y a ont:Planet ."
+            " ?x ont:orbits ?y . ?x a ont:Moon }"
+        )
+        question = "When was a university Jane Goodall liked founded?"
+        units = ["ont:University", "res:Jane_Goodall", "ont:foundingYear"]
+        assert (
+            repairer.clause_read(question, units, Said(question, repairer.index), expected_of(question))
+            is None
+        )

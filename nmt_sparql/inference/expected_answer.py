@@ -283,10 +283,13 @@ def asked_noun(question: str, width: int = 3) -> list[str]:
     countries"), and for "what" after a preposition ("headquartered in what country"); a bare noun
     phrase's first words ("albums by bands from London"); empty when the question has no such phrase
     and opens with a question word, an auxiliary, a verb that asks, or a preposition, or ends with a
-    question word ("the album back to black is by who")."""
+    question word ("the album back to black is by who"), or when an auxiliary follows "what" or "which"
+    ("What does the company ... make?")."""
     words = _words(question)
     for end in range(min(len(words), 7), 0, -1):
         if _ASKING.match(" ".join(words[:end])):
+            if words[end - 1] in ("what", "which") and words[end : end + 1] and words[end] in AUXILIARIES:
+                return []  # "What does the company ... make?": a verb follows, no noun
             return words[end : end + width]
     if "which" in words[1:]:
         at = words.index("which", 1) + 1

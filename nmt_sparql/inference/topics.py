@@ -1,11 +1,12 @@
-"""A topic set before the question proper, read as the thing the question asks about, for repair
+"""A thing a question names by a fact of a named entity, and then asks a fact of, for repair
 (inference/repair.py).
 
 "Jaws's composer - where was he born?", "Ernest Rutherford's native country - what's its capital city?":
-the topic names a thing by a fact of a named entity (Jaws's composer), and the question after the dash
-asks a fact of that thing, by a pronoun ("he", "its"). A model reads such a question as one: it may ask
-the topic's fact, or the second fact of the named entity. The reading here chains the two facts the two
-parts say: `E P ?y . ?y Q ?x`.
+a topic names a thing by a fact of a named entity (Jaws's composer), and the question after the dash
+asks a fact of that thing, by a pronoun ("he", "its"). "When was the university Jane Goodall attended
+founded?", "What does the company Ole Kirk Christiansen founded make?": a relative clause does the same
+within the question. A model reads such a question as one: it may ask the first fact, or the second fact
+of the named entity. The readings here chain the two facts the two parts say: `E P ?y . ?y Q ?x`.
 """
 
 from __future__ import annotations
@@ -23,8 +24,71 @@ from nmt_sparql.sparql.tokens import detokenize
 _POINTING = frozenset({"he", "she", "it", "its", "they", "their", "his", "her", "him", "them"})
 
 
+# Words that may open a relative clause after the class it names a thing of ("the book that Jaws ...").
+_RELATIVE = frozenset({"that", "which", "who", "whom"})
+
+
 class TopicReading(KBReader):
-    """A topic before the question proper read as the thing it asks about (see the module docstring)."""
+    """A thing named by a topic or a relative clause read as the thing asked about (module docstring)."""
+
+    def clause_read(
+        self, question: str, units: Sequence[str], said: Said, expected: Expected
+    ) -> tuple[list[str], str] | None:
+        """`E P ?y . ?y a C . ?y Q ?x`: the thing of a class C that "the C" names by a relative clause
+        on the one entity E the question names right after it ("the university Jane Goodall attended":
+        the university the KB most often links things of C to her by), then a fact `Q` of the units the
+        question says besides (else any it does not say: "What does the company Ole Kirk Christiansen
+        founded make?", not the founding year "founded" says of P), either way round ("moons orbiting the
+        planet William Herschel discovered"), the answer typed by the class the question asks for; the
+        one such chain the KB answers as `expected` asks. None when the question names not one entity right after "the C" (or "the C
+        that"), C is the class it asks for ("List the films James Cameron made"), the question says more
+        relative clauses ("whose", a second "that"), or not one chain answers."""
+        named = self.named_entities(said, units)
+        words = said.text.split()
+        if len(named) != 1 or self.index is None or "whose" in words or words.count("that") > 1:
+            return None  # "the writer whose famous work is the novel that ...": more facts than two
+        entity = named[0]
+        starts = {start for start, _ in said.spans_in_full(entity)} | {
+            i for i, w in enumerate(words) if w in said.part_words(entity)
+        }
+        found, asked = [], self.asked_class(question, units)
+        for cls in (u for u in dict.fromkeys(units) if self._kind(u) == "class" and u != asked):
+            if not self._clause_after(cls, words, starts):
+                continue  # "List the films James Cameron made ...": the things asked for, not asked about
+            links = self.index.relations(cls, entity, k=1)
+            if not links:
+                continue
+            prop, told = links[0], said.words(links[0])
+            forward = self._holds([entity, prop, "?_y", ".", "?_y", "a", cls])
+            way = [*([entity, prop, "?y"] if forward else ["?y", prop, entity]), ".", "?y", "a", cls]
+            seconds = [
+                u
+                for u in dict.fromkeys(units)
+                if self._kind(u) == "property"
+                and u != prop
+                and not (said.words(u) and said.words(u) <= told)
+                and self._holds([*way, ".", "?y", u, "?_x"])
+            ]
+            typed = [".", "?x", "a", asked] if asked is not None else []
+            for second in [u for u in seconds if said.words(u)] or seconds:
+                for fact in (["?y", second, "?x"], ["?x", second, "?y"]):  # "moons orbiting the planet ..."
+                    query = ["select", "distinct", "?x", "where", "{", *way, ".", *fact, *typed, "}"]
+                    answer = self._query(detokenize(query, self.prefixes))
+                    if answer.ok and not answer.is_empty() and fits(expected, query, answer):
+                        found.append((query, f"the {cls} {' '.join(way[:3])}, then {' '.join(fact)}"))
+        return found[0] if len(found) == 1 else None
+
+    def _clause_after(self, cls: str, words: Sequence[str], starts: set[int]) -> bool:
+        """Whether the question says "the C" (a name of the class), not after "of", right before a named
+        entity's name (at one of `starts`), or before "that"/"which"/"who(m)" and it."""
+        for name in self._class_names(cls):
+            for end in range(len(name) + 1, len(words) + 1):
+                start = end - len(name) - 1
+                if words[start:end] != ["the", *name] or words[start - 1 : start] == ["of"]:
+                    continue  # "the state of the birthplace of the musician that Red ...": a longer chain
+                if end in starts or (words[end : end + 1] and words[end] in _RELATIVE and end + 1 in starts):
+                    return True
+        return False
 
     def topic_read(
         self, question: str, units: Sequence[str], expected: Expected
