@@ -39,8 +39,8 @@ class TopicReading(KBReader):
         the university the KB most often links things of C to her by), then a fact `Q` of the units the
         question says besides (else any it does not say: "What does the company Ole Kirk Christiansen
         founded make?", not the founding year "founded" says of P), either way round ("moons orbiting the
-        planet William Herschel discovered"), the answer typed by the class the question asks for; the
-        one such chain the KB answers as `expected` asks. None when the question names not one entity right after "the C" (or "the C
+        planet William Herschel discovered"), the answer typed by the class the question asks for
+        unless it asks for a number or a date; the one such chain the KB answers as `expected` asks. None when the question names not one entity right after "the C" (or "the C
         that"), C is the class it asks for ("List the films James Cameron made"), the question says more
         relative clauses ("whose", a second "that"), or not one chain answers."""
         named = self.named_entities(said, units)
@@ -69,7 +69,8 @@ class TopicReading(KBReader):
                 and not (said.words(u) and said.words(u) <= told)
                 and self._holds([*way, ".", "?y", u, "?_x"])
             ]
-            typed = [".", "?x", "a", asked] if asked is not None else []
+            measured = {"number", "date"} & expected.values  # "how many people live in ...": a population
+            typed = [".", "?x", "a", asked] if asked is not None and not measured else []
             for second in [u for u in seconds if said.words(u)] or seconds:
                 for fact in (["?y", second, "?x"], ["?x", second, "?y"]):  # "moons orbiting the planet ..."
                     query = ["select", "distinct", "?x", "where", "{", *way, ".", *fact, *typed, "}"]
