@@ -3271,15 +3271,13 @@ def test_the_thing_of_the_kind_asked_that_a_said_place_lies_in_is_read_from_the_
         assert country.answer.rows == (("http://repair.test/resource/Germany",),)
         question = "Which country is Elvis a citizen of?"
         units = ["res:Elvis_Presley", "ont:Country", "ont:nationality"]
-        assert (
-            repairer.place_past_said(question, units, Said(question, repairer.index), "ont:Country") is None
-        )
+        assert repairer.place_past_said(units, Said(question, repairer.index), "ont:Country") is None
         question = "Which place was Elvis born in?"  # his birthplace's state and country are both places
         units = ["res:Elvis_Presley", "ont:Place", "ont:birthPlace"]
-        assert repairer.place_past_said(question, units, Said(question, repairer.index), "ont:Place") is None
+        assert repairer.place_past_said(units, Said(question, repairer.index), "ont:Place") is None
         question = "Which cities are located in Mississippi?"  # a city is, by the said property itself
         units = ["res:Mississippi", "ont:City", "ont:locatedIn"]
-        assert repairer.place_past_said(question, units, Said(question, repairer.index), "ont:City") is None
+        assert repairer.place_past_said(units, Said(question, repairer.index), "ont:City") is None
 
 
 NIGER_TTL = """@prefix res: <http://repair.test/resource/> .

@@ -204,7 +204,7 @@ class PlaceReading(KBReader):
         return None
 
     def place_past_said(
-        self, question: str, units: Sequence[str], said: Said, cls: str | None
+        self, units: Sequence[str], said: Said, cls: str | None
     ) -> tuple[list[str], str] | None:
         """The thing of the class asked for that the place a named thing has by a property the question
         says lies in ("Which US state was Elvis born in?": his birthplace's state; "In which country is

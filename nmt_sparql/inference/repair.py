@@ -2342,11 +2342,7 @@ class Repairer(Comparisons, PlaceReading, NamedPairs, TopicReading):
             or self.kin_compared(question, units, said, counted)
             or self.placed_at(question, units, said, False)
             or self.place_of(question, units, said)
-            or (
-                None
-                if counted
-                else self.place_past_said(question, units, said, self.asked_class(question, units))
-            )
+            or (None if counted else self.place_past_said(units, said, self.asked_class(question, units)))
             or self.topic_read(question, units, expected)
             or self.clause_read(question, units, said, expected)
         )

@@ -22,8 +22,6 @@ from nmt_sparql.sparql.tokens import detokenize
 
 # Words of the question proper that point back to the topic.
 _POINTING = frozenset({"he", "she", "it", "its", "they", "their", "his", "her", "him", "them"})
-
-
 # Words that may open a relative clause after the class it names a thing of ("the book that Jaws ...").
 _RELATIVE = frozenset({"that", "which", "who", "whom"})
 
@@ -40,9 +38,10 @@ class TopicReading(KBReader):
         question says besides (else any it does not say: "What does the company Ole Kirk Christiansen
         founded make?", not the founding year "founded" says of P), either way round ("moons orbiting the
         planet William Herschel discovered"), the answer typed by the class the question asks for
-        unless it asks for a number or a date; the one such chain the KB answers as `expected` asks. None when the question names not one entity right after "the C" (or "the C
-        that"), C is the class it asks for ("List the films James Cameron made"), the question says more
-        relative clauses ("whose", a second "that"), or not one chain answers."""
+        unless it asks for a number or a date; the one such chain the KB answers as `expected` asks.
+        None when the question names not one entity right after "the C" (or "the C that"), C is the
+        class it asks for ("List the films James Cameron made"), the question says more relative
+        clauses ("whose", a second "that"), or not one chain answers."""
         named = self.named_entities(said, units)
         words = said.text.split()
         if len(named) != 1 or self.index is None or "whose" in words or words.count("that") > 1:
@@ -74,8 +73,7 @@ class TopicReading(KBReader):
             for second in [u for u in seconds if said.words(u)] or seconds:
                 for fact in (["?y", second, "?x"], ["?x", second, "?y"]):  # "moons orbiting the planet ..."
                     query = ["select", "distinct", "?x", "where", "{", *way, ".", *fact, *typed, "}"]
-                    answer = self._query(detokenize(query, self.prefixes))
-                    if answer.ok and not answer.is_empty() and fits(expected, query, answer):
+                    if self._answers(query, expected):
                         found.append((query, f"the {cls} {' '.join(way[:3])}, then {' '.join(fact)}"))
         return found[0] if len(found) == 1 else None
 
@@ -120,10 +118,14 @@ class TopicReading(KBReader):
                 if second in link:
                     continue
                 query = ["select", "distinct", "?x", "where", "{", *link, ".", "?y", second, "?x", "}"]
-                answer = self._query(detokenize(query, self.prefixes))
-                if answer.ok and not answer.is_empty() and fits(expected, query, answer):
+                if self._answers(query, expected):
                     return query, f"the topic {' '.join(link)}, then its {second}"
         return None
+
+    def _answers(self, query: list[str], expected: Expected) -> bool:
+        """Whether the KB answers `query` with something, as `expected` asks."""
+        answer = self._query(detokenize(query, self.prefixes))
+        return answer.ok and not answer.is_empty() and fits(expected, query, answer)
 
     @staticmethod
     def _names_in_topic(entity: str, told: Said) -> bool:
@@ -144,4 +146,4 @@ class TopicReading(KBReader):
                 for prop in self.index.relations(unit, entity):
                     way = [entity, prop, "?y"] if self._holds([entity, prop, "?_y"]) else ["?y", prop, entity]
                     links.append([*way, ".", "?y", "a", unit])
-        return [link for link in links if self._holds([*link])]
+        return [link for link in links if self._holds(link)]
