@@ -515,28 +515,14 @@ class Comparisons(KBReader):
                 continue
             for entity in self.named_entities(said, units):
                 for prop in self.index.relations(cls, entity):
-                    forward = self._holds([entity, prop, "?_y", ".", "?_y", "a", cls])
-                    link = [entity, prop, "?y"] if forward else ["?y", prop, entity]
-                    body = [*link, ".", "?y", "a", cls]
-                    one = f"select ( count ( distinct ?y ) as ?n ) where {{ {' '.join(body)} }}"
-                    counted = self._query(detokenize(one.split(), self.prefixes))
+                    body = [*self.link_to(entity, prop, cls), ".", "?y", "a", cls]
+                    one = ["select", "(", "count", "(", "distinct", "?y", ")", "as", "?n", ")", "where", "{", *body, "}"]  # fmt: skip
+                    counted = self._query(detokenize(one, self.prefixes))
                     if counted.ok and counted.rows and counted.rows[0][0] == "1":
-                        query = [
-                            "select",
-                            "distinct",
-                            "?x",
-                            "where",
-                            "{",
-                            *body,
-                            ".",
-                            "?y",
-                            orders[0],
-                            "?x",
-                            "}",
-                        ]
-                        found.append(
-                            (query, f"the place by {orders[0]} of the {cls} {entity} is linked to by {prop}")
-                        )
+                        head = ["select", "distinct", "?x", "where", "{"]
+                        query = [*head, *body, ".", "?y", orders[0], "?x", "}"]
+                        note = f"the place by {orders[0]} of the {cls} {entity} is linked to by {prop}"
+                        found.append((query, note))
         return found[0] if len(found) == 1 else None
 
     def placed_between(

@@ -149,9 +149,9 @@ def _words(question: str, spelled: bool = True) -> list[str]:
 
 def expected_answer(question: str) -> Expected:
     """What `question` asks for, from the first words of its question proper, else a question word it
-    ends with (module docstring); `ANY` when they say nothing. A first word read as a misspelt keyword yields to a
-    question word at the end: "Thom Yorke's band formed in what year?" opens with a name, not "whom",
-    and so does "thom yorke's band plays what kind of music"."""
+    ends with (module docstring); `ANY` when they say nothing. A first word read as a misspelt keyword
+    yields to a question word at the end: "Thom Yorke's band formed in what year?" opens with a name,
+    not "whom", and so does "thom yorke's band plays what kind of music"."""
     proper = question_proper(question)
     if proper != question:
         return expected_answer(proper)  # "Just finished The Kite Runner - where was its author born?"

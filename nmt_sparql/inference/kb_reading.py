@@ -279,6 +279,12 @@ class KBReader:
         prop = next((r for r in linked if r in units), linked[0])
         return [a, prop, b] if self._holds([a, prop, b]) else [b, prop, a]
 
+    def link_to(self, entity: str, prop: str, cls: str | None = None) -> list[str]:
+        """`entity prop ?y`, or `?y prop entity` when the KB does not hold it that way (to things of
+        `cls`, when given): the pattern by which a fact of `entity` names another thing, `?y`."""
+        typed = [".", "?_y", "a", cls] if cls is not None else []
+        return [entity, prop, "?y"] if self._holds([entity, prop, "?_y", *typed]) else ["?y", prop, entity]
+
     def alike(self, a: str, b: str) -> bool:
         """Whether the KB gives `a` and `b` a class in common: things of one kind."""
         return self._holds([a, "a", "?_c", ".", b, "a", "?_c"])

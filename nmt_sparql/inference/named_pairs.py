@@ -63,7 +63,8 @@ class NamedPairs(KBReader):
         label), with what it reads: whether the KB links the two by a fact (a property of the units
         first), else by a fact with a namesake of one of them the question's property takes
         (`_said_fact_of_namesake`), else `A P B` by the property that most often links A to things of B's
-        class, or B to A's ("no": the KB links them by nothing). None for a question that names other than two."""
+        class, or B to A's ("no": the KB links them by nothing). None for a question that names other
+        than two."""
         if said is None or self.index is None:
             return None
         named = self.named_entities(said, units)
@@ -100,15 +101,8 @@ class NamedPairs(KBReader):
         for prop, (s, o) in itertools.product(said_props, ((a, b), (b, a))):
             alike = self.named_alike(o, prop, False, said)
             if alike is not None and self._holds([s, prop, alike]):
-                return [
-                    "ask",
-                    "where",
-                    "{",
-                    s,
-                    prop,
-                    alike,
-                    "}",
-                ], f"{s} {prop} {alike}, a fact ({o} read as {alike})"
+                note = f"{s} {prop} {alike}, a fact ({o} read as {alike})"
+                return ["ask", "where", "{", s, prop, alike, "}"], note
         return None
 
     def _joins_two(self, tokens: Sequence[str]) -> bool:

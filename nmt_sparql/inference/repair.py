@@ -2331,9 +2331,9 @@ class Repairer(Comparisons, PlaceReading, NamedPairs, TopicReading):
     ) -> tuple[list[str], str] | None:
         """The query a question that places things by a measure or an order, or in a place, or that
         sets a topic, asks, read from it alone (`placed_between`, `kin_compared`, `placed_at`, `place_of`,
-        `place_past_said` unless it asks how many, `topic_read`, `clause_read`), counted when it asks how many ("Name the
-        planets between ..." is a list, though a count may answer it); None for a yes/no question or one
-        that places nothing."""
+        `place_past_said` unless it asks how many, `topic_read`, `clause_read`), counted when it asks how
+        many ("Name the planets between ..." is a list, though a count may answer it); None for a yes/no
+        question or one that places nothing."""
         if expected.boolean:
             return None
         counted = expected == COUNT

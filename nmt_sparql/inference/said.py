@@ -38,6 +38,7 @@ class Said:
         self._parts: dict[str, frozenset[str]] = {}  # `part_words`
         self._names: dict[str, frozenset[str]] = {}  # `names_within`: each asks the index of every name
         self._asked: list[str] | None = None  # `asked_noun`
+        self._unknown: list[str] | None = None  # `_typos`
 
     def names_whole(self, token: str) -> bool:
         """Whether the question names the element in full (`names_in_full`) or by a place adjective of
@@ -64,6 +65,14 @@ class Said:
                 if not wrong or (len(form) > 1 and len(wrong) == 1 and misspelt(*wrong[0])):
                     spans.append((at, at + len(form)))
         return spans
+
+    def _typos(self) -> list[str]:
+        """The question's long words English does not know: what may misspell a one-word name, read once."""
+        if self._unknown is None:
+            self._unknown = [
+                w for w in self.text.split() if len(w) >= _TYPO_LENGTH and not is_dictionary_word(w)
+            ]
+        return self._unknown
 
     def within_another(self, token: str, others: Sequence[str]) -> bool:
         """Whether every span that names the element in full lies within a span naming one of `others`
@@ -158,7 +167,6 @@ class Said:
                 content = {n: set(n.split()) - STOPWORDS for n in names}
                 names = [n for n in names if not any(content[n] < content[m] for m in names)]
             found = {w for n in names if f" {n} " in self.text for w in n.split()}
-            typos = [w for w in self.text.split() if len(w) >= _TYPO_LENGTH and not is_dictionary_word(w)]
-            found |= {n for n in names if " " not in n and any(misspelt(w, n) for w in typos)}
+            found |= {n for n in names if " " not in n and any(misspelt(w, n) for w in self._typos())}
             self._words[key] = frozenset(found - _FUNCTION_WORDS)
         return self._words[key]

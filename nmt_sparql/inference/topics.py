@@ -58,8 +58,7 @@ class TopicReading(KBReader):
             if not links:
                 continue
             prop, told = links[0], said.words(links[0])
-            forward = self._holds([entity, prop, "?_y", ".", "?_y", "a", cls])
-            way = [*([entity, prop, "?y"] if forward else ["?y", prop, entity]), ".", "?y", "a", cls]
+            way = [*self.link_to(entity, prop, cls), ".", "?y", "a", cls]
             seconds = [
                 u
                 for u in dict.fromkeys(units)
@@ -143,7 +142,8 @@ class TopicReading(KBReader):
             if kind == "property" and told.words(unit):
                 links += [[entity, unit, "?y"], ["?y", unit, entity]]
             elif kind == "class" and told.words(unit):
-                for prop in self.index.relations(unit, entity):
-                    way = [entity, prop, "?y"] if self._holds([entity, prop, "?_y"]) else ["?y", prop, entity]
-                    links.append([*way, ".", "?y", "a", unit])
+                links += [
+                    [*self.link_to(entity, prop), ".", "?y", "a", unit]
+                    for prop in self.index.relations(unit, entity)
+                ]
         return [link for link in links if self._holds(link)]
