@@ -181,6 +181,15 @@ def test_a_superlative_outside_a_name_asks_for_the_top_answer() -> None:
     assert not asks_for_the_top("Which rivers flow through Germany?")
 
 
+def test_greatest_before_a_plural_is_fame_not_a_ranking() -> None:
+    """ "puccini's greatest hits": the works he is known for, several, as "his most famous novels" is;
+    "greatest" before a singular still ranks."""
+    assert not asks_for_the_top("puccini's greatest hits on the opera stage")
+    assert not asks_for_the_top("Tolstoy's greatest novels")
+    assert asks_for_the_top("Which country has the greatest area?")
+    assert asks_for_the_top("the country with the greatest population")
+
+
 @pytest.mark.parametrize(
     ("question", "noun"),
     [

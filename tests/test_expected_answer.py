@@ -86,6 +86,13 @@ from nmt_sparql.inference.expected_answer import (
         ("Never Let Me Go was written in Japanese, surely?", YES_NO),
         ("Leiden University is older than Edinburgh's, correct me if I'm wrong", YES_NO),
         ("Franklin studied at Cambridge, or am I mixing her up with someone else?", YES_NO),
+        ("Steven Spielberg directed Star Wars, if I remember correctly", YES_NO),
+        ("George Lucas directed Star Wars, if memory serves", YES_NO),
+        ("Hergé was Belgian, as far as I know", YES_NO),
+        ("Van Gogh's most famous canvases", NOT_A_MEASURE),  # things he has: no date of his
+        ("puccini's greatest hits on the opera stage", NOT_A_MEASURE),
+        ("Mozart's birth and death years", NOT_YES_NO_OR_COUNT),  # plurals of time: dates
+        ("When's Greta Gerwig's birthday?", NOT_YES_NO_OR_COUNT),  # "when's" opens no noun phrase
         (
             "Just finished The Kite Runner - where was its author born?",
             replace(THING, asks="where"),

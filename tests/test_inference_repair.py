@@ -2525,6 +2525,22 @@ def test_a_measure_put_in_by_repair_compares_with_the_entitys_value(nations: Rep
     assert {row[0].rsplit("/", 1)[1] for row in repaired.answer.rows} == {"France", "Iceland"}
 
 
+def test_an_entity_taken_as_a_value_is_compared_by_the_measure_the_question_says(nations: Repairer) -> None:
+    """ "Which countries cover more area than Malta?" decoded with Malta as a population, the area read
+    too: the comparison is by area, the measure the question says, not by the population it does not."""
+    taken = _tokens(
+        "SELECT DISTINCT ?x WHERE { ?x a ont:Country . ?x ont:population res:Malta . ?x ont:area ?v }"
+    )
+    units = ["ont:Country", "ont:population", "ont:area", "res:Malta"]
+    compared = nations.entity_as_value(taken, "Which countries cover more area than Malta?", units)
+    assert compared is not None and compared[0] == _tokens(
+        "SELECT DISTINCT ?x WHERE { ?x a ont:Country . ?x ont:area ?_value . res:Malta ont:area ?_than ."
+        " ?x ont:area ?v . FILTER ( ?_value > ?_than ) }"
+    )
+    people = nations.entity_as_value(taken, "Which countries have more people than Malta?", units)
+    assert people is not None and "ont:population" in people[0] and people[0].count("ont:area") == 1
+
+
 def test_a_choice_between_two_named_entities_ranks_the_two_by_the_measure_asked(nations: Repairer) -> None:
     """ "Who is older, Syd Barrett or Roger Waters?": the two by birth date, the earliest; the measure is
     the one both have when no unit names it. The choice may come first, before a question word, and
@@ -2873,6 +2889,62 @@ def test_a_choice_between_two_reads_an_entity_without_the_measure_as_one_named_a
     )
     assert guess.answered_in is None and "res:Marie_Curie" in (guess.gave_up or "")
     assert guess.answer is not None and guess.answer.is_empty()
+
+
+WORKS_TTL = """@prefix res: <http://repair.test/resource/> .
+@prefix ont: <http://repair.test/ontology/> .
+res:Impression_Sunrise ont:painter res:Claude_Monet ; ont:yearCompleted 1872 .
+res:Le_Dejeuner_sur_lherbe ont:painter res:Edouard_Manet ; ont:yearCompleted 1863 .
+res:Treasure_Island ont:author res:Robert_Louis_Stevenson ; ont:publicationYear 1883 .
+res:Strange_Case_of_Dr_Jekyll_and_Mr_Hyde ont:author res:Robert_Louis_Stevenson ; ont:publicationYear 1886 .
+"""
+
+
+def test_a_choice_names_a_thing_by_the_tail_of_its_label_and_after_its_owner_s_name(
+    prefixes: PrefixMap, tmp_path: Path
+) -> None:
+    """ "which came first, monet's impression sunrise or manet's dejeuner sur l'herbe": each work after
+    its painter's possessive, the second by its label without its article; "treasure island or dr jekyll
+    and mr hyde - which did stevenson publish earlier": the second by the tail of its title that a name
+    opens. Both ranked by the one year the two have."""
+    entries = [
+        Entry("res:Impression_Sunrise", "entity", ("Impression, Sunrise",)),
+        Entry("res:Le_Dejeuner_sur_lherbe", "entity", ("Le Déjeuner sur l'herbe",)),
+        Entry("res:Claude_Monet", "entity", ("Claude Monet",)),
+        Entry("res:Edouard_Manet", "entity", ("Édouard Manet",)),
+        Entry("res:Treasure_Island", "entity", ("Treasure Island",)),
+        Entry(
+            "res:Strange_Case_of_Dr_Jekyll_and_Mr_Hyde", "entity", ("Strange Case of Dr Jekyll and Mr Hyde",)
+        ),
+        Entry("res:Robert_Louis_Stevenson", "entity", ("Robert Louis Stevenson",)),
+        Entry("ont:yearCompleted", "property", ("year completed",)),
+        Entry("ont:publicationYear", "property", ("publication year", "published")),
+    ]
+    with _repairer_on(tmp_path, prefixes, WORKS_TTL, entries) as repairer:
+        units = [
+            "res:Claude_Monet",
+            "res:Impression_Sunrise",
+            "res:Edouard_Manet",
+            "res:Le_Dejeuner_sur_lherbe",
+        ]
+        first = repairer.choice_between(
+            "which came first, monet's impression sunrise or manet's dejeuner sur l'herbe", units
+        )
+        assert first is not None and first.query == _tokens(
+            "SELECT DISTINCT ?x WHERE { ?x ont:yearCompleted ?v . FILTER(?x = res:Impression_Sunrise ||"
+            " ?x = res:Le_Dejeuner_sur_lherbe) } ORDER BY ASC(?v) LIMIT 1"
+        )
+        units = ["res:Treasure_Island", "res:Strange_Case_of_Dr_Jekyll_and_Mr_Hyde", "ont:publicationYear"]
+        question = "treasure island or dr jekyll and mr hyde - which did stevenson publish earlier"
+        earlier = repairer.repair(
+            [_tokens("SELECT DISTINCT ?x WHERE { res:Treasure_Island ont:publicationYear ?x }")],
+            units,
+            question,
+        )
+        assert earlier.answer.rows == (("http://repair.test/resource/Treasure_Island",),)
+        assert (
+            repairer.choice_between("which came first, monet's impression sunrise or manet's", units) is None
+        )
 
 
 def test_a_ranking_that_leaves_out_a_said_property_and_class_ranks_only_answers_with_both(
@@ -3425,6 +3497,29 @@ def test_a_topic_before_the_question_names_the_thing_its_pronoun_points_back_to(
         assert repairer.topic_read(question, units, expected_of(question)) is None
 
 
+def test_a_fact_of_the_wrong_kind_is_replaced_by_one_of_the_same_event(
+    prefixes: PrefixMap, tmp_path: Path
+) -> None:
+    """ "the guy behind the Jaws soundtrack was born where" decoded with his birth date, and no birth
+    place linked: the property whose label opens with the same word ("birth place") gives the place."""
+    entries = [
+        Entry("res:Jaws_film", "entity", ("Jaws (film)",)),
+        Entry("ont:musicComposer", "property", ("music composer", "soundtrack")),
+        Entry("ont:birthDate", "property", ("birth date", "born")),
+        Entry("ont:birthPlace", "property", ("birth place", "born")),
+        Entry("ont:capital", "property", ("capital",)),
+    ]
+    dated = _tokens("SELECT DISTINCT ?x WHERE { res:Jaws_film ont:musicComposer ?y . ?y ont:birthDate ?x }")
+    with _repairer_on(tmp_path, prefixes, TOPIC_TTL, entries) as repairer:
+        units = ["res:Jaws_film", "ont:musicComposer", "ont:birthDate"]
+        born = repairer.repair([dated], units, "the guy behind the Jaws soundtrack was born where")
+        assert born.tokens == _tokens(
+            "SELECT DISTINCT ?x WHERE { res:Jaws_film ont:musicComposer ?y . ?y ont:birthPlace ?x }"
+        )
+        assert repairer._siblings("ont:birthDate") == ["ont:birthPlace"]
+        assert repairer._siblings("ont:capital") == []  # a label of one word has none
+
+
 CLAUSE_TTL = """@prefix res: <http://repair.test/resource/> .
 @prefix ont: <http://repair.test/ontology/> .
 res:Lego a ont:Company ; ont:founder res:Ole_Kirk_Christiansen ; ont:foundingYear 1932 ; ont:industry res:Toys .
@@ -3433,6 +3528,10 @@ res:Jane_Goodall a ont:Person ; ont:almaMater res:Newnham_College .
 res:Newnham_College a ont:University ; ont:foundingYear 1871 .
 res:Uranus a ont:Planet ; ont:discoverer res:William_Herschel ; ont:orbits res:Sun .
 res:Titania a ont:Moon ; ont:orbits res:Uranus .
+res:Pink_Floyd a ont:Band ; ont:bandMember res:Syd_Barrett ; ont:formationYear 1965 .
+res:Pico_de_Orizaba ont:country res:Mexico .
+res:Mexico a ont:Country ; ont:currency res:Mexican_peso ; ont:capital res:Mexico_City .
+res:Mexican_peso a ont:Currency .
 """
 
 
@@ -3459,8 +3558,24 @@ def test_a_thing_a_relative_clause_names_is_the_thing_the_question_asks_about(
         Entry("ont:Moon", "class", ("moon",)),
         Entry("ont:orbits", "property", ("orbits", "orbiting")),
         Entry("ont:discoverer", "property", ("discoverer", "discovered")),
+        Entry("res:Syd_Barrett", "entity", ("Syd Barrett",)),
+        Entry("ont:Band", "class", ("band",)),
+        Entry("ont:bandMember", "property", ("band member",)),
+        Entry("ont:formationYear", "property", ("formation year", "formed")),
+        Entry("res:Pico_de_Orizaba", "entity", ("Pico de Orizaba",)),
+        Entry("ont:Country", "class", ("country",)),
+        Entry("ont:Currency", "class", ("currency", "money")),
+        Entry("ont:country", "property", ("country",)),
+        Entry("ont:currency", "property", ("currency",)),
+        Entry("ont:capital", "property", ("capital",)),
     ]
     facts = [
+        ("res:Pink_Floyd", "ont:bandMember", "res:Syd_Barrett"),
+        ("res:Pink_Floyd", "a", "ont:Band"),
+        ("res:Pink_Floyd", "ont:formationYear", MEASURED),
+        ("res:Pico_de_Orizaba", "ont:country", "res:Mexico"),
+        ("res:Mexico", "a", "ont:Country"),
+        ("res:Mexican_peso", "a", "ont:Currency"),
         ("res:Uranus", "ont:discoverer", "res:William_Herschel"),
         ("res:Uranus", "a", "ont:Planet"),
         ("res:Jane_Goodall", "ont:almaMater", "res:Newnham_College"),
@@ -3494,6 +3609,24 @@ def test_a_thing_a_relative_clause_names_is_the_thing_the_question_asks_about(
         assert moons is not None and moons[0] == _tokens(
             "SELECT DISTINCT ?x WHERE { ?y ont:discoverer res:William_Herschel . ?y a ont:Planet ."
             " ?x ont:orbits ?y . ?x a ont:Moon }"
+        )
+        question = "The band Syd Barrett helped start was formed in which year?"  # a measure of bands
+        units = ["ont:Band", "res:Syd_Barrett", "ont:founder", "ont:foundingYear"]
+        formed = repairer.clause_read(question, units, Said(question, repairer.index), expected_of(question))
+        assert formed is not None and formed[0][-4:] == ["?y", "ont:formationYear", "?x", "}"]
+        question = "what money is used in the country that's home to pico de orizaba"  # words between
+        units = [
+            "ont:currency",
+            "ont:Country",
+            "ont:country",
+            "res:Pico_de_Orizaba",
+            "ont:Currency",
+            "ont:capital",
+        ]
+        money = repairer.clause_read(question, units, Said(question, repairer.index), expected_of(question))
+        assert money is not None and money[0] == _tokens(
+            "SELECT DISTINCT ?x WHERE { res:Pico_de_Orizaba ont:country ?y . ?y a ont:Country ."
+            " ?y ont:currency ?x . ?x a ont:Currency }"
         )
         question = "When was a university Jane Goodall liked founded?"
         units = ["ont:University", "res:Jane_Goodall", "ont:foundingYear"]

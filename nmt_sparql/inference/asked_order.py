@@ -195,6 +195,8 @@ def asked_orders(question: str) -> list[Asked]:
         if lemma in ("most", "least", "more", "less") and nxt in _FAME:
             skip = True  # "his most famous novels": the works he is known for, no measure ranked
             continue
+        if form == "superlative" and lemma == "great" and nxt.endswith("s") and not nxt.endswith("ss"):
+            continue  # "his greatest hits", "her greatest novels": fame again, several works
         if lemma in ("most", "least", "more", "less") and _sense(nxt) is not None:
             sense = _sense(nxt)
             assert sense is not None

@@ -126,21 +126,31 @@ def _named_at(
     return None
 
 
+def _owner_start(words: Sequence[str], at: int, names: dict[str, list[list[str]]]) -> int:
+    """Where the owner's name starts when a possessive of a named one ends right before `at` ("manet s"
+    of "manet's dejeuner sur l'herbe"), else `at`."""
+    owner = _named_at(words, at - 1, names, lambda _: True, ending=True) if at > 1 else None
+    return owner[1] if owner is not None and words[at - 1] == "s" else at
+
+
 def _choice_last(
     words: Sequence[str], names: dict[str, list[list[str]]], alike: Callable[[str, str], bool]
 ) -> tuple[list[str], str] | None:
     """The entities of "A or B" (or "A, B or C": commas are gone from `words`, and each one before the
     last two must be `alike` the one after it) when the question ends with it, and the words before, of
-    which there must be some; else None."""
+    which there must be some; else None. A name may follow its owner's ("or manet's dejeuner sur l'herbe")."""
     for last, forms in names.items():
         for name in forms:
             join = len(words) - len(name) - 1
-            if join < 2 or words[join] not in _CHOICE_LAST or _said_at(words, join + 1, [name]) is None:
+            if join < 2 or _said_at(words, join + 1, [name]) is None:
+                continue
+            join = _owner_start(words, join + 1, names) - 1
+            if join < 2 or words[join] not in _CHOICE_LAST:
                 continue
             chosen, start = [last], join
             while (found := _named_at(words, start, names, _fits(chosen, alike), ending=True)) is not None:
                 chosen.insert(0, found[0])
-                start = found[1]
+                start = _owner_start(words, found[1], names)
             if len(chosen) > 1 and start >= 1:
                 return chosen, " ".join(words[:start])
     return None
@@ -264,6 +274,7 @@ class Comparisons(KBReader):
                 subject, other = other, subject  # "before Let It Be": Let It Be is compared with
             elif other != than:
                 continue
+            prop = self._said_measure(tokens, types, subject, prop, question)
             direction = self._direction(wanted, prop)
             if direction is None:
                 continue
@@ -273,6 +284,27 @@ class Comparisons(KBReader):
             new = before_close(new, [".", *test])
             return new, f"{subject}'s {prop} compared with {read[0]}'s ('{wanted.word}'), not with the entity"
         return None
+
+    def _said_measure(
+        self, tokens: Sequence[str], types: Sequence[TokenType], subject: str, prop: str, question: str
+    ) -> str:
+        """`prop`, or the one other measure of `subject` in the query that the question says while it
+        does not say `prop` ("cover more area than Germany" decoded comparing populations)."""
+        if self.index is None:
+            return prop
+        said = Said(question, self.index)
+        if said.words(prop):
+            return prop
+        others = {
+            tokens[p]
+            for s, p, _ in triple_patterns(tokens, types)
+            if tokens[s] == subject
+            and tokens[p] != prop
+            and types[p] == TokenType.URI
+            and self._measured_values(tokens[p])
+            and said.words(tokens[p])
+        }
+        return others.pop() if len(others) == 1 else prop
 
     def entity_compared(self, tokens: Sequence[str]) -> tuple[list[str], str] | None:
         """`tokens` with a FILTER that compares a value with an entity (`?x ont:length ?v . filter ( ?v
@@ -772,12 +804,17 @@ class Comparisons(KBReader):
         }
 
     def _said_as(self, entity: str, said: Said) -> list[list[str]]:
-        """The words a question may name `entity` by, longest first: its label ("the" aside), then each
-        name within it (`Said.names_within`: "kepler" for Johannes Kepler)."""
-        label = (
-            [w for w in normalize(self.index.label(entity) or "").split() if w != "the"] if self.index else []
-        )
-        return [label, *([n] for n in sorted(said.names_within(entity)) if [n] != label)] if label else []
+        """The words a question may name `entity` by, longest first: its label ("the" aside), the tails of
+        its label of two words or more that a name opens ("Dr Jekyll and Mr Hyde" of "Strange Case of Dr
+        Jekyll and Mr Hyde", "Déjeuner sur l'herbe" of "Le Déjeuner sur l'herbe"), then each name within
+        it (`Said.names_within`: "kepler" for Johannes Kepler)."""
+        raw = (self.index.label(entity) or "").split() if self.index else []
+        label = [w for w in normalize(" ".join(raw)).split() if w != "the"]
+        if not label:
+            return []
+        tails = [normalize(" ".join(raw[k:])).split() for k in range(1, len(raw) - 1) if raw[k][:1].isupper()]
+        names = [[n] for n in sorted(said.names_within(entity)) if [n] != label]
+        return [label, *(t for t in tails if len(t) > 1 and t != label), *names]
 
     def _comparison(
         self,

@@ -85,7 +85,9 @@ _NEGATIVE_TAG = (
 _TAGGED = re.compile(
     r"(?:,|\s-+)\s*(?:right|correct|true|yes|yeah|yep|yup|surely|no|no doubt|eh|ok|okay|or not"
     r"|(?:is|isn['’]?t) (?:that|it|this) (?:so|right|correct|true)|am i right|i (?:think|believe|guess|reckon)"
-    r"|correct me if i['’]?m wrong|if i['’]?m not mistaken|unless i['’]?m (?:wrong|mistaken)"
+    r"|correct me if i['’]?m wrong|if i['’]?m not mistaken|unless i['’]?m (?:wrong|mistaken|misremembering)"
+    r"|if i (?:remember|recall)(?: (?:correctly|rightly|right))?|if memory serves(?: me)?(?: (?:right|well))?"
+    r"|as far as i (?:know|remember|recall)"
     rf"|or am i\b[^?]*|{_NEGATIVE_TAG})\s*\?*\s*$"
     rf"|\s{_NEGATIVE_TAG}\s*\?*\s*$"
     r"|^\s*(?:true or false|yes or no)\b|\b(?:true or false|yes or no)\s*\?*\s*$",
@@ -221,7 +223,28 @@ def expected_answer(question: str) -> Expected:
         return ending
     if {"number", "count", "total"} & set(words):
         return NOT_YES_NO
+    if _possessed_plural(words):
+        return NOT_A_MEASURE  # "Van Gogh's most famous canvases": things he has, not a date of his
     return NOT_YES_NO_OR_COUNT
+
+
+def _possessed_plural(words: Sequence[str]) -> bool:
+    """Whether the words are a noun phrase of things a named one has: a possessive opens them, and a
+    plural that names no time follows it within four words with no verb of a clause between
+    ("Edouard Manet's paintings", "puccini's greatest hits on the opera stage"), and no question word
+    asks anything else."""
+    first = re.split(r"['’]", words[0])[0] if words else ""  # "when's": when
+    if not first or first in _NOT_A_NOUN or first in AUXILIARIES or any(_WH.fullmatch(w) for w in words):
+        return False  # "thom yorke's band plays what kind of music": a question word asks
+    owner = next((i for i, w in enumerate(words[:5]) if re.search(r"['’]s$", w)), None)
+    if owner is None:
+        return False
+    for word in words[owner + 1 : owner + 5]:
+        if word in AUXILIARIES or word in _NOT_A_NOUN or re.search(r"['’]", word):
+            return False
+        if _plural(word):
+            return word.rstrip("s") not in TIME_NOUNS
+    return False
 
 
 def _plural(word: str) -> bool:

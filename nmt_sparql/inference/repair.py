@@ -331,6 +331,7 @@ class Repairer(Comparisons, PlaceReading, NamedPairs, TopicReading):
         super().__init__(kb, prefixes, index, per_element)
         self.max_rounds, self.max_checks, self.max_runs = max_rounds, max_checks, max_runs
         self._known: dict[str, bool] = {}
+        self._by_first_word: dict[str, list[str]] | None = None  # `_siblings`: properties by first word
 
     # -- one query -------------------------------------------------------------------------------
 
@@ -779,7 +780,23 @@ class Repairer(Comparisons, PlaceReading, NamedPairs, TopicReading):
                 h.token
                 for h in self.index.lookup(element_name(token, self.index), [kind], self.per_element + 1)
             ]
-        return [t for t in dict.fromkeys(found) if t != token][: self.per_element]
+        found = [t for t in dict.fromkeys(found) if t != token][: self.per_element]
+        return found + [q for q in self._siblings(token) if q not in found] if kind == "property" else found
+
+    def _siblings(self, prop: str) -> list[str]:
+        """The properties whose label of two words or more opens with the same word as `prop`'s ("birth
+        place" for "birth date", "death date" for "death place"): the same event, another of its facts,
+        which a question asking "where" or "when" may want instead."""
+        if self.index is None:
+            return []
+        if self._by_first_word is None:
+            self._by_first_word = {}
+            for token, _, label in self.index.elements(["property"]):
+                words = normalize(label).split()
+                if len(words) > 1:
+                    self._by_first_word.setdefault(words[0], []).append(token)
+        words = normalize(self.index.label(prop) or "").split()
+        return [q for q in self._by_first_word.get(words[0], []) if q != prop] if len(words) > 1 else []
 
     def _rewrites(
         self, target: _Target, pattern: tuple[int, int, int], units: Sequence[str]

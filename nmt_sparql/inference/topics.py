@@ -23,7 +23,7 @@ from nmt_sparql.sparql.tokens import detokenize
 # Words of the question proper that point back to the topic.
 _POINTING = frozenset({"he", "she", "it", "its", "they", "their", "his", "her", "him", "them"})
 # Words that may open a relative clause after the class it names a thing of ("the book that Jaws ...").
-_RELATIVE = frozenset({"that", "which", "who", "whom"})
+_RELATIVE = frozenset({"that", "which", "who", "whom", "where"})
 
 
 class TopicReading(KBReader):
@@ -36,10 +36,12 @@ class TopicReading(KBReader):
         on the one entity E the question names right after it ("the university Jane Goodall attended":
         the university the KB most often links things of C to her by), then a fact `Q` of the units the
         question says besides (else any it does not say: "What does the company Ole Kirk Christiansen
-        founded make?", not the founding year "founded" says of P), either way round ("moons orbiting the
-        planet William Herschel discovered"), the answer typed by the class the question asks for
-        unless it asks for a number or a date; the one such chain the KB answers as `expected` asks.
-        None when the question names not one entity right after "the C" (or "the C that"), C is the
+        founded make?", not the founding year "founded" says of P) or the measures of C's things it says
+        ("The band Syd Barrett helped start was formed in which year?"), either way round ("moons
+        orbiting the planet William Herschel discovered"), the answer typed by the class the question
+        asks for unless it asks for a number or a date; the one such chain the KB answers as `expected`
+        asks. None when the question names not one entity right after "the C" (or within four words
+        after "the C that": "the country that's home to pico de orizaba"), C is the
         class it asks for ("List the films James Cameron made"), the question says more relative
         clauses ("whose", a second "that"), or not one chain answers."""
         named = self.named_entities(said, units)
@@ -59,9 +61,10 @@ class TopicReading(KBReader):
                 continue
             prop, told = links[0], said.words(links[0])
             way = [*self.link_to(entity, prop, cls), ".", "?y", "a", cls]
+            measures = [a for a in self.index.attributes(cls, self.per_element) if said.words(a)]
             seconds = [
                 u
-                for u in dict.fromkeys(units)
+                for u in dict.fromkeys([*units, *measures])  # "the band ... was formed": its formation year
                 if self._kind(u) == "property"
                 and u != prop
                 and not (said.words(u) and said.words(u) <= told)
@@ -84,8 +87,10 @@ class TopicReading(KBReader):
                 start = end - len(name) - 1
                 if words[start:end] != ["the", *name] or words[start - 1 : start] == ["of"]:
                     continue  # "the state of the birthplace of the musician that Red ...": a longer chain
-                if end in starts or (words[end : end + 1] and words[end] in _RELATIVE and end + 1 in starts):
-                    return True
+                if end in starts or (
+                    words[end : end + 1] and words[end] in _RELATIVE and starts & set(range(end + 1, end + 5))
+                ):
+                    return True  # "the country that's home to pico de orizaba": a few words between
         return False
 
     def topic_read(
