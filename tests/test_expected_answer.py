@@ -89,6 +89,7 @@ from nmt_sparql.inference.expected_answer import (
         ("Steven Spielberg directed Star Wars, if I remember correctly", YES_NO),
         ("George Lucas directed Star Wars, if memory serves", YES_NO),
         ("Hergé was Belgian, as far as I know", YES_NO),
+        ("Einstein was born in Ulm, if I'm not wrong", YES_NO),
         ("Van Gogh's most famous canvases", NOT_A_MEASURE),  # things he has: no date of his
         ("puccini's greatest hits on the opera stage", NOT_A_MEASURE),
         ("Mozart's birth and death years", NOT_YES_NO_OR_COUNT),  # plurals of time: dates

@@ -2572,6 +2572,23 @@ def test_a_choice_between_two_named_entities_ranks_the_two_by_the_measure_asked(
     assert nations.choice_between("Syd Barrett and Roger Waters are older than whom?", units) is None
 
 
+def test_a_choice_ranks_by_the_measure_a_unit_names_and_reads_its_graded_word_before_a_comma(
+    nations: Repairer,
+) -> None:
+    """ "which country has more inhabitants, iceland or malta" with the area linked: people counted are
+    a population, whatever the linker proposed. "who was born first, floyd's syd barrett or roger waters"
+    reads its graded word before the comma: the words left before the choice end with an owner the
+    index does not know, and "first" ranks only at the end."""
+    units = ["ont:area", "res:Iceland", "res:Malta"]
+    people = nations.choice_between("which country has more inhabitants, iceland or malta", units)
+    assert people is not None and "ont:population" in people.query and "desc" in people.query
+    area = nations.choice_between("which country is larger, iceland or malta", units)
+    assert area is not None and "ont:area" in area.query
+    people = ["res:Syd_Barrett", "res:Roger_Waters"]
+    lead = nations.choice_between("who was born first, floyd's syd barrett or roger waters", people)
+    assert lead is not None and "ont:birthDate" in lead.query and "asc" in lead.query
+
+
 def test_a_choice_between_three_named_entities_of_one_kind_ranks_the_three(nations: Repairer) -> None:
     """ "Which is smallest: France, Iceland or Malta?": three countries by area, the choice last or first;
     a name before the choice of a kind other than the two chosen is no third choice."""

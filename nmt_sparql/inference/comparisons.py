@@ -738,8 +738,9 @@ class Comparisons(KBReader):
         or Keith Richards?", "who was born first, galileo or kepler?", "Which premiered first: Rigoletto,
         La traviata or Aida?") or first, before a question word ("Volga or Danube - which one is
         longer?", "Bohr vs Curie: who was born earlier", "Rivera and Kahlo - which one was older?"):
-        them, ranked by the measure the question's graded word orders (a measured property of the units
-        that most of them have; else the one measure all have), in its direction, the top one kept; None when the question has no such
+        them, ranked by the measure the question's graded word orders (the one a unit names: "more
+        inhabitants"; else a measured property of the units that most of them have; else the one measure
+        all have), in its direction, the top one kept; None when the question has no such
         choice, no graded word, or no measure fits. Each is named by its label or by a name within it
         (`Said.names_within`: "kepler"), misspelt or not. One the KB gives no value of the measure is
         replaced by an entity named alike that has one (`named_alike`: "the Amazon" is the river, not
@@ -754,10 +755,16 @@ class Comparisons(KBReader):
         if found is None:
             return None
         chosen, rest = found
-        graded = asked(rest, "superlative") or asked(rest, "comparative")
+        lead = re.split(r"[,:;]|\s[-–—]+\s", question)[0]  # "which was finished first, da vinci's mona lisa"
+        graded = next(
+            (a for text in (rest, lead) for f in ("superlative", "comparative") if (a := asked(text, f))),
+            None,
+        )
         if graded is None:
             return None
         measured = [u for u in units if self._kind(u) == "property" and self._measured_values(u)]
+        unit = self._unit_measure(question)  # "more inhabitants": the population, whatever was linked
+        measured = [unit[0]] if unit is not None else measured
         held = {p: [e for e in chosen if self._holds([e, p, "?_v"])] for p in measured}
         props = sorted((p for p in measured if held[p]), key=lambda p: -len(held[p]))
         if not props:

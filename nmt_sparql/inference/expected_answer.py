@@ -85,7 +85,7 @@ _NEGATIVE_TAG = (
 _TAGGED = re.compile(
     r"(?:,|\s-+)\s*(?:right|correct|true|yes|yeah|yep|yup|surely|no|no doubt|eh|ok|okay|or not"
     r"|(?:is|isn['’]?t) (?:that|it|this) (?:so|right|correct|true)|am i right|i (?:think|believe|guess|reckon)"
-    r"|correct me if i['’]?m wrong|if i['’]?m not mistaken|unless i['’]?m (?:wrong|mistaken|misremembering)"
+    r"|correct me if i['’]?m wrong|if i['’]?m not (?:mistaken|wrong)|unless i['’]?m (?:wrong|mistaken|misremembering)"
     r"|if i (?:remember|recall)(?: (?:correctly|rightly|right))?|if memory serves(?: me)?(?: (?:right|well))?"
     r"|as far as i (?:know|remember|recall)"
     rf"|or am i\b[^?]*|{_NEGATIVE_TAG})\s*\?*\s*$"
