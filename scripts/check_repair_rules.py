@@ -22,7 +22,8 @@ a class as the value of a property the question says read as one of its members,
 nothing asked of the entity, a choice between two named entities ranked by the measure asked (its answer
 must be the gold one), a yes/no question about two named entities read as whether the KB links them or
 as their values compared (its answer must be the gold one), an entity read through a property the
-question says of it, a measure the graded word grades, a date of the other entity named, a measure's
+question says of it, a measure the graded word grades, the measure a unit after a compared number
+names and the class whose things have a said measure, a date of the other entity named, a measure's
 value given way to the things asked for, answers restricted to values of a property the question names
 them by, a range the question names by its two ends (a FILTER made it), of one named entity (its answer must
 be the gold one), an entity named and left out of an ASK (joined, its answer must be the gold one), things
@@ -127,6 +128,8 @@ def main() -> None:
         "two named": [],
         "read through its property": [],
         "graded measure": [],
+        "unit after a number": [],
+        "class of the measure": [],
         "date of the other": [],
         "measured thing": [],
         "values of a property": [],
@@ -274,6 +277,12 @@ def main() -> None:
             checked["graded measure"] += 1
             if repairer.measure_of_graded_word(tokens, question, linked, said_linked) is not None:
                 changed["graded measure"].append(where)
+            checked["unit after a number"] += 1
+            if repairer.compared_by_its_unit(tokens, question) is not None:
+                changed["unit after a number"].append(where)
+            checked["class of the measure"] += 1
+            if repairer.typed_by_its_measure(tokens, said_linked) is not None:
+                changed["class of the measure"].append(where)
             checked["date of the other"] += 1
             if repairer.date_of_the_other(tokens, said_linked, linked, expected) is not None:
                 changed["date of the other"].append(where)

@@ -179,6 +179,7 @@ def test_a_superlative_outside_a_name_asks_for_the_top_answer() -> None:
     assert not asks_for_the_top("Mont Blanc sits on the border of which countries?")  # not a misspelt "most"
     assert not asks_for_the_top("Which countries have more than 200 million inhabitants?")
     assert not asks_for_the_top("Which rivers flow through Germany?")
+    assert not asks_for_the_top("When did Pluto turn up in a telescope for the first time?")  # an idiom
 
 
 def test_greatest_before_a_plural_is_fame_not_a_ranking() -> None:

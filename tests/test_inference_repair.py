@@ -2541,6 +2541,80 @@ def test_an_entity_taken_as_a_value_is_compared_by_the_measure_the_question_says
     assert people is not None and "ont:population" in people[0] and people[0].count("ont:area") == 1
 
 
+PEAKS_TTL = """@prefix res: <http://repair.test/resource/> .
+@prefix ont: <http://repair.test/ontology/> .
+res:Everest a ont:Mountain ; ont:elevation 8849 ; ont:country res:Nepal ; ont:mountainRange res:Himalayas .
+res:Kangchenjunga a ont:Mountain ; ont:elevation 8586 ; ont:country res:India ; ont:mountainRange res:Himalayas .
+res:Mont_Blanc a ont:Mountain ; ont:elevation 4806 ; ont:country res:France ; ont:mountainRange res:Alps .
+res:Himalayas a ont:MountainRange .
+res:Alps a ont:MountainRange .
+res:Nile a ont:River ; ont:length 6650 .
+"""
+PEAK_ENTRIES = [
+    Entry("ont:Mountain", "class", ("mountain",)),
+    Entry("ont:MountainRange", "class", ("mountain range",)),
+    Entry("ont:River", "class", ("river",)),
+    Entry("ont:elevation", "property", ("elevation", "metres", "m", "higher")),
+    Entry("ont:length", "property", ("length", "km", "longer")),
+    Entry("ont:mountainRange", "property", ("mountain range",)),
+    Entry("ont:country", "property", ("country",)),
+    Entry("res:India", "entity", ("India",)),
+]
+PEAK_FACTS = [
+    ("res:Everest", "a", "ont:Mountain"),
+    ("res:Everest", "ont:elevation", MEASURED),
+    ("res:Nile", "a", "ont:River"),
+    ("res:Nile", "ont:length", MEASURED),
+    ("res:Himalayas", "a", "ont:MountainRange"),
+]
+
+
+def test_a_non_measure_compared_with_a_number_becomes_the_measure_its_unit_names(
+    prefixes: PrefixMap, tmp_path: Path
+) -> None:
+    """ "number of peaks over 8000 m" decoded comparing mountain ranges with 8000: "m" after the number
+    names one measure, elevation. A measure compared already, or no unit after the number, stays."""
+    ranges = _tokens(
+        "SELECT (COUNT(DISTINCT ?x) AS ?c) WHERE { ?x ont:mountainRange ?v . FILTER(?v > 8000) }"
+    )
+    with _repairer_on(tmp_path, prefixes, PEAKS_TTL, PEAK_ENTRIES, facts=PEAK_FACTS) as repairer:
+        high = repairer.compared_by_its_unit(ranges, "number of peaks over 8000 m")
+        assert high is not None and high[0] == _tokens(
+            "SELECT (COUNT(DISTINCT ?x) AS ?c) WHERE { ?x ont:elevation ?v . FILTER(?v > 8000) }"
+        )
+        assert repairer.compared_by_its_unit(ranges, "number of peaks over 8,000 metres") is not None
+        assert repairer.compared_by_its_unit(ranges, "number of peaks over 8000") is None
+        assert repairer.compared_by_its_unit(high[0], "number of peaks over 8000 m") is None
+
+
+def test_a_class_whose_things_lack_the_said_measure_becomes_the_class_whose_things_have_it(
+    prefixes: PrefixMap, tmp_path: Path
+) -> None:
+    """ "india has how many peaks above 8000 metres" decoded with mountain ranges, which have no
+    elevation: mountains, the one class of that name whose things have one. Not for a class the
+    question names ("mountain ranges"), nor a measure it does not say."""
+    ranges = _tokens(
+        "SELECT (COUNT(DISTINCT ?x) AS ?c) WHERE { ?x a ont:MountainRange . ?x ont:elevation ?v ."
+        " FILTER(?v > 8000) . ?x ont:country res:India }"
+    )
+    with _repairer_on(tmp_path, prefixes, PEAKS_TTL, PEAK_ENTRIES, facts=PEAK_FACTS) as repairer:
+        question = "india has how many peaks above 8000 metres"
+        peaks = repairer.typed_by_its_measure(ranges, Said(question, repairer.index))
+        assert peaks is not None and peaks[0] == [
+            t if t != "ont:MountainRange" else "ont:Mountain" for t in ranges
+        ]
+        question = "how many mountain ranges in india rise above 8000 metres"
+        assert repairer.typed_by_its_measure(ranges, Said(question, repairer.index)) is None
+        question = "india has how many peaks above 8000"
+        assert repairer.typed_by_its_measure(ranges, Said(question, repairer.index)) is None
+        repaired = repairer.repair(
+            [ranges],
+            ["res:India", "ont:MountainRange", "ont:elevation"],
+            "india has how many peaks above 8000 metres",
+        )
+        assert repaired.answer.rows == (("1",),)
+
+
 def test_a_choice_between_two_named_entities_ranks_the_two_by_the_measure_asked(nations: Repairer) -> None:
     """ "Who is older, Syd Barrett or Roger Waters?": the two by birth date, the earliest; the measure is
     the one both have when no unit names it. The choice may come first, before a question word, and

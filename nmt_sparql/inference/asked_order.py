@@ -221,9 +221,11 @@ def graded_lemma(word: str) -> str | None:
 def _ranks(words: Sequence[str], i: int) -> bool:
     """Whether the ordinal at `i` ranks: after "the" or a possessive, "very" aside ("the first album",
     "Kubrick's final film", "the Beatles' very first album") or ending the question ("came out first"),
-    not as an adverb ("was first performed in")."""
+    not as an adverb ("was first performed in") nor in "for the first time"."""
     if words[i] in _NOUN_ORDINALS:
         return i + 1 < len(words) and not (i > 0 and words[i - 1] in _VERB_BEFORE)
+    if words[i + 1 : i + 2] == ["time"]:
+        return False  # "for the first time": when a thing happened, no ranking of things
     before = i - 2 if i > 1 and words[i - 1] == "very" else i - 1  # "the very first album"
     return (before >= 0 and words[before] in DETERMINERS) or i == len(words) - 1
 

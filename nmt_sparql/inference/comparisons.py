@@ -35,7 +35,7 @@ from nmt_sparql.inference.expected_answer import expected_answer
 from nmt_sparql.inference.kb_reading import KBReader, element_name
 from nmt_sparql.inference.said import Said
 from nmt_sparql.sparql.patterns import answer_variable, braces, compared_variables, triple_patterns
-from nmt_sparql.sparql.tokens import NUMBER, TokenType, detokenize, token_types
+from nmt_sparql.sparql.tokens import NUMBER, TokenType, detokenize, literal_value, token_types
 
 
 def before_close(tokens: Sequence[str], added: Sequence[str]) -> list[str]:
@@ -630,6 +630,72 @@ class Comparisons(KBReader):
         if not self._holds([tokens[s], tokens[p], "?_v"]):
             return None
         return ["ask", "where", *tokens[found[0] : found[1] + 1]]
+
+    def compared_by_its_unit(self, tokens: Sequence[str], question: str) -> tuple[list[str], str] | None:
+        """`tokens` with a property whose values are no measures, yet compared with a number, replaced
+        by the one measure a name of which the question says right after that number ("peaks over 8000 m"
+        decoded comparing mountain ranges: "m" names elevation). None when there is no such comparison or
+        no one measure."""
+        if self.index is None or "filter" not in tokens:
+            return None
+        types = token_types(list(tokens), self.prefixes)
+        values = {tokens[o]: p for _, p, o in triple_patterns(tokens, types) if types[p] == TokenType.URI}
+        words = normalize(re.sub(r"(?<=\d),(?=\d{3})", "", question)).split()
+        for at in (i for i, t in enumerate(tokens[:-4]) if t == "filter" and tokens[i + 1] == "("):
+            value, number = (
+                tokens[at + 2],
+                literal_value(tokens[at + 4]) if types[at + 4] == TokenType.LITERAL else None,
+            )
+            p = values.get(value)
+            if p is None or number is None or self._measured_values(tokens[p]):
+                continue
+            after = {words[i + 1] for i, w in enumerate(words[:-1]) if w == number}
+            measures = [
+                t
+                for t, _, _ in self.index.elements(["property"])
+                if after & set(self.index.names(t)) and self._measured_values(t)
+            ]
+            if len(measures) == 1:
+                new = list(tokens)
+                new[p] = measures[0]
+                return new, f"{tokens[p]} -> {measures[0]} (the unit after {number} names its values)"
+        return None
+
+    def typed_by_its_measure(self, tokens: Sequence[str], said: Said | None) -> tuple[list[str], str] | None:
+        """`tokens` with the class of a variable whose measure, one the question says, no thing of that
+        class has replaced by the one class whose things have it, and whose label shares a word with the
+        first's if more than one class does ("peaks above 8000 metres" linked to mountain ranges, which
+        have no elevation: mountains have). Not for a class the question says ("elements" compared by
+        population: the measure is wrong, not the class). None when there is no such variable."""
+        if self.index is None or said is None:
+            return None
+        types = token_types(list(tokens), self.prefixes)
+        patterns = triple_patterns(tokens, types)
+        typed = {tokens[s]: o for s, p, o in patterns if tokens[p] == "a" and types[o] == TokenType.URI}
+        for s, p, o in patterns:
+            var, prop = tokens[s], tokens[p]
+            if (
+                var not in typed
+                or prop == "a"
+                or types[o] != TokenType.VARIABLE
+                or not self._measured_values(prop)
+                or not said.words(prop)
+            ):
+                continue
+            cls = tokens[typed[var]]
+            if said.words(cls) or any(self.named_by_head(cls, w) for w in said.text.split()):
+                continue  # "the elements numbered 57 through 71": elements, whatever measure was decoded
+            if self._holds(["?_s", "a", cls, ".", "?_s", prop, "?_v"]):
+                continue
+            holders = [c for c in self._classes() if c != cls and prop in self.index.attributes(c, 8)]
+            words = set(element_name(cls, self.index).lower().split())
+            near = [c for c in holders if words & set(element_name(c, self.index).lower().split())]
+            chosen = near if len(holders) > 1 else holders
+            if len(chosen) == 1:
+                new = list(tokens)
+                new[typed[var]] = chosen[0]
+                return new, f"{cls} -> {chosen[0]} (things of {cls} have no {prop})"
+        return None
 
     def measure_of_unit(self, tokens: Sequence[str], question: str) -> tuple[list[str], str] | None:
         """`tokens` ranking or comparing by the measure a unit of the question names (`measured_by_unit`)

@@ -74,6 +74,13 @@ class KBReader:
         self._facts_of: dict[str, int] = {}  # `_facts`, per entity
         # `named_entities` of the question last asked: every hypothesis of it asks again
         self._named_last: tuple[Said, tuple[str, ...], list[str]] | None = None
+        self._class_list: list[str] | None = None  # `_classes`
+
+    def _classes(self) -> list[str]:
+        """The index's classes, read once."""
+        if self._class_list is None:
+            self._class_list = [t for t, _, _ in self.index.elements(["class"])] if self.index else []
+        return self._class_list
 
     def _query(self, sparql: str) -> Answer:
         try:

@@ -2449,6 +2449,12 @@ class Repairer(Comparisons, PlaceReading, NamedPairs, TopicReading):
                     compared = compare(tokens)
                     if compared is not None:
                         tokens, source = compared[0], f"{source}: {compared[1]}"
+                united = self.compared_by_its_unit(tokens, question)
+                if united is not None:
+                    tokens, source = united[0], f"{source}: {united[1]}"
+                retyped = self.typed_by_its_measure(tokens, said)
+                if retyped is not None:
+                    tokens, source = retyped[0], f"{source}: {retyped[1]}"
                 graded = self.measure_of_graded_word(tokens, question, units, said)
                 if graded is not None:
                     tokens, source = graded[0], f"{source}: {graded[1]}"
