@@ -2997,7 +2997,8 @@ def test_a_choice_names_a_thing_by_the_tail_of_its_label_and_after_its_owner_s_n
     """ "which came first, monet's impression sunrise or manet's dejeuner sur l'herbe": each work after
     its painter's possessive, the second by its label without its article; "treasure island or dr jekyll
     and mr hyde - which did stevenson publish earlier": the second by the tail of its title that a name
-    opens. Both ranked by the one year the two have."""
+    opens. Both ranked by the one year the two have; and a comparison with the work after "than" and its
+    owner's possessive."""
     entries = [
         Entry("res:Impression_Sunrise", "entity", ("Impression, Sunrise",)),
         Entry("res:Le_Dejeuner_sur_lherbe", "entity", ("Le Déjeuner sur l'herbe",)),
@@ -3035,6 +3036,19 @@ def test_a_choice_names_a_thing_by_the_tail_of_its_label_and_after_its_owner_s_n
         assert earlier.answer.rows == (("http://repair.test/resource/Treasure_Island",),)
         assert (
             repairer.choice_between("which came first, monet's impression sunrise or manet's", units) is None
+        )
+        question = "is monet's impression sunrise older than manet's dejeuner sur l'herbe"
+        units = [
+            "res:Claude_Monet",
+            "res:Impression_Sunrise",
+            "ont:yearCompleted",
+            "res:Le_Dejeuner_sur_lherbe",
+        ]
+        owner = _tokens("ASK WHERE { res:Impression_Sunrise ont:yearCompleted res:Claude_Monet }")
+        older = repairer.entity_as_value(owner, question, units)  # the painting after "than", not its painter
+        assert older is not None and older[0] == _tokens(
+            "ASK WHERE { res:Impression_Sunrise ont:yearCompleted ?v . res:Le_Dejeuner_sur_lherbe ont:yearCompleted"
+            " ?_than . FILTER ( ?v < ?_than ) }"
         )
 
 

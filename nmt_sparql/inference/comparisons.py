@@ -253,7 +253,9 @@ class Comparisons(KBReader):
         . res:Let_It_Be ont:releaseYear ?_than . filter ( ?v < ?_than )`), in the direction the
         question's word says: an IRI is no number or date, so the pattern holds of nothing. The entity
         compared with is the one named after the comparing word (`_compared_with`), whichever end the
-        query put it at; None when the question names none, the query ranks, or nothing fits."""
+        query put it at, or in place of another entity at the value's end when both it and the subject
+        have the measure ("is picasso's guernica older than dali's persistence of memory" decoded with
+        Picasso as Guernica's year); None when the question names none, the query ranks, or nothing fits."""
         wanted = asked(question, "comparative")
         if wanted is None or {"filter", "order", "?_than"} & set(tokens) or "}" not in tokens:
             return None  # a ranking: what it ranks by is another question
@@ -273,7 +275,9 @@ class Comparisons(KBReader):
             if subject == than:
                 subject, other = other, subject  # "before Let It Be": Let It Be is compared with
             elif other != than:
-                continue
+                if not (self._holds([subject, prop, "?_v"]) and self._holds([than, prop, "?_v"])):
+                    continue
+                other = than  # "is picasso's guernica older than dali's ...": the painting's, not Picasso
             prop = self._said_measure(tokens, types, subject, prop, question)
             direction = self._direction(wanted, prop)
             if direction is None:
@@ -982,7 +986,8 @@ class Comparisons(KBReader):
 
     def _compared_with(self, question: str, units: Sequence[str], word: str) -> str | None:
         """The entity among the units that the question compares with: named right after "than" or the
-        comparing word ("farther from the sun than Earth", "directed after Alien"), misspelt or not, by its label or,
+        comparing word ("farther from the sun than Earth", "directed after Alien"), or after a possessive
+        there ("than dali's persistence of memory"), misspelt or not, by its label or,
         when no other unit has it, by a name within it ("longer than the Congo": the Congo River);
         None without one."""
         if self.index is None:
@@ -992,18 +997,30 @@ class Comparisons(KBReader):
         starts = [
             i + 1 + (words[i + 1 : i + 2] == ["the"]) for i, w in enumerate(words) if w in ("than", word)
         ]
+        owned = [  # "older than dali's persistence of memory": the thing after its owner's possessive
+            at + 1 + (words[at + 1 : at + 2] == ["the"])
+            for start in starts
+            for at in range(start + 1, min(start + 4, len(words)))
+            if words[at] == "s"
+        ]
 
-        def after(name: str) -> bool:  # misspelt or not ("than uranuim")
-            return any(_said_at(words, start, [name.split()]) is not None for start in starts)
+        def after(name: str, at: Sequence[int]) -> bool:  # misspelt or not ("than uranuim")
+            return any(_said_at(words, start, [name.split()]) is not None for start in at)
 
         def label(u: str) -> str:  # "the" aside, as `_said_as` reads it
             return " ".join(w for w in normalize(self.index.label(u) or "").split() if w != "the")
 
-        labelled = next((u for u in entities if label(u) and after(label(u))), None)
-        if labelled is not None or not entities:
-            return labelled
+        if not entities:
+            return None
         names = self._names_of(entities, Said(question, self.index))
-        return next((u for u in entities if any(after(" ".join(n)) for n in names[u][1:])), None)
+        for at in (owned, starts):  # the owned thing first: its owner is named right after "than" too
+            labelled = next((u for u in entities if label(u) and after(label(u), at)), None)
+            if labelled is not None:
+                return labelled
+            named = next((u for u in entities if any(after(" ".join(n), at) for n in names[u][1:])), None)
+            if named is not None:
+                return named
+        return None
 
     def _answer_body(self, tokens: Sequence[str]) -> tuple[str, int, list[str]] | None:
         """(answer variable, position of the closing brace, the patterns between the braces) of a
