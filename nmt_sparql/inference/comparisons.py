@@ -654,11 +654,10 @@ class Comparisons(KBReader):
             if p is None or number is None or self._measured_values(tokens[p]):
                 continue
             after = {words[i + 1] for i, w in enumerate(words[:-1]) if w == number}
-            measures = [
-                t
-                for t, _, _ in self.index.elements(["property"])
-                if after & set(self.index.names(t)) and self._measured_values(t)
-            ]
+            found = {h.token for w in after for h in self.index.lookup(w, ["property"], self.per_element)}
+            measures = sorted(
+                t for t in found if after & set(self.index.names(t)) and self._measured_values(t)
+            )
             if len(measures) == 1:
                 new = list(tokens)
                 new[p] = measures[0]
