@@ -131,6 +131,7 @@ def main() -> None:
         "unit after a number": [],
         "class of the measure": [],
         "date of the other": [],
+        "dated by the sibling": [],
         "measured thing": [],
         "values of a property": [],
         "range of two ends": [],
@@ -261,7 +262,7 @@ def main() -> None:
                 others = [
                     *repairer.said_alike(tokens, said, linked),
                     *repairer.entity_alike(tokens, said),
-                    *repairer.linked_otherwise(tokens),
+                    *repairer.linked_otherwise(tokens, linked, said),
                     *repairer.member_of_named(tokens, said, linked),
                 ]
                 if any(kb.query(detokenize(alike, pm)).boolean for alike, _ in others):
@@ -286,6 +287,9 @@ def main() -> None:
             checked["date of the other"] += 1
             if repairer.date_of_the_other(tokens, said_linked, linked, expected) is not None:
                 changed["date of the other"].append(where)
+            checked["dated by the sibling"] += 1
+            if repairer.dated_by_the_sibling(tokens, question, said_linked) is not None:
+                changed["dated by the sibling"].append(where)
             checked["measured thing"] += 1
             if repairer.measured_thing_asked(tokens, repairer.asked_class(question, linked)) is not None:
                 changed["measured thing"].append(where)

@@ -16,6 +16,7 @@ from nmt_sparql.inference.asked_order import (
     asks_for_a_ranking,
     asks_for_the_top,
     measured_by_unit,
+    nearest_kept,
     ranked_noun,
     text_bound_removed,
     turned_to_question,
@@ -424,3 +425,23 @@ def test_an_order_without_a_limit_is_kept_to_the_top_one_a_superlative_asks_for(
         "order", "by", "asc", "(", "?v", ")", "limit", "1",
     ]  # fmt: skip
     assert unlimited_top(lost, "countries by population") is None  # no top one asked for
+
+
+def test_a_comparison_with_a_named_things_value_keeps_the_nearest_when_the_one_right_next_is_asked() -> None:
+    """ "which element comes right after oxygen" decoded as every element past it: ordered from the
+    nearest, kept to it; "before" orders the other way; "which elements come after neon" asks for all."""
+    past = _q(
+        "?x a ont:ChemicalElement . res:Oxygen ont:atomicNumber ?a . ?x ont:atomicNumber ?n . filter ( ?n > ?a )"
+    )
+    types = token_types(past, prefix_map("bundled"))
+    kept = nearest_kept(past, types, "which element comes right after oxygen")
+    assert kept is not None and kept[0] == [*past, "order", "by", "asc", "(", "?n", ")", "limit", "1"]
+    ahead = _q(
+        "?x a ont:Planet . res:Jupiter ont:orderFromSun ?a . ?x ont:orderFromSun ?n . filter ( ?a > ?n )"
+    )
+    kept = nearest_kept(
+        ahead, token_types(ahead, prefix_map("bundled")), "the planet immediately before jupiter"
+    )
+    assert kept is not None and kept[0][-6:-2] == ["desc", "(", "?n", ")"]
+    assert nearest_kept(past, types, "what's the next element after oxygen") is not None
+    assert nearest_kept(past, types, "which elements come after neon") is None

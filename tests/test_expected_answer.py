@@ -186,6 +186,10 @@ def test_a_superlative_is_not_answered_by_one_value_unranked() -> None:
         ("the Nile flows through what countries", ["countries"]),
         ("the album back to black is by who", []),  # a statement asking at its end, no noun phrase
         ("What does the company Ole Kirk Christiansen founded make?", []),  # a verb after "what"
+        (
+            "I'm going up Table Mountain next week - what currency do they use there?",
+            ["currency", "do", "they"],
+        ),
     ],
 )
 def test_the_words_naming_what_a_question_asks_for(question: str, noun: list[str]) -> None:

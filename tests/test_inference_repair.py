@@ -2717,7 +2717,7 @@ def test_things_placed_between_or_beyond_named_ones_of_their_kind_are_compared_b
     one, or ahead of one ("precede"). Not when the named things are not of the kind the question says
     ("rivers between France and Germany"), nor when they are places, which lie between others on a map,
     nor when the question names another thing, which restricts them too, unless the measure's name holds
-    it ("from the Sun")."""
+    it ("from the Sun"). "right after" one asks for the nearest past it alone."""
     names = {"Venus": "Venus", "Saturn": "Saturn", "Mars": "Mars", "France": "France", "Germany": "Germany"}
     names["Sun"] = "Sun"
     entries = [Entry(f"res:{n}", "entity", (label,)) for n, label in names.items()]
@@ -2743,6 +2743,16 @@ def test_things_placed_between_or_beyond_named_ones_of_their_kind_are_compared_b
         assert beyond.answer.rows == (("2",),)
         ahead = repairer.repair([wrong], ["res:Mars", "ont:Planet"], "How many planets precede Mars?")
         assert "<" in ahead.tokens and ahead.answer.rows == (("3",),)
+        wrong_list = _tokens("SELECT DISTINCT ?x WHERE { ?x ont:orbits res:Mars }")
+        for question, planet in (
+            ("Which planet comes right after Mars?", "Jupiter"),
+            ("the planet just before mars", "Earth"),
+        ):
+            nearest = repairer.repair(
+                [wrong_list], ["res:Mars", "ont:Planet"], question
+            )  # the one next to it
+            assert nearest.tokens[-2:] == ["limit", "1"]
+            assert nearest.answer.rows == ((f"http://repair.test/resource/{planet}",),)
         question = "Going out from the Sun, how many planets come before Mars?"  # the Sun names the order
         outward = repairer.repair([wrong], ["res:Sun", "res:Mars", "ont:Planet"], question)
         assert outward.answer.rows == (("3",),)
@@ -3623,6 +3633,190 @@ def test_a_fact_of_the_wrong_kind_is_replaced_by_one_of_the_same_event(
         )
         assert repairer._siblings("ont:birthDate") == ["ont:birthPlace"]
         assert repairer._siblings("ont:capital") == []  # a label of one word has none
+
+
+SIBLING_TTL = """@prefix res: <http://repair.test/resource/> .
+@prefix ont: <http://repair.test/ontology/> .
+@prefix xsd: <http://www.w3.org/2001/XMLSchema#> .
+res:Queen a ont:Band ; ont:bandMember res:Freddie_Mercury , res:Brian_May , res:John_Deacon .
+res:Freddie_Mercury a ont:Person ; ont:birthPlace res:Zanzibar_City ; ont:birthDate "1946-09-05"^^xsd:date .
+res:Brian_May a ont:Person ; ont:birthPlace res:London ; ont:birthDate "1947-07-19"^^xsd:date .
+res:John_Deacon a ont:Person ; ont:birthPlace res:Leicester ; ont:birthDate "1951-08-19"^^xsd:date .
+"""
+
+
+def test_a_hop_to_the_place_of_an_event_the_question_dates_is_a_filter_on_its_date(
+    prefixes: PrefixMap, tmp_path: Path
+) -> None:
+    """ "How many members of Queen were born in the 1940s?" decoded as their birth places: the question
+    dates the births, so it counts the members whose birth date (the birth place's sibling) is in the
+    decade, or before a year; decoded as their birth dates, it counts the members too. A question naming
+    no period or year asks the places."""
+    entries = [
+        Entry("res:Queen", "entity", ("Queen",)),
+        Entry("ont:bandMember", "property", ("band member", "member")),
+        Entry("ont:birthDate", "property", ("birth date", "born")),
+        Entry("ont:birthPlace", "property", ("birth place", "born")),
+    ]
+    placed = _tokens(
+        "SELECT (COUNT(DISTINCT ?x) AS ?count) WHERE { ?m ont:birthPlace ?x . res:Queen ont:bandMember ?m }"
+    )
+    listed = _tokens("SELECT DISTINCT ?x WHERE { res:Queen ont:bandMember ?m . ?m ont:birthPlace ?x }")
+    with _repairer_on(tmp_path, prefixes, SIBLING_TTL, entries) as repairer:
+        units = ["res:Queen", "ont:bandMember", "ont:birthPlace"]
+        question = "How many members of Queen were born in the 1940s?"
+        dated = repairer.dated_by_the_sibling(placed, question, Said(question, repairer.index))
+        assert dated is not None and dated[0] == _tokens(
+            "SELECT (COUNT(DISTINCT ?x) AS ?count) WHERE { res:Queen ont:bandMember ?x . ?x ont:birthDate ?v ."
+            " FILTER(YEAR(?v) >= 1940 && YEAR(?v) < 1950) }"
+        )
+        assert repairer.repair([placed], units, question).answer.rows == (("2",),)
+        deacon = repairer.repair([listed], units, "which members of queen were born in 1951")
+        assert deacon.answer.rows == (("http://repair.test/resource/John_Deacon",),)
+        before = repairer.repair([listed], units, "which members of queen were born before 1947")
+        assert before.answer.rows == (("http://repair.test/resource/Freddie_Mercury",),)
+        dates = _tokens(
+            "SELECT (COUNT(DISTINCT ?x) AS ?count) WHERE { res:Queen ont:bandMember ?m . ?m ont:birthDate ?x }"
+        )
+        after = repairer.repair([dates], units, "how many members of queen were born after 1946")
+        assert after.answer.rows == (("2",),)  # the members, not their birth dates, counted
+        when = "when were the members of queen born"
+        assert repairer.dated_by_the_sibling(dates, when, Said(when, repairer.index)) is None
+        where = "Where were the members of Queen born?"
+        assert repairer.dated_by_the_sibling(listed, where, Said(where, repairer.index)) is None
+        # a year the question gives another event ("came out in 1979") dates no birth
+        came = "Which member of Queen came out in 1979?"
+        assert repairer.dated_by_the_sibling(listed, came, Said(came, repairer.index)) is None
+
+
+def test_the_class_asked_for_is_joined_to_the_named_through_one_thing_when_no_fact_joins_them(
+    prefixes: PrefixMap, tmp_path: Path
+) -> None:
+    """ "Intel's home city is in which US state?" when no hypothesis answers: no fact joins a state to
+    Intel, so the states are joined to it by the path the KB most often takes between the two (the city a
+    state holds, that is Intel's headquarters)."""
+    ttl = """@prefix res: <http://repair.test/resource/> .
+@prefix ont: <http://repair.test/ontology/> .
+res:Intel a ont:Company ; ont:headquarters res:Santa_Clara ; ont:founder res:Gordon_Moore .
+res:Santa_Clara a ont:City ; ont:locatedIn res:California .
+res:California a ont:State .
+res:Gordon_Moore a ont:Person ; ont:birthPlace res:San_Francisco .
+"""
+    facts = [
+        ("res:Intel", "ont:headquarters", "res:Santa_Clara"),
+        ("res:Intel", "ont:founder", "res:Gordon_Moore"),
+        ("res:Santa_Clara", "ont:locatedIn", "res:California"),
+        ("res:California", "a", "ont:State"),
+        ("res:Santa_Clara", "a", "ont:City"),
+    ]
+    entries = [Entry("res:Intel", "entity", ("Intel",)), Entry("ont:State", "class", ("state",))]
+    with _repairer_on(tmp_path, prefixes, ttl, entries, facts=facts) as repairer:
+        question = "Intel's home city is in which US state?"
+        said = Said(question, repairer.index)
+        joined = repairer.class_joined_to_named("ont:State", said, ["res:Intel", "ont:State"], False)
+        assert joined == _tokens(
+            "SELECT DISTINCT ?x WHERE { ?x a ont:State . ?_j0 ont:locatedIn ?x . res:Intel ont:headquarters ?_j0 }"
+        )
+        empty = _tokens("SELECT DISTINCT ?x WHERE { res:Intel ont:hometown ?y . ?y ont:locatedIn ?x }")
+        repaired = repairer.repair([empty], ["res:Intel", "ont:State"], question)
+        assert repaired.answer.rows == (("http://repair.test/resource/California",),)
+
+
+def test_an_ask_no_by_a_property_neither_end_can_take_the_other_place_of_holds_by_a_linked_one(
+    prefixes: PrefixMap, tmp_path: Path
+) -> None:
+    """ "enzo ferrari was a racing driver too, wasn't he" decoded as the job's birth place, Ferrari: no
+    birth place is a person or a job, either way round, and the question says no birth, so the property
+    the linker read that links the two (occupation) asks it. A question that says the property keeps
+    its "no" ("Did Enzo Ferrari study in Modena?": he studied, not in a town)."""
+    ttl = """@prefix res: <http://repair.test/resource/> .
+@prefix ont: <http://repair.test/ontology/> .
+res:Enzo_Ferrari a ont:Person ; ont:occupation res:Racing_driver ; ont:birthPlace res:Modena ;
+    ont:almaMater res:Politecnico_di_Milano .
+res:Racing_driver a ont:Occupation .
+res:Modena a ont:City .
+"""
+    facts = [
+        ("res:Enzo_Ferrari", "ont:occupation", "res:Racing_driver"),
+        ("res:Enzo_Ferrari", "ont:birthPlace", "res:Modena"),
+    ]
+    entries = [
+        Entry("res:Enzo_Ferrari", "entity", ("Enzo Ferrari",)),
+        Entry("res:Racing_driver", "entity", ("racing driver",)),
+        Entry("res:Modena", "entity", ("Modena",)),
+        Entry("ont:occupation", "property", ("occupation",)),
+        Entry("ont:birthPlace", "property", ("birth place", "born")),
+        Entry("ont:almaMater", "property", ("alma mater", "study")),
+    ]
+    backwards = _tokens("ASK WHERE { res:Racing_driver ont:birthPlace res:Enzo_Ferrari }")
+    with _repairer_on(tmp_path, prefixes, ttl, entries, facts=facts) as repairer:
+        units = ["res:Enzo_Ferrari", "res:Racing_driver", "ont:occupation", "ont:birthPlace"]
+        question = "enzo ferrari was a racing driver too, wasn't he"
+        repaired = repairer.repair([backwards], units, question)
+        assert repaired.tokens == _tokens("ASK WHERE { res:Enzo_Ferrari ont:occupation res:Racing_driver }")
+        assert repaired.answer.boolean is True
+        unlinked = [u for u in units if u != "ont:occupation"]  # no property the linker read links them
+        assert repairer.linked_otherwise(backwards, unlinked, Said(question, repairer.index)) == []
+        studied = _tokens("ASK WHERE { res:Modena ont:almaMater res:Enzo_Ferrari }")
+        said = Said("Did Enzo Ferrari study in Modena?", repairer.index)
+        assert repairer.linked_otherwise(studied, [*units, "ont:almaMater"], said) == []
+
+
+IDIOM_TTL = """@prefix res: <http://repair.test/resource/> .
+@prefix ont: <http://repair.test/ontology/> .
+res:Marie_Curie a ont:Person ; ont:occupation res:Physicist , res:Chemist .
+res:Queen a ont:Band ; ont:bandMember res:Roger_Taylor ; ont:genre res:Rock_music .
+res:Roger_Taylor a ont:Person ; ont:occupation res:Drummer .
+res:Messiah a ont:MusicalWork ; ont:genre res:Oratorio .
+"""
+
+
+def test_a_property_asked_for_by_an_idiom_is_read_from_the_question(
+    prefixes: PrefixMap, tmp_path: Path
+) -> None:
+    """ "What did Marie Curie do for a living?": no name of the occupation is said, the idiom asks for it;
+    "What do the members of Queen do for a living?" asks it of the things the one property the question
+    says links the band to; "What kind of musical work is the Messiah?" asks for a genre. Not without an
+    idiom, nor of an entity that lacks the property with nothing the question says leading to one that
+    has it."""
+    entries = [
+        Entry("res:Marie_Curie", "entity", ("Marie Curie",)),
+        Entry("res:Queen", "entity", ("Queen",)),
+        Entry("res:Roger_Taylor", "entity", ("Roger Taylor",)),
+        Entry("res:Messiah", "entity", ("Messiah",)),
+        Entry("ont:occupation", "property", ("occupation", "job")),
+        Entry("ont:genre", "property", ("genre",)),
+        Entry("ont:bandMember", "property", ("band member", "member", "members")),
+    ]
+    with _repairer_on(tmp_path, prefixes, IDIOM_TTL, entries) as repairer:
+
+        def read(question: str, units: list[str]) -> list[str] | None:
+            found = repairer.idiom_read(question, units, Said(question, repairer.index))
+            return None if found is None else found[0]
+
+        living = "What did Marie Curie do for a living?"
+        assert read(living, ["res:Marie_Curie"]) == _tokens(
+            "SELECT DISTINCT ?x WHERE { res:Marie_Curie ont:occupation ?x }"
+        )
+        trade = "roger taylor from queen, what's his trade"
+        assert read(trade, ["res:Roger_Taylor", "res:Queen"]) == _tokens(
+            "SELECT DISTINCT ?x WHERE { res:Roger_Taylor ont:occupation ?x }"
+        )
+        members = "What do the members of Queen do for a living?"
+        assert read(members, ["res:Queen", "ont:bandMember"]) == _tokens(
+            "SELECT DISTINCT ?x WHERE { res:Queen ont:bandMember ?y . ?y ont:occupation ?x }"
+        )
+        assert read("What do Queen do for a living?", ["res:Queen", "ont:bandMember"]) is None
+        assert read("What kind of musical work is the Messiah?", ["res:Messiah"]) == _tokens(
+            "SELECT DISTINCT ?x WHERE { res:Messiah ont:genre ?x }"
+        )
+        assert read("Who was Marie Curie married to?", ["res:Marie_Curie"]) is None
+        wrong = _tokens("SELECT DISTINCT ?x WHERE { res:Marie_Curie ont:genre ?x }")
+        repaired = repairer.repair([wrong], ["res:Marie_Curie", "ont:genre"], living)
+        assert set(repaired.answer.rows) == {
+            ("http://repair.test/resource/Physicist",),
+            ("http://repair.test/resource/Chemist",),
+        }
 
 
 CLAUSE_TTL = """@prefix res: <http://repair.test/resource/> .

@@ -395,6 +395,58 @@ def unlimited_top(tokens: Sequence[str], question: str) -> tuple[list[str], str]
     return [*tokens[: end + 1], "limit", "1"], "kept to the top one (the question asks for it)"
 
 
+# Words that ask for the one next to a value, not all beyond it ("right after oxygen", "just before Jupiter").
+_NEAREST = re.compile(
+    r"\b(?:right|just|immediately|directly)\s+(?:after|before|above|below|behind|ahead\s+of)\b|\bnext\s+(?:\w+\s+)?after\b"
+)
+
+
+def asks_for_the_nearest(question: str) -> bool:
+    """Whether `question` asks for the one right next to a thing ("right after oxygen", "just before
+    Jupiter"), not for all on that side of it."""
+    return bool(_NEAREST.search(question.lower()))
+
+
+def nearest_kept(
+    tokens: Sequence[str], types: Sequence[TokenType], question: str
+) -> tuple[list[str], str] | None:
+    """`tokens`, whose one FILTER keeps the values beyond another (`filter ( ?n > ?a )`), ordered from the
+    nearest and kept to it, when `question` asks for the one right next (`asks_for_the_nearest`: "which
+    element comes right after oxygen"): all the values beyond are not the next one. The values ordered
+    are those of the things asked for, which a pattern binds from a variable (`?x ont:atomicNumber ?n`),
+    not the named thing's (`res:Oxygen ont:atomicNumber ?a`)."""
+    if (
+        not asks_for_the_nearest(question)
+        or {"order", "limit", "group"} & set(tokens)
+        or tokens[-1:] != ["}"]
+    ):
+        return None
+    if tokens.count("filter") != 1:
+        return None
+    at = tokens.index("filter")
+    test = list(tokens[at + 1 : at + 6])
+    if len(test) < 5 or test[0] != "(" or test[4] != ")" or test[2] not in _FLIP_COMPARISON:
+        return None
+    things = {tokens[o] for s, _, o in triple_patterns(tokens, types) if types[s] == TokenType.VARIABLE}
+    left, op, right = test[1], test[2], test[3]
+    if left not in things:
+        left, op = right, _FLIP_COMPARISON[op]
+    if left not in things or right in things and test[1] in things:
+        return None
+    way = "asc" if op in (">", ">=") else "desc"
+    return [
+        *tokens,
+        "order",
+        "by",
+        way,
+        "(",
+        left,
+        ")",
+        "limit",
+        "1",
+    ], f"the nearest kept, {way} ( {left} ) (asked next)"
+
+
 _CENTURY = re.compile(r"\b(\d{1,2})(?:st|nd|rd|th)\s+century\b")
 _CENTURY_WORDS = {
     "tenth": 10, "eleventh": 11, "twelfth": 12, "thirteenth": 13, "fourteenth": 14, "fifteenth": 15,

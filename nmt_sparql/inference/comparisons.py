@@ -28,6 +28,7 @@ from nmt_sparql.inference.asked_order import (
     asked_span,
     graded_lemma,
     measured_by_unit,
+    nearest_kept,
     ordered_variable,
     plain_number,
 )
@@ -616,7 +617,15 @@ class Comparisons(KBReader):
         head = "select ( count ( distinct ?x ) as ?c )" if counted else "select distinct ?x"
         where = " and ".join(ends) if len(ends) == 2 else ends[0]
         placed = "between" if len(ends) == 2 else {">": "past", "<": "ahead of"}[side]
-        return [*head.split(), "where", "{", *body, *test, "}"], f"{cls} {placed} {where} by {prop}"
+        query = [*head.split(), "where", "{", *body, *test, "}"]
+        nearest = (
+            nearest_kept(query, token_types(query, self.prefixes), question)
+            if len(ends) == 1 and not counted
+            else None
+        )
+        if nearest is not None:  # "which element comes right after oxygen": the one next to it
+            return nearest[0], f"the {cls} right {placed} {where} by {prop}"
+        return query, f"{cls} {placed} {where} by {prop}"
 
     def _value_asked(self, tokens: Sequence[str]) -> list[str] | None:
         """`select [distinct] ?x where { E P ?x }` as `ask where { E P ?x }`, when the entity has a value of

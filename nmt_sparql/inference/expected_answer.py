@@ -307,8 +307,9 @@ def asked_noun(question: str, width: int = 3) -> list[str]:
     phrase's first words ("albums by bands from London"); empty when the question has no such phrase
     and opens with a question word, an auxiliary, a verb that asks, or a preposition, or ends with a
     question word ("the album back to black is by who"), or when an auxiliary follows "what" or "which"
-    ("What does the company ... make?")."""
-    words = _words(question)
+    ("What does the company ... make?"). A question after a topic is read alone (`question_proper`: "going
+    up Table Mountain - what currency do they use there?")."""
+    words = _words(question_proper(question))
     for end in range(min(len(words), 7), 0, -1):
         if _ASKING.match(" ".join(words[:end])):
             if words[end - 1] in ("what", "which") and words[end : end + 1] and words[end] in AUXILIARIES:

@@ -173,6 +173,7 @@ from nmt_sparql.inference.asked_order import (
     asks_for_the_top,
     compares_with_a_bound,
     is_verb_form,
+    nearest_kept,
     ordered_variable,
     ranking_dropped,
     ranks_by_size,
@@ -185,7 +186,7 @@ from nmt_sparql.inference.asked_order import (
     unlimited_top,
     unordered_limit_removed,
 )
-from nmt_sparql.inference.comparisons import Comparisons, fresh_value, uncounted
+from nmt_sparql.inference.comparisons import Comparisons, before_close, fresh_value, uncounted
 from nmt_sparql.inference.expected_answer import (
     ANY,
     COUNT,
@@ -200,6 +201,7 @@ from nmt_sparql.inference.expected_answer import (
     question_proper,
     value_kinds,
 )
+from nmt_sparql.inference.idioms import IdiomReading
 from nmt_sparql.inference.kb_reading import ANSWERS_READ, element_name, typed_by
 from nmt_sparql.inference.named_pairs import NamedPairs
 from nmt_sparql.inference.place_reading import PlaceReading
@@ -220,6 +222,8 @@ from nmt_sparql.sparql.tokens import NUMBER, TokenType, detokenize, token_types
 from nmt_sparql.sparql.validate import query_parse_error
 
 MAX_ROUNDS = 5
+# A year a question says ("born before 1942").
+_YEAR = re.compile(r"\b(1\d{3}|20\d{2})\b")
 ANSWERED, PARSE_ERROR, EMPTY, UNKNOWN_IRI, REFUSED, KB_ERROR, WRONG_KIND = (
     "answered", "parse error", "empty", "unknown IRI", "refused", "KB error", "wrong kind of answer",
 )  # fmt: skip
@@ -308,7 +312,7 @@ def expected_of(question: str) -> Expected:
     return expected
 
 
-class Repairer(Comparisons, PlaceReading, NamedPairs, TopicReading):
+class Repairer(Comparisons, PlaceReading, NamedPairs, TopicReading, IdiomReading):
     """Repairs the n-best hypotheses of questions on one KB (see the module docstring).
 
     `index`: the KB index the annotator uses (None: replacements come from the question's units only);
@@ -531,25 +535,38 @@ class Repairer(Comparisons, PlaceReading, NamedPairs, TopicReading):
                         out.append((new, f"{reading[at]} -> {found}, which takes that place with {prop}"))
         return out
 
-    def linked_otherwise(self, tokens: list[str]) -> list[tuple[list[str], str]]:
+    def linked_otherwise(
+        self, tokens: list[str], units: Sequence[str] = (), said: Said | None = None
+    ) -> list[tuple[list[str], str]]:
         """An ASK's patterns of three IRIs whose property neither end ever takes part in ("Was Boléro
         written by Ravel?" as `res:Bolero ont:author res:Maurice_Ravel`: the KB knows no author of the
         piece, and Ravel wrote no book, either way round) with the property the KB most often links the
         two with instead (`ont:composer`), with what changed: a "no" by a property that could not hold of
-        either is no answer."""
+        either is no answer. Where one end takes part but neither can take the other place, either way
+        round ("enzo ferrari was a racing driver too" as `res:Racing_driver ont:birthPlace
+        res:Enzo_Ferrari`: no birth place is a person or a job), and the question does not say the
+        property (`said`: "Did Brian May study in London?" asks of his studies, not of his birth), only a
+        property among `units` (what the linker read) links them."""
         if self.index is None:
             return []
         out = []
         for s, p, o in self._fact_patterns(tokens):
             subject, prop, obj = tokens[s], tokens[p], tokens[o]
-            if any(self._holds(t) for e in (subject, obj) for t in ([e, prop, "?_v"], ["?_v", prop, e])):
-                continue  # `res:London ont:almaMater res:Brian_May`: written the other way round, it could
+            subjects = [self._holds([e, prop, "?_v"]) for e in (subject, obj)]
+            objects = [self._holds(["?_v", prop, e]) for e in (subject, obj)]
+            if any(subjects) and any(objects):
+                continue  # `res:Maurice_Ravel ont:composer res:Bolero`: written the other way round, it could
             linked = [r for r in self.index.relations(subject, obj) if r != prop]
+            why = "neither end takes part in"
+            if any(subjects) or any(objects):
+                if said is None or said.words(prop):
+                    continue
+                linked, why = [r for r in linked if r in units], "neither end can take the other's place in"
             if not linked:
                 continue
             ends = (subject, obj) if self._holds([subject, linked[0], obj]) else (obj, subject)
             new = [*tokens[:s], ends[0], linked[0], ends[1], *tokens[o + 1 :]]
-            out.append((new, f"{prop} -> {linked[0]}: neither end takes part in {prop}"))
+            out.append((new, f"{prop} -> {linked[0]}: {why} {prop}"))
         return out
 
     def two_named(
@@ -575,19 +592,33 @@ class Repairer(Comparisons, PlaceReading, NamedPairs, TopicReading):
     ) -> list[str] | None:
         """The things of the class the question asks for joined to each entity it names as the KB most
         often joins that class's members to it ("How many of Saturn's moons were found by William
-        Herschel?": moons that orbit Saturn and that Herschel discovered), counted for a question that
+        Herschel?": moons that orbit Saturn and that Herschel discovered), through one other thing when
+        no fact joins them (`KBIndex.paths`: the state of Intel's headquarters), counted for a question that
         asks how many: what repair tries when no query gave the kind of answer asked for. None without a
         class, a named entity, or a join for each."""
         if cls is None or said is None or self.index is None:
             return None
         named = self.named_entities(said, units)
         body = ["?x", "a", cls]
-        for entity in named:
+        for n, entity in enumerate(named):
             links = self.index.relations(cls, entity, k=1)
-            if not links:
+            if links:
+                way = ["?x", links[0], entity]
+                body += [".", *(way if self._holds([*body, ".", *way]) else [entity, links[0], "?x"])]
+                continue
+            path = self.index.paths(cls, entity, k=1)  # "Intel's home city is in which US state?"
+            if len(path) != 2:
                 return None
-            way = ["?x", links[0], entity]
-            body += [".", *(way if self._holds([*body, ".", *way]) else [entity, links[0], "?x"])]
+            between = f"?_j{n}"
+            ways = [
+                [*first, ".", *second]
+                for first in (["?x", path[0], between], [between, path[0], "?x"])
+                for second in ([between, path[1], entity], [entity, path[1], between])
+            ]
+            held = next((w for w in ways if self._holds([*body, ".", *w])), None)
+            if held is None:
+                return None
+            body += [".", *held]
         if not named:
             return None
         head = (
@@ -1338,6 +1369,60 @@ class Repairer(Comparisons, PlaceReading, NamedPairs, TopicReading):
         new = [*tokens[:s], other, found[0], *tokens[o:]]
         return new, f"{entity} {prop} -> {other} {found[0]} (the date of what the question says {entity} did)"
 
+    def dated_by_the_sibling(
+        self, tokens: Sequence[str], question: str, said: Said | None
+    ) -> tuple[list[str], str] | None:
+        """A hop to what is no date (`?m ont:birthPlace ?x`) whose answer a question saying the property
+        dates by a period or a year ("How many members of Queen were born in the 1940s?", "which beatles
+        were born in 1940") or compares with a year ("born before 1942"): those before the hop, filtered
+        by the sibling property's date (`_siblings`: birth date for birth place) within the span
+        (`asked_span`) or compared with the year (`value_compared`). The question asks which of them the
+        event dates, not where it took place. So too a hop to the dates themselves, when the question
+        asks for no date ("how many members of queen were born after 1946" as their birth dates counted).
+        None when nothing fits."""
+        if said is None or "filter" in tokens or {"order", "group"} & set(tokens):
+            return None
+        span = asked_span(question, True, one_year=True)
+        years = set(_YEAR.findall(question))
+        types = token_types(list(tokens), self.prefixes)
+        var = answer_variable(tokens, types)
+        if var is None or (span is None and (len(years) != 1 or asked(question, "comparative") is None)):
+            return None
+        hops = [
+            (s, p, o)
+            for s, p, o in triple_patterns(tokens, types)
+            if tokens[o] == var and types[s] == TokenType.VARIABLE and types[p] == TokenType.URI
+        ]
+        if len(hops) != 1 or tokens.count(var) != 2:
+            return None
+        s, p, o = hops[0]
+        prop, before = tokens[p], tokens[s]
+        if not said.words(prop):
+            return None
+        if self.values_are_dates(prop):  # "how many members of queen were born after 1946": not dates asked
+            dated = [prop] if expected_of(question) != DATE else []
+        else:
+            dated = (
+                []
+                if self._measured_values(prop)
+                else [q for q in self._siblings(prop) if self.values_are_dates(q)]
+            )
+        if len(dated) != 1:
+            return None
+        value = fresh_value(tokens)
+        kept = [var if t == before else t for t in [*tokens[:s], *tokens[o + 1 :]]]
+        at = s - 1 if kept[s - 1 : s] == ["."] else s
+        kept = [*kept[:at], *kept[at + 1 :]] if kept[at : at + 1] == ["."] else kept
+        if span is None:
+            compared = self.value_compared(before_close(kept, [".", var, dated[0], *years]), question)
+            if compared is None:
+                return None
+            return compared[
+                0
+            ], f"{before} {prop} {var} -> {var} {dated[0]}: {compared[1]} (the question dates the event)"
+        new = before_close(kept, [".", var, dated[0], value, ".", *self.span_test(dated[0], value, span)])
+        return new, f"{before} {prop} {var} -> {var} {dated[0]} in {span} (the question dates the event)"
+
     def named_fills_dangling(
         self, tokens: Sequence[str], said: Said | None, units: Sequence[str]
     ) -> tuple[list[str], str] | None:
@@ -1710,6 +1795,12 @@ class Repairer(Comparisons, PlaceReading, NamedPairs, TopicReading):
         compared = self._compared(tokens, answer, units, question, attempt.source, rnd, expected)
         if compared is not None:
             tokens, answer = compared
+        sibling = self.dated_by_the_sibling(tokens, question, said)
+        if sibling is not None:  # "which beatles were born in the 1940s" read a hop further by birth place
+            checked, held, _ = self._try(sibling[0], f"{attempt.source}: {sibling[1]}", expected)
+            rnd.attempts.append(checked)
+            if checked.outcome == ANSWERED and held is not None:
+                tokens, answer = sibling[0], held
         dated = self._in_span(tokens, answer, units, question, attempt.source, rnd, expected)
         if dated is not None:
             tokens, answer = dated
@@ -2347,8 +2438,9 @@ class Repairer(Comparisons, PlaceReading, NamedPairs, TopicReading):
         self, question: str, units: Sequence[str], said: Said, expected: Expected
     ) -> tuple[list[str], str] | None:
         """The query a question that places things by a measure or an order, or in a place, or that
-        sets a topic, asks, read from it alone (`placed_between`, `kin_compared`, `placed_at`, `place_of`,
-        `place_past_said` unless it asks how many, `topic_read`, `clause_read`), counted when it asks how
+        sets a topic, or asks for a property by an idiom, asks, read from it alone (`placed_between`,
+        `kin_compared`, `placed_at`, `place_of`, `place_past_said` unless it asks how many, `topic_read`,
+        `clause_read`, `idiom_read` unless it asks how many), counted when it asks how
         many ("Name the planets between ..." is a list, though a count may answer it); None for a yes/no
         question or one that places nothing."""
         if expected.boolean:
@@ -2362,6 +2454,7 @@ class Repairer(Comparisons, PlaceReading, NamedPairs, TopicReading):
             or (None if counted else self.place_past_said(units, said, self.asked_class(question, units)))
             or self.topic_read(question, units, expected)
             or self.clause_read(question, units, said, expected)
+            or (None if counted else self.idiom_read(question, units, said))
         )
 
     def _question_read(
@@ -2434,6 +2527,7 @@ class Repairer(Comparisons, PlaceReading, NamedPairs, TopicReading):
                     lambda t: self.unsaid_dangling_removed(t, said),
                     lambda t: unordered_limit_removed(t, question),
                     lambda t: unlimited_top(t, question),
+                    lambda t: nearest_kept(t, token_types(t, self.prefixes), question),
                     lambda t: unasked_comparison_made_equal(t, question),
                     lambda t: self.span_compared(t, question),
                 ):  # each reads what the one before it made
@@ -2494,6 +2588,9 @@ class Repairer(Comparisons, PlaceReading, NamedPairs, TopicReading):
                 dangling = self.dangling_value_asked(tokens, said) if asks_class is None else None
                 if dangling is not None:
                     tokens, source = dangling[0], f"{source}: {dangling[1]}"
+                dated = self.dated_by_the_sibling(tokens, question, said)
+                if dated is not None:
+                    tokens, source = dated[0], f"{source}: {dated[1]}"
             if tuple(tokens) in seen:
                 continue
             seen.add(tuple(tokens))
@@ -2510,7 +2607,7 @@ class Repairer(Comparisons, PlaceReading, NamedPairs, TopicReading):
                 [
                     *self.said_alike(tokens, said, units),
                     *self.entity_alike(tokens, said),
-                    *self.linked_otherwise(tokens),
+                    *self.linked_otherwise(tokens, units, said),
                     *self.member_of_named(tokens, said, units),
                 ]
                 if answer and answer.boolean is False

@@ -1,0 +1,81 @@
+"""A property a question asks for by an idiom that none of the property's names says, for repair
+(inference/repair.py).
+
+"What did Marie Curie do for a living?", "roger taylor from queen, what's his trade", "Umberto Eco was
+known as what, professionally?": the idiom asks for an occupation; "What kind of musical work is the
+Messiah?" for a genre; "What sort of company is Nintendo?" for an industry. The linker reads the
+question's words, and no name of the property is among them, so the model is left to guess. Each idiom
+stands for a common word ("occupation") that the KB index resolves to the KB's property, so the reading
+holds for any KB whose index names a property by that word.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from nmt_sparql.inference.kb_reading import KBReader
+from nmt_sparql.inference.said import Said
+
+# Idioms asking for a property, with the word that names it.
+_IDIOMS: tuple[tuple[re.Pattern[str], str], ...] = (
+    (
+        re.compile(
+            r"\bfor a living\b|\bprofessionally\b|\bby (?:profession|trade)\b"
+            r"|\b(?:his|her|their) (?:trade|line of work)\b|\b(?:make|makes|made|making) (?:his|her|their) living\b"
+            r"|['’]s (?:job|profession|trade|occupation|line of work)\b"
+        ),
+        "occupation",
+    ),
+    (re.compile(r"\b(?:kind|sort|type|style)s? of (?:music|musical work|book|novel|film|movie)\b"), "genre"),
+    (
+        re.compile(
+            r"\b(?:kind|sort|type)s? of (?:company|business|firm|goods|products)\b|\bline of business\b"
+        ),
+        "industry",
+    ),
+)
+
+
+class IdiomReading(KBReader):
+    """A property asked for by an idiom (module docstring)."""
+
+    def idiom_read(self, question: str, units: Sequence[str], said: Said) -> tuple[list[str], str] | None:
+        """`E P ?x`: the property `P` an idiom of the question asks for (`_IDIOMS`), of the one entity
+        the question names that has it; else, of occupations, `E Q ?y . ?y P ?x` through the one
+        property `Q` the question says that links its one named entity to things that have it ("What
+        do the members of Queen do for a living?"). None when no idiom asks, or nothing or more than
+        one thing fits."""
+        if self.index is None:
+            return None
+        text = " ".join(question.lower().split())
+        for pattern, word in _IDIOMS:
+            found = pattern.search(text)
+            prop = self._named_by(word) if found is not None else None
+            if found is None or prop is None:
+                continue
+            named = self.named_entities(said, units)
+            having = [e for e in named if self._holds([e, prop, "?_v"])]
+            note = f"{prop} (the question asks for it by '{found.group(0)}')"
+            if len(having) == 1:
+                return ["select", "distinct", "?x", "where", "{", having[0], prop, "?x", "}"], note
+            if having or len(named) != 1 or word != "occupation":
+                return None
+            ways = [
+                way
+                for q in dict.fromkeys(units)
+                if self._kind(q) == "property" and q != prop and said.words(q)
+                for way in ([named[0], q, "?y"], ["?y", q, named[0]])
+                if self._holds([*way, ".", "?y", prop, "?_v"])
+            ]
+            if len(ways) != 1:
+                return None
+            return ["select", "distinct", "?x", "where", "{", *ways[0], ".", "?y", prop, "?x", "}"], note
+        return None
+
+    def _named_by(self, word: str) -> str | None:
+        """The property the index names by `word` (its label or another of its names), if one."""
+        found = [
+            h.token for h in self.index.lookup(word, ["property"], 5) if word in self.index.names(h.token)
+        ]
+        return found[0] if len(found) == 1 else None
