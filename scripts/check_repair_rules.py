@@ -49,6 +49,7 @@ from nmt_sparql.annotation.annotator import Annotator
 from nmt_sparql.annotation.linking.index import KBIndex
 from nmt_sparql.annotation.units import units as units_of
 from nmt_sparql.inference.asked_order import (
+    nearest_kept,
     text_bound_removed,
     turned_to_question,
     unasked_bound_removed,
@@ -187,6 +188,7 @@ def main() -> None:
             or unasked_filter_removed(tokens, token_types(tokens, pm), question) is not None
             or unasked_bound_removed(tokens, token_types(tokens, pm), question) is not None
             or text_bound_removed(tokens, token_types(tokens, pm)) is not None
+            or nearest_kept(tokens, token_types(tokens, pm), question) is not None
         ):
             changed["ranking"].append(where)
         checked["value compared"] += 1

@@ -355,8 +355,9 @@ def ranked_noun(question: str, width: int = 3) -> list[str]:
 
 def unasked_ranking_removed(tokens: Sequence[str], question: str) -> tuple[list[str], str] | None:
     """`tokens` without the `order by ... limit N [offset M]` that ends it, when `question` asks for no
-    ranking (module docstring); None when there is none to remove or the question asks for one."""
-    if "order" not in tokens or "limit" not in tokens:
+    ranking (module docstring); None when there is none to remove or the question asks for one, or for the
+    nearest one (`asks_for_the_nearest`: "right after oxygen")."""
+    if "order" not in tokens or "limit" not in tokens or asks_for_the_nearest(question):
         return None
     if asks_for_a_ranking(question) and not compares_with_a_bound(question):
         return None
