@@ -3776,9 +3776,9 @@ def test_a_property_asked_for_by_an_idiom_is_read_from_the_question(
 ) -> None:
     """ "What did Marie Curie do for a living?": no name of the occupation is said, the idiom asks for it;
     "What do the members of Queen do for a living?" asks it of the things the one property the question
-    says links the band to; "What kind of musical work is the Messiah?" asks for a genre. Not without an
-    idiom, nor of an entity that lacks the property with nothing the question says leading to one that
-    has it."""
+    says links the band to, else the one the KB has; "What kind of musical work is the Messiah?" asks for
+    a genre. Not without an idiom, nor of an entity that lacks the property with nothing leading to one
+    that has it."""
     entries = [
         Entry("res:Marie_Curie", "entity", ("Marie Curie",)),
         Entry("res:Queen", "entity", ("Queen",)),
@@ -3788,7 +3788,12 @@ def test_a_property_asked_for_by_an_idiom_is_read_from_the_question(
         Entry("ont:genre", "property", ("genre",)),
         Entry("ont:bandMember", "property", ("band member", "member", "members")),
     ]
-    with _repairer_on(tmp_path, prefixes, IDIOM_TTL, entries) as repairer:
+    facts = [
+        ("res:Queen", "ont:bandMember", "res:Roger_Taylor"),
+        ("res:Messiah", "ont:genre", "res:Oratorio"),
+    ]
+    facts += [("res:Roger_Taylor", "ont:occupation", "res:Drummer")]
+    with _repairer_on(tmp_path, prefixes, IDIOM_TTL, entries, facts=facts) as repairer:
 
         def read(question: str, units: list[str]) -> list[str] | None:
             found = repairer.idiom_read(question, units, Said(question, repairer.index))
@@ -3806,7 +3811,11 @@ def test_a_property_asked_for_by_an_idiom_is_read_from_the_question(
         assert read(members, ["res:Queen", "ont:bandMember"]) == _tokens(
             "SELECT DISTINCT ?x WHERE { res:Queen ont:bandMember ?y . ?y ont:occupation ?x }"
         )
-        assert read("What do Queen do for a living?", ["res:Queen", "ont:bandMember"]) is None
+        assert read("What does the Messiah do for a living?", ["res:Messiah"]) is None
+        # no property said: the one property of the KB that leads from the band to people with jobs
+        assert read("What do Queen do for a living?", ["res:Queen"]) == _tokens(
+            "SELECT DISTINCT ?x WHERE { res:Queen ont:bandMember ?y . ?y ont:occupation ?x }"
+        )
         assert read("What kind of musical work is the Messiah?", ["res:Messiah"]) == _tokens(
             "SELECT DISTINCT ?x WHERE { res:Messiah ont:genre ?x }"
         )

@@ -44,8 +44,8 @@ class IdiomReading(KBReader):
         """`E P ?x`: the property `P` an idiom of the question asks for (`_IDIOMS`), of the one entity
         the question names that has it; else, of occupations, `E Q ?y . ?y P ?x` through the one
         property `Q` the question says that links its one named entity to things that have it ("What
-        do the members of Queen do for a living?"). None when no idiom asks, or nothing or more than
-        one thing fits."""
+        do the members of Queen do for a living?"), else the one such property of the KB ("What do the
+        Beatles do for a living?"). None when no idiom asks, or nothing or more than one thing fits."""
         if self.index is None:
             return None
         text = " ".join(question.lower().split())
@@ -61,17 +61,24 @@ class IdiomReading(KBReader):
                 return ["select", "distinct", "?x", "where", "{", having[0], prop, "?x", "}"], note
             if having or len(named) != 1 or word != "occupation":
                 return None
-            ways = [
-                way
-                for q in dict.fromkeys(units)
-                if self._kind(q) == "property" and q != prop and said.words(q)
-                for way in ([named[0], q, "?y"], ["?y", q, named[0]])
-                if self._holds([*way, ".", "?y", prop, "?_v"])
-            ]
+            said_ones = [q for q in dict.fromkeys(units) if self._kind(q) == "property" and said.words(q)]
+            ways = self._ways_to(named[0], prop, said_ones) or self._ways_to(
+                named[0], prop, self.index.properties(named[0])
+            )
             if len(ways) != 1:
                 return None
             return ["select", "distinct", "?x", "where", "{", *ways[0], ".", "?y", prop, "?x", "}"], note
         return None
+
+    def _ways_to(self, entity: str, prop: str, through: Sequence[str]) -> list[list[str]]:
+        """The patterns `entity Q ?y` or `?y Q entity`, for each `Q` of `through`, whose `?y` have `prop`."""
+        return [
+            way
+            for q in dict.fromkeys(through)
+            if q != prop
+            for way in ([entity, q, "?y"], ["?y", q, entity])
+            if self._holds([*way, ".", "?y", prop, "?_v"])
+        ]
 
     def _named_by(self, word: str) -> str | None:
         """The property the index names by `word` (its label or another of its names), if one."""
