@@ -576,7 +576,7 @@ def unasked_filter_removed(
     idle = {i for start, end in idle_filters(tokens, types) for i in range(start, end)}
     if not idle:
         return None
-    return _without(
+    return without_positions(
         tokens, idle
     ), "a FILTER on nothing the query binds removed (the question compares nothing)"
 
@@ -597,7 +597,7 @@ def unasked_bound_removed(
     if not spans:
         return None
     drop = {i for start, end in spans for i in range(start, end)}
-    return _without(
+    return without_positions(
         tokens, drop
     ), "a FILTER with a bound removed (the question asks for the top one and sets no bound)"
 
@@ -620,13 +620,20 @@ def text_bound_removed(tokens: Sequence[str], types: Sequence[TokenType]) -> tup
     if not spans:
         return None
     drop = {i for start, end in spans for i in range(start, end)}
-    return _without(tokens, drop), "a FILTER ordering a value against words removed (words bound no measure)"
+    return without_positions(
+        tokens, drop
+    ), "a FILTER ordering a value against words removed (words bound no measure)"
 
 
-def _without(tokens: Sequence[str], drop: set[int]) -> list[str]:
-    """`tokens` without the positions in `drop`, and without a "." the removal left before "." or "}"."""
+def without_positions(tokens: Sequence[str], drop: set[int]) -> list[str]:
+    """`tokens` without the positions in `drop`, and without a "." the removal left after "{" or before
+    "." or "}"."""
     kept = [t for i, t in enumerate(tokens) if i not in drop]
-    return [t for t, after in zip(kept, [*kept[1:], ""]) if not (t == "." and after in (".", "}"))]
+    return [
+        t
+        for t, before, after in zip(kept, ["", *kept[:-1]], [*kept[1:], ""])
+        if not (t == "." and (before == "{" or after in (".", "}")))
+    ]
 
 
 # Words for people counted ("the most people", "2 million inhabitants"): a population, when a number,
@@ -709,7 +716,7 @@ def ranking_dropped(tokens: Sequence[str], types: Sequence[TokenType]) -> list[s
     if len(patterns) == 1:
         return None
     s, p, o = binding[0]
-    return _without(body, {s, p, o, o + 1} if body[o + 1 : o + 2] == ["."] else {s - 1, s, p, o})
+    return without_positions(body, {s, p, o, o + 1} if body[o + 1 : o + 2] == ["."] else {s - 1, s, p, o})
 
 
 def turned_to_question(

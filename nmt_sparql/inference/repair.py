@@ -170,6 +170,7 @@ from nmt_sparql.inference.asked_order import (
     asked,
     asked_orders,
     asked_span,
+    asks_for_the_nearest,
     asks_for_the_top,
     compares_with_a_bound,
     is_verb_form,
@@ -185,6 +186,7 @@ from nmt_sparql.inference.asked_order import (
     unasked_ranking_removed,
     unlimited_top,
     unordered_limit_removed,
+    without_positions,
 )
 from nmt_sparql.inference.comparisons import Comparisons, before_close, fresh_value, uncounted
 from nmt_sparql.inference.expected_answer import (
@@ -1401,27 +1403,22 @@ class Repairer(Comparisons, PlaceReading, NamedPairs, TopicReading, IdiomReading
             return None
         if self.values_are_dates(prop):  # "how many members of queen were born after 1946": not dates asked
             dated = [prop] if expected_of(question) != DATE else []
+        elif not self._measured_values(prop):
+            dated = [q for q in self._siblings(prop) if self.values_are_dates(q)]
         else:
-            dated = (
-                []
-                if self._measured_values(prop)
-                else [q for q in self._siblings(prop) if self.values_are_dates(q)]
-            )
+            dated = []
         if len(dated) != 1:
             return None
-        value = fresh_value(tokens)
-        kept = [var if t == before else t for t in [*tokens[:s], *tokens[o + 1 :]]]
-        at = s - 1 if kept[s - 1 : s] == ["."] else s
-        kept = [*kept[:at], *kept[at + 1 :]] if kept[at : at + 1] == ["."] else kept
-        if span is None:
-            compared = self.value_compared(before_close(kept, [".", var, dated[0], *years]), question)
-            if compared is None:
-                return None
-            return compared[
-                0
-            ], f"{before} {prop} {var} -> {var} {dated[0]}: {compared[1]} (the question dates the event)"
-        new = before_close(kept, [".", var, dated[0], value, ".", *self.span_test(dated[0], value, span)])
-        return new, f"{before} {prop} {var} -> {var} {dated[0]} in {span} (the question dates the event)"
+        kept = without_positions([var if t == before else t for t in tokens], set(range(s, o + 1)))
+        change = f"{before} {prop} {var} -> {var} {dated[0]}"
+        if span is not None:
+            value = fresh_value(tokens)
+            new = before_close(kept, [".", var, dated[0], value, ".", *self.span_test(dated[0], value, span)])
+            return new, f"{change} in {span} (the question dates the event)"
+        compared = self.value_compared(before_close(kept, [".", var, dated[0], *years]), question)
+        if compared is None:
+            return None
+        return compared[0], f"{change}: {compared[1]} (the question dates the event)"
 
     def named_fills_dangling(
         self, tokens: Sequence[str], said: Said | None, units: Sequence[str]
@@ -2516,6 +2513,7 @@ class Repairer(Comparisons, PlaceReading, NamedPairs, TopicReading, IdiomReading
         answer = self._question_read(two, expected, first, seen) if two is not None else None
         if two is not None and answer is not None:
             return Repaired(two[0], answer, rounds, 1)
+        nearest = asks_for_the_nearest(question)
         for n, hyp in self._named_first(hypotheses, said, units, asks_class):
             tokens, source = list(hyp), f"hypothesis {n}"
             if question:
@@ -2527,7 +2525,7 @@ class Repairer(Comparisons, PlaceReading, NamedPairs, TopicReading, IdiomReading
                     lambda t: self.unsaid_dangling_removed(t, said),
                     lambda t: unordered_limit_removed(t, question),
                     lambda t: unlimited_top(t, question),
-                    lambda t: nearest_kept(t, token_types(t, self.prefixes), question),
+                    lambda t: nearest_kept(t, token_types(t, self.prefixes), question) if nearest else None,
                     lambda t: unasked_comparison_made_equal(t, question),
                     lambda t: self.span_compared(t, question),
                 ):  # each reads what the one before it made
