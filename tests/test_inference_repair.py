@@ -3942,3 +3942,238 @@ def test_a_thing_a_relative_clause_names_is_the_thing_the_question_asks_about(
             repairer.clause_read(question, units, Said(question, repairer.index), expected_of(question))
             is None
         )
+
+
+READINGS_TTL = """@prefix res: <http://repair.test/resource/> .
+@prefix ont: <http://repair.test/ontology/> .
+res:Vltava a ont:River ; ont:flowsThrough res:Czechia .
+res:Czechia a ont:Country ; ont:population 10900000 ; ont:area 78871 ; ont:officialLanguage res:Czech ;
+    ont:capital res:Prague .
+res:Latvia a ont:Country ; ont:population 1900000 ; ont:area 64589 ; ont:officialLanguage res:English .
+res:Canada a ont:Country ; ont:population 38000000 ; ont:area 9984670 ; ont:officialLanguage res:English ;
+    ont:capital res:Ottawa .
+res:India a ont:Country ; ont:population 1400000000 ; ont:area 3287263 ; ont:officialLanguage res:English ;
+    ont:capital res:New_Delhi .
+res:Mumbai a ont:City ; ont:country res:India .
+res:Ottawa a ont:City ; ont:country res:Canada .
+res:New_Delhi a ont:City ; ont:country res:India .
+res:Germany a ont:Country .
+res:Germanium a ont:ChemicalElement ; ont:namedAfter res:Germany .
+res:Einsteinium a ont:ChemicalElement ; ont:namedAfter res:Albert_Einstein .
+res:Albert_Einstein a ont:Person ; ont:nationality res:Germany .
+res:Stanley_Kubrick a ont:Person .
+res:Spartacus a ont:Film ; ont:director res:Stanley_Kubrick ; ont:releaseYear 1960 .
+res:A_Space_Odyssey a ont:Film ; ont:director res:Stanley_Kubrick ; ont:releaseYear 1968 .
+res:The_Shining a ont:Film ; ont:director res:Stanley_Kubrick ; ont:releaseYear 1980 .
+res:Lolita_film a ont:Film ; ont:director res:Stanley_Kubrick ; ont:basedOn res:Lolita .
+res:Lolita a ont:Novel ; ont:author res:Vladimir_Nabokov ; ont:language res:English .
+"""
+READING_ENTRIES = [
+    Entry("res:Vltava", "entity", ("Vltava",)),
+    Entry("res:Latvia", "entity", ("Latvia",)),
+    Entry("res:English", "entity", ("English",)),
+    Entry("res:Germany", "entity", ("Germany",)),
+    Entry("res:Stanley_Kubrick", "entity", ("Stanley Kubrick", "Kubrick")),
+    Entry("res:A_Space_Odyssey", "entity", ("2001: A Space Odyssey (film)",)),
+    Entry("res:Lolita_film", "entity", ("Lolita (1962 film)",)),
+    Entry("res:Lolita", "entity", ("Lolita",)),
+    Entry("ont:Country", "class", ("country",)),
+    Entry("ont:City", "class", ("city",)),
+    Entry("ont:ChemicalElement", "class", ("chemical element", "element")),
+    Entry("ont:Film", "class", ("film",)),
+    Entry("ont:flowsThrough", "property", ("flows through",)),
+    Entry("ont:population", "property", ("population",)),
+    Entry("ont:area", "property", ("area",)),
+    Entry("ont:officialLanguage", "property", ("official language",)),
+    Entry("ont:capital", "property", ("capital", "capital city")),
+    Entry("ont:country", "property", ("country",)),
+    Entry("ont:namedAfter", "property", ("named after",)),
+    Entry("ont:nationality", "property", ("nationality",)),
+    Entry("ont:director", "property", ("director",)),
+    Entry("ont:releaseYear", "property", ("release year", "came out")),
+    Entry("ont:basedOn", "property", ("based on",)),
+    Entry("ont:author", "property", ("author", "written", "wrote")),
+    Entry("ont:language", "property", ("language",)),
+]
+
+
+@pytest.fixture
+def readings(prefixes: PrefixMap, tmp_path: Path) -> Iterator[Repairer]:
+    with _repairer_on(tmp_path, prefixes, READINGS_TTL, READING_ENTRIES) as repairer:
+        yield repairer
+
+
+def test_an_idiom_that_asks_how_many_people_live_somewhere_asks_for_a_population(readings: Repairer) -> None:
+    """ "How many people live in Latvia?" asks for its population, not a count of people, and so does
+    "how many people live in the country the vltava flows through", through the property it says; the
+    idiom is read only of a question that asks how many."""
+
+    def read(question: str, units: list[str], counted: bool = True) -> list[str] | None:
+        found = readings.idiom_read(question, units, Said(question, readings.index), counted)
+        return None if found is None else found[0]
+
+    assert read("How many people live in Latvia?", ["res:Latvia"]) == _tokens(
+        "SELECT DISTINCT ?x WHERE { res:Latvia ont:population ?x }"
+    )
+    river = "how many people live in the country the vltava flows through"
+    assert read(river, ["res:Vltava", "ont:Country", "ont:country", "ont:flowsThrough"]) == _tokens(
+        "SELECT DISTINCT ?x WHERE { res:Vltava ont:flowsThrough ?y . ?y ont:population ?x }"
+    )
+    assert read("How many people live in Latvia?", ["res:Latvia"], counted=False) is None
+    assert read("How many countries border Latvia?", ["res:Latvia"]) is None
+
+
+def test_a_place_named_by_its_people_is_read_as_people_of_that_nationality(readings: Repairer) -> None:
+    """ "How many elements are named after Germans?" decoded as named after Germany: named after people
+    whose nationality is Germany. Not when the question names the country itself."""
+    decoded = _tokens("SELECT DISTINCT ?x WHERE { ?x a ont:ChemicalElement . ?x ont:namedAfter res:Germany }")
+    question = "Which elements are named after Germans?"
+    read = readings.people_of_place(decoded, Said(question, readings.index))
+    assert read is not None and read[0] == _tokens(
+        "SELECT DISTINCT ?x WHERE { ?x a ont:ChemicalElement . ?x ont:namedAfter ?_n ."
+        " ?_n ont:nationality res:Germany }"
+    )
+    assert (
+        readings.people_of_place(decoded, Said("Which elements are named after Germany?", readings.index))
+        is None
+    )
+    units = ["ont:ChemicalElement", "ont:namedAfter", "res:Germany"]
+    repaired = readings.repair([decoded], units, question)
+    assert repaired.answer.rows == (("http://repair.test/resource/Einsteinium",),)
+
+
+def test_a_superlative_by_a_measure_it_names_after_by_is_not_ordered_by_another(readings: Repairer) -> None:
+    """ "the largest country by area where English is official" ordered by population is ordered by
+    no measure it asks for; ordered by area it is."""
+    question = "What's the largest country by area where English is an official language?"
+    by = "SELECT DISTINCT ?x WHERE {{ ?x ont:officialLanguage res:English . ?x ont:{} ?v }} ORDER BY DESC(?v) LIMIT 1"
+    assert readings.orders_by_no_measure(_tokens(by.format("population")), question)
+    assert not readings.orders_by_no_measure(_tokens(by.format("area")), question)
+    assert not readings.orders_by_no_measure(
+        _tokens(by.format("population")), "the largest english speaking country"
+    )
+    units = ["ont:population", "ont:Country", "ont:area", "res:English", "ont:officialLanguage"]
+    wrong = _tokens(by.format("officialLanguage"))
+    assert readings.repair([wrong], units, question).answer.rows == (("http://repair.test/resource/Canada",),)
+
+
+def test_a_number_within_the_name_of_the_thing_compared_with_is_no_value_to_compare(
+    readings: Repairer,
+) -> None:
+    """ "Which Kubrick films came out after 2001: A Space Odyssey?": 2001 is the film's name, so the
+    films are compared with the film's release year, not with the year 2001."""
+    question = "Which Kubrick films came out after 2001: A Space Odyssey?"
+    units = ["res:Stanley_Kubrick", "ont:Film", "ont:releaseYear", "2001", "res:A_Space_Odyssey"]
+    decoded = _tokens("SELECT DISTINCT ?x WHERE { ?x ont:director res:Stanley_Kubrick }")
+    found = readings.comparison_left_out(decoded, question, units)
+    assert found is not None
+    assert "res:A_Space_Odyssey" in found[0] and "2001" not in found[0]
+    assert found[1].rows == (("http://repair.test/resource/The_Shining",),)
+    films = readings.comparison_left_out(
+        decoded, "Which Kubrick films came out after 1965?", [*units[:3], "1965"]
+    )
+    assert films is not None and "1965" in films[0]
+
+
+def test_a_question_after_a_topic_asks_first_for_the_fact_its_noun_names(readings: Repairer) -> None:
+    """ "Kubrick's Lolita is based on a novel - what language was it written in?": "written" says the
+    author, but the question asks for a language."""
+    question = "Kubrick's Lolita is based on a novel - what language was it written in?"
+    units = [
+        "res:Stanley_Kubrick",
+        "res:Lolita",
+        "res:Lolita_film",
+        "ont:basedOn",
+        "ont:author",
+        "ont:language",
+    ]
+    read = readings.topic_read(question, units, expected_of(question))
+    assert read is not None and read[0] == _tokens(
+        "SELECT DISTINCT ?x WHERE { res:Lolita_film ont:basedOn ?y . ?y ont:language ?x }"
+    )
+
+
+def test_things_of_the_wrong_class_go_one_hop_first_by_the_property_the_asked_noun_names(
+    readings: Repairer,
+) -> None:
+    """ "How many capital cities do the countries where English is official have between them?" answered
+    by the countries: one hop further by the capital ("capital cities"), before the cities in them."""
+    question = "English is official in several countries. How many capital cities do they have between them?"
+    units = ["res:English", "ont:Country", "ont:country", "ont:officialLanguage", "ont:capital", "ont:City"]
+    decoded = _tokens("SELECT (COUNT(DISTINCT ?x) AS ?c) WHERE { ?x ont:officialLanguage res:English }")
+    repaired = readings.repair([decoded], units, question)
+    assert "ont:capital" in repaired.tokens and repaired.answer.rows == (("2",),)
+
+
+def test_the_class_joined_to_the_named_is_ranked_when_the_question_asks_for_the_top_one(
+    prefixes: PrefixMap, tmp_path: Path
+) -> None:
+    """ "Highest mountain in a country that uses the euro" when no hypothesis answers: the mountains
+    joined to the euro through their country, ranked by their one measure."""
+    ttl = """@prefix res: <http://repair.test/resource/> .
+@prefix ont: <http://repair.test/ontology/> .
+res:Mont_Blanc a ont:Mountain ; ont:country res:France ; ont:elevation 4808 .
+res:Zugspitze a ont:Mountain ; ont:country res:Germany ; ont:elevation 2962 .
+res:Everest a ont:Mountain ; ont:country res:Nepal ; ont:elevation 8849 .
+res:France a ont:Country ; ont:currency res:Euro .
+res:Germany a ont:Country ; ont:currency res:Euro .
+res:Nepal a ont:Country ; ont:currency res:Nepalese_rupee .
+"""
+    facts = [
+        ("res:Mont_Blanc", "ont:country", "res:France"),
+        ("res:Zugspitze", "ont:country", "res:Germany"),
+        ("res:Everest", "ont:country", "res:Nepal"),
+        ("res:France", "ont:currency", "res:Euro"),
+        ("res:Germany", "ont:currency", "res:Euro"),
+        ("res:Nepal", "ont:currency", "res:Nepalese_rupee"),
+        *((m, "a", "ont:Mountain") for m in ("res:Mont_Blanc", "res:Zugspitze", "res:Everest")),
+        *((m, "ont:elevation", MEASURED) for m in ("res:Mont_Blanc", "res:Zugspitze", "res:Everest")),
+    ]
+    entries = [
+        Entry("res:Euro", "entity", ("Euro",)),
+        Entry("ont:Mountain", "class", ("mountain",)),
+        Entry("ont:Country", "class", ("country",)),
+        Entry("ont:country", "property", ("country",)),
+        Entry("ont:currency", "property", ("currency",)),
+        Entry("ont:elevation", "property", ("elevation", "highest")),
+    ]
+    with _repairer_on(tmp_path, prefixes, ttl, entries, facts=facts, max_rounds=1) as repairer:
+        question = "Highest mountain in a country that uses the euro"
+        decoded = _tokens(
+            "SELECT DISTINCT ?x WHERE { ?x ont:country res:Euro . ?x ont:currency ?v } ORDER BY DESC(?v) LIMIT 1"
+        )
+        units = ["ont:elevation", "ont:Mountain", "ont:Country", "ont:country", "ont:currency", "res:Euro"]
+        repaired = repairer.repair([decoded], units, question)
+        assert repaired.answer.rows == (("http://repair.test/resource/Mont_Blanc",),)
+
+
+def test_things_of_two_classes_asked_for_are_not_typed_by_one(prefixes: PrefixMap, tmp_path: Path) -> None:
+    """ "Which planets and moons were discovered in 1846?" decoded as planets alone: the question asks
+    for things of both classes, so neither types the answer; one class alone still does."""
+    ttl = """@prefix res: <http://repair.test/resource/> .
+@prefix ont: <http://repair.test/ontology/> .
+res:Neptune a ont:Planet ; ont:discoveryYear 1846 .
+res:Triton a ont:Moon ; ont:discoveryYear 1846 .
+res:Uranus a ont:Planet ; ont:discoveryYear 1781 .
+"""
+    entries = [
+        Entry("ont:Planet", "class", ("planet",)),
+        Entry("ont:Moon", "class", ("moon",)),
+        Entry("ont:discoveryYear", "property", ("discovery year", "discovered")),
+    ]
+    with _repairer_on(tmp_path, prefixes, ttl, entries) as repairer:
+        units = ["ont:Planet", "ont:Moon", "ont:discoveryYear", "1846"]
+        question = "Which planets and moons were discovered in 1846?"
+        assert repairer.asked_classes(question, units) == ["ont:Planet", "ont:Moon"]
+        assert repairer.asked_class(question, units) is None
+        assert repairer.asked_class("Which planets were discovered in 1846?", units) == "ont:Planet"
+        decoded = _tokens("SELECT DISTINCT ?x WHERE { ?x a ont:Planet . ?x ont:discoveryYear 1846 }")
+        assert repairer.untyped_for_two(decoded, question, units) == _tokens(
+            "SELECT DISTINCT ?x WHERE { ?x ont:discoveryYear 1846 }"
+        )
+        repaired = repairer.repair([decoded], units, question)
+        assert set(repaired.answer.rows) == {
+            ("http://repair.test/resource/Neptune",),
+            ("http://repair.test/resource/Triton",),
+        }
+        assert repairer.untyped_for_two(decoded, "Which planets were discovered in 1846?", units) is None

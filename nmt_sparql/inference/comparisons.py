@@ -17,7 +17,7 @@ from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from nmt_sparql.annotation.linking.index import misspelt, normalize
+from nmt_sparql.annotation.linking.index import QUALIFIER, misspelt, normalize
 from nmt_sparql.data.wording import PLACE_WORDS
 from nmt_sparql.inference.asked_order import (
     Asked,
@@ -1015,8 +1015,10 @@ class Comparisons(KBReader):
         def after(name: str, at: Sequence[int]) -> bool:  # misspelt or not ("than uranuim")
             return any(_said_at(words, start, [name.split()]) is not None for start in at)
 
-        def label(u: str) -> str:  # "the" aside, as `_said_as` reads it
-            return " ".join(w for w in normalize(self.index.label(u) or "").split() if w != "the")
+        def label(u: str) -> str:  # "the" and a qualifier aside ("2001: A Space Odyssey (film)")
+            return " ".join(
+                w for w in normalize(QUALIFIER.sub("", self.index.label(u) or "")).split() if w != "the"
+            )
 
         if not entities:
             return None

@@ -214,8 +214,8 @@ def expected_answer(question: str) -> Expected:
         return replace(THING, asks="who")
     if first == "where" or (first == "from" and second == "where"):
         return replace(THING, asks="where")
-    if first == "whose":
-        return THING
+    if first == "whose":  # "Whose music do you hear in Inception?": a person's, or a band's
+        return replace(THING, asks="who")
     if first == "which" and any(map(_plural, words[1:3])):
         # "Which Beatles were born before 1942?", "Which letters stand for antimony?", "Which Alpine peaks"
         return NOT_A_MEASURE
@@ -254,11 +254,11 @@ def _plural(word: str) -> bool:
 
 def _asked_at_the_end(words: Sequence[str]) -> Expected | None:
     """What a question word at the end asks for: "Anthony Burgess was born where?", "google was founded
-    by who", "The Son of Man dates from what year?", "Pluto was found by which astronomer?"; None when
+    by who", "Las Meninas came off whose easel?", "The Son of Man dates from what year?", "Pluto was found by which astronomer?"; None when
     the question does not end with one."""
     if words[-1] == "when" or (words[-2:-1] in (["what"], ["which"]) and words[-1] in TIME_NOUNS):
         return DATE
-    if words[-1] in ("who", "whom"):
+    if words[-1] in ("who", "whom") or words[-2:-1] == ["whose"]:  # "Kind of Blue is whose record?"
         return replace(THING, asks="who")
     if words[-1] == "where":
         return replace(THING, asks="where")

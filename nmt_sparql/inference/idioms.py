@@ -3,7 +3,8 @@
 
 "What did Marie Curie do for a living?", "roger taylor from queen, what's his trade", "Umberto Eco was
 known as what, professionally?": the idiom asks for an occupation; "What kind of musical work is the
-Messiah?" for a genre; "What sort of company is Nintendo?" for an industry. The linker reads the
+Messiah?" for a genre; "What sort of company is Nintendo?" for an industry; "How many people live in
+Latvia?" for a population, not a count of people. The linker reads the
 question's words, and no name of the property is among them, so the model is left to guess. Each idiom
 stands for a common word ("occupation") that the KB index resolves to the KB's property, so the reading
 holds for any KB whose index names a property by that word.
@@ -13,26 +14,51 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from typing import NamedTuple
 
 from nmt_sparql.inference.kb_reading import KBReader
 from nmt_sparql.inference.said import Said
 
-# Idioms asking for a property, with the word that names it.
-_IDIOMS: tuple[tuple[re.Pattern[str], str], ...] = (
-    (
+
+class Idiom(NamedTuple):
+    """An idiom (`pattern`), the word that names the property it asks for, whether the question asks
+    how many by it ("how many people live in ...": a population, not a count), and whether it may ask
+    for the property of things one fact away from the named entity ("What do the members of Queen do
+    for a living?", "how many people live in the country the Vltava flows through")."""
+
+    pattern: re.Pattern[str]
+    word: str
+    counted: bool = False
+    through: bool = False
+
+
+_IDIOMS: tuple[Idiom, ...] = (
+    Idiom(
         re.compile(
             r"\bfor a living\b|\bprofessionally\b|\bby (?:profession|trade)\b"
             r"|\b(?:his|her|their) (?:trade|line of work)\b|\b(?:make|makes|made|making) (?:his|her|their) living\b"
             r"|['’]s (?:job|profession|trade|occupation|line of work)\b"
         ),
         "occupation",
+        through=True,
     ),
-    (re.compile(r"\b(?:kind|sort|type|style)s? of (?:music|musical work|book|novel|film|movie)\b"), "genre"),
-    (
+    Idiom(
+        re.compile(r"\b(?:kind|sort|type|style)s? of (?:music|musical work|book|novel|film|movie)\b"), "genre"
+    ),
+    Idiom(
         re.compile(
             r"\b(?:kind|sort|type)s? of (?:company|business|firm|goods|products)\b|\bline of business\b"
         ),
         "industry",
+    ),
+    Idiom(
+        re.compile(
+            r"\bhow many (?:people|persons|inhabitants|residents) (?:live|lives|living|reside|resides)\b"
+            r"|\bhow many (?:inhabitants|residents)\b"
+        ),
+        "population",
+        counted=True,
+        through=True,
     ),
 )
 
@@ -40,18 +66,21 @@ _IDIOMS: tuple[tuple[re.Pattern[str], str], ...] = (
 class IdiomReading(KBReader):
     """A property asked for by an idiom (module docstring)."""
 
-    def idiom_read(self, question: str, units: Sequence[str], said: Said) -> tuple[list[str], str] | None:
-        """`E P ?x`: the property `P` an idiom of the question asks for (`_IDIOMS`), of the one entity
-        the question names that has it; else, of occupations, `E Q ?y . ?y P ?x` through the one
-        property `Q` the question says that links its one named entity to things that have it ("What
-        do the members of Queen do for a living?"), else the one such property of the KB ("What do the
-        Beatles do for a living?"). None when no idiom asks, or nothing or more than one thing fits."""
+    def idiom_read(
+        self, question: str, units: Sequence[str], said: Said, counted: bool = False
+    ) -> tuple[list[str], str] | None:
+        """`E P ?x`: the property `P` an idiom of the question asks for (`_IDIOMS`; one that asks how
+        many when the question does, `counted`), of the one entity the question names that has it;
+        else, for an idiom that reaches `through` a fact, `E Q ?y . ?y P ?x` through the one property
+        `Q` the question says that links its one named entity to things that have it ("What do the
+        members of Queen do for a living?"), else the one such property of the KB ("What do the Beatles
+        do for a living?"). None when no idiom asks, or nothing or more than one thing fits."""
         if self.index is None:
             return None
         text = " ".join(question.lower().split())
-        for pattern, word in _IDIOMS:
-            found = pattern.search(text)
-            prop = self._named_by(word) if found is not None else None
+        for idiom in _IDIOMS:
+            found = idiom.pattern.search(text) if idiom.counted == counted else None
+            prop = self.property_named(idiom.word) if found is not None else None
             if found is None or prop is None:
                 continue
             named = self.named_entities(said, units)
@@ -59,7 +88,7 @@ class IdiomReading(KBReader):
             note = f"{prop} (the question asks for it by '{found.group(0)}')"
             if len(having) == 1:
                 return ["select", "distinct", "?x", "where", "{", having[0], prop, "?x", "}"], note
-            if having or len(named) != 1 or word != "occupation":
+            if having or len(named) != 1 or not idiom.through:
                 return None
             said_ones = [q for q in dict.fromkeys(units) if self._kind(q) == "property" and said.words(q)]
             ways = self._ways_to(named[0], prop, said_ones) or self._ways_to(
@@ -79,10 +108,3 @@ class IdiomReading(KBReader):
             for way in ([entity, q, "?y"], ["?y", q, entity])
             if self._holds([*way, ".", "?y", prop, "?_v"])
         ]
-
-    def _named_by(self, word: str) -> str | None:
-        """The property the index names by `word` (its label or another of its names), if one."""
-        found = [
-            h.token for h in self.index.lookup(word, ["property"], 5) if word in self.index.names(h.token)
-        ]
-        return found[0] if len(found) == 1 else None

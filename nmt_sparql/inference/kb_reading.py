@@ -18,7 +18,7 @@ from nmt_sparql.annotation.linking.wordforms import inflections
 from nmt_sparql.execution.answer import Answer
 from nmt_sparql.execution.base import KnowledgeBase
 from nmt_sparql.execution.safety import UnsafeQueryError
-from nmt_sparql.inference.asked_order import ranked_noun
+from nmt_sparql.inference.asked_order import ranked_noun, without_positions
 from nmt_sparql.inference.expected_answer import WORD, asked_noun, value_kinds
 from nmt_sparql.inference.said import Said
 from nmt_sparql.sparql.patterns import answer_variable, triple_patterns
@@ -100,6 +100,16 @@ class KBReader:
     def _kind(self, token: str) -> Kind | None:
         found = self.index.kind(token) if self.index is not None else None
         return found or _KIND_OF_MASK.get(typed_mask(token))
+
+    def property_named(self, word: str) -> str | None:
+        """The property the index names by the common word `word` (its label or another of its names),
+        if one: how a reading that asks for "occupation" or "nationality" finds this KB's property."""
+        if self.index is None:
+            return None
+        found = [
+            h.token for h in self.index.lookup(word, ["property"], 5) if word in self.index.names(h.token)
+        ]
+        return found[0] if len(found) == 1 else None
 
     def _value_kinds(self, prop: str) -> list[frozenset[str]]:
         """The kinds of a few of the KB's values of `prop` (`value_kinds`: iri, number, date, text)."""
@@ -188,16 +198,45 @@ class KBReader:
         politicians"), else those after
         its superlative ("What's the newest university?"): the label's words, the last one in the
         singular or plural. A class named right after it is the head of the compound it opens
-        ("russian-language novels": novels, not languages)."""
+        ("russian-language novels": novels, not languages). None when the question asks for things of
+        two classes (`asked_classes`)."""
+        classes = self.asked_classes(question, units)
+        return classes[0] if len(classes) == 1 else None
+
+    def asked_classes(self, question: str, units: Sequence[str]) -> list[str]:
+        """The class the question asks for (`asked_class`), and another named right after it and "and"
+        or "or" ("Which planets and moons were discovered in 1846?"); empty when none."""
         for noun in (asked_noun(question), ranked_noun(question)):
             opening = bool(noun) and noun[0] in WORD.findall(question.lower())[:2]  # after "the", say
             for start in (0, 1, 2):
                 if start == 2 and opening and _ASKED_LATER.search(question):
                     continue  # "mount teide's country uses what currency": the class asked for comes later
                 found = self._class_named_at(noun, start, units)
-                if found is not None:
-                    return (self._class_named_at(noun, found[1], units) or found)[0]
-        return None
+                if found is None:
+                    continue
+                cls, end = self._class_named_at(noun, found[1], units) or found
+                wide = asked_noun(question, end + 4) if noun[:end] == asked_noun(question, end) else []
+                other = (
+                    self._class_named_at(wide, end + 1, units)
+                    if wide[end : end + 1] in (["and"], ["or"])
+                    else None
+                )
+                return [cls] if other is None or other[0] == cls else [cls, other[0]]
+        return []
+
+    def untyped_for_two(self, tokens: Sequence[str], question: str, units: Sequence[str]) -> list[str] | None:
+        """The query without its answer's type when that is one of two classes the question asks for
+        ("Which planets and moons were discovered in 1846?" typed as planets); else None."""
+        classes = self.asked_classes(question, units)
+        types = token_types(tokens, self.prefixes)
+        var = answer_variable(tokens, types)
+        drop = {
+            i
+            for s, p, o in triple_patterns(tokens, types)
+            if len(classes) == 2 and tokens[s] == var and tokens[p] == "a" and tokens[o] in classes
+            for i in (s, p, o)
+        }
+        return without_positions(tokens, drop) if drop else None
 
     def _class_named_at(
         self, words: Sequence[str], start: int, units: Sequence[str]

@@ -5,7 +5,8 @@ university is the oldest?", "South American countries"), or a place named right 
 ("universities in germany"), is read as the place: the pattern, or chain, that joins the answer to the
 place or its language becomes the link the KB most often joins that class's members to the place by,
 through the members' own facts (nationality; a city's country), unless the word is a language's
-("Spanish-speaking", "written in French") or the language joins the class's members itself.
+("Spanish-speaking", "written in French") or the language joins the class's members itself. A place
+named by its people ("elements named after Germans") is read as people of that nationality.
 """
 
 from __future__ import annotations
@@ -201,6 +202,25 @@ class PlaceReading(KBReader):
             if rows and all(v is not None for v in rows[0][: len(picked)]):
                 props = dict(zip(picked, (token_of(v, self.prefixes) for v in rows[0]), strict=False))
                 return [props.get(t, t) for t in chain]
+        return None
+
+    def people_of_place(self, tokens: Sequence[str], said: Said) -> tuple[list[str], str] | None:
+        """`S P ?_n . ?_n N C`: the query's fact `S P C` of a place the question names by its people
+        ("Which chemical elements are named after Russians?" decoded as named after Russia) stated of
+        people of that nationality (`N`: the property the index names "nationality"); None when the
+        question names no place so, or the KB has no such property."""
+        nationality = self.property_named("nationality")
+        if nationality is None:
+            return None
+        for _, p, o in triple_patterns(tokens, token_types(tokens, self.prefixes)):
+            place, words = tokens[o], said.text.split()
+            label = normalize(self.index.label(place) or "") if self._kind(place) == "entity" else ""
+            people = [w for w in words if label and w.endswith("s") and label in place_names(w[:-1])]
+            if tokens[p] not in ("a", nationality) and people:
+                person = next(v for v in ("?_n", "?_n1", "?_n2") if v not in tokens)
+                return [*tokens[:o], person, ".", person, nationality, place, *tokens[o + 1 :]], (
+                    f"{tokens[p]} of people of {place} ('{people[0]}')"
+                )
         return None
 
     def place_past_said(

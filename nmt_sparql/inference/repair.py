@@ -778,7 +778,8 @@ class Repairer(Comparisons, PlaceReading, NamedPairs, TopicReading, IdiomReading
     ) -> int | None:
         """The pattern whose values an ORDER BY sorts, when they are no numbers or dates (the KB's values
         of its property are not; or the variable is only ever a subject, an IRI), or when they are times
-        and `question` asks for a size (`_timed_for_a_size`): the pattern to rewrite towards a measured
+        and `question` asks for a size (`_timed_for_a_size`) or names another measure after "by"
+        (`_ranked_by_another`): the pattern to rewrite towards a measured
         property of the question's units."""
         variable = ordered_variable(tokens)
         if variable is None:
@@ -791,7 +792,28 @@ class Repairer(Comparisons, PlaceReading, NamedPairs, TopicReading, IdiomReading
         kinds = self._value_kinds(prop)
         if kinds and not any(k & {"number", "date"} for k in kinds):
             return as_object[-1]
-        return as_object[-1] if kinds and self._timed_for_a_size(prop, question) else None
+        wrong = self._timed_for_a_size(prop, question) or self._ranked_by_another(prop, question)
+        return as_object[-1] if kinds and wrong else None
+
+    def _ranked_by_another(self, prop: str, question: str) -> bool:
+        """Whether the question names, right after "by", a measure other than `prop` ("the largest
+        country by area" ordered by population)."""
+        assert self.index is not None
+        words = normalize(question).split()
+        for at in (i + 1 for i, w in enumerate(words) if w == "by"):
+            for phrase in {" ".join(words[at : at + n]) for n in (1, 2)}:
+                named = [
+                    h.token
+                    for h in self.index.lookup(phrase, ["property"], 5)
+                    if phrase in self.index.names(h.token)
+                ]
+                if (
+                    named
+                    and prop not in named
+                    and any(k & {"number", "date"} for k in self._value_kinds(named[0]))
+                ):
+                    return True
+        return False
 
     def _timed_for_a_size(self, prop: str, question: str) -> bool:
         """Whether a superlative of size or amount ("the heaviest element", "closest to the sun") is
@@ -1478,17 +1500,10 @@ class Repairer(Comparisons, PlaceReading, NamedPairs, TopicReading, IdiomReading
         restricted to values of that property (`?_w ont:capital ?x`), the first that answers and
         changes the answer; else None."""
         parts = self._answer_body(tokens)
-        noun = said.asked_noun()
-        if parts is None or not noun or tokens[:1] != ["select"]:
+        props = self._naming_the_asked(tokens, said, units)
+        if parts is None or not props or tokens[:1] != ["select"]:
             return None
         var, close, _ = parts
-        props = [
-            u
-            for u in dict.fromkeys(units)
-            if u not in tokens
-            and self._kind(u) == "property"
-            and any(len(n.split()) > 1 and noun[: len(n.split())] == n.split() for n in self.index.names(u))
-        ]
         return self._first_change(
             (
                 (
@@ -1501,6 +1516,19 @@ class Repairer(Comparisons, PlaceReading, NamedPairs, TopicReading, IdiomReading
             rnd,
             expected,
         )
+
+    def _naming_the_asked(self, tokens: Sequence[str], said: Said, units: Sequence[str]) -> list[str]:
+        """The properties of the units the query leaves out that a name of two or more words of theirs
+        says as the noun the question asks for ("capital cities": `ont:capital`)."""
+        noun = said.asked_noun()
+        return [
+            u
+            for u in dict.fromkeys(units)
+            if noun
+            and u not in tokens
+            and self._kind(u) == "property"
+            and any(len(n.split()) > 1 and noun[: len(n.split())] == n.split() for n in self.index.names(u))
+        ]
 
     def _said_restricted(
         self,
@@ -1764,6 +1792,18 @@ class Repairer(Comparisons, PlaceReading, NamedPairs, TopicReading, IdiomReading
             rnd.attempts.append(checked)
             if checked.outcome == ANSWERED and held is not None:
                 return joined[0], held
+        people = self.people_of_place(tokens, said) if said is not None else None
+        untyped = self.untyped_for_two(tokens, question, units) if question else None
+        for read in (
+            people,  # "elements named after Germans" decoded as named after Germany
+            None if untyped is None else (untyped, "its answer untyped (the question asks for two classes)"),
+        ):
+            if read is None:
+                continue
+            checked, held, _ = self._try(read[0], f"{attempt.source}: {read[1]}", expected)
+            rnd.attempts.append(checked)
+            if checked.outcome == ANSWERED and held is not None:
+                tokens, answer = read[0], held
         narrowed = (
             self._narrowed(tokens, answer, said, units, attempt.source, rnd, expected) if said else None
         )
@@ -1822,7 +1862,10 @@ class Repairer(Comparisons, PlaceReading, NamedPairs, TopicReading, IdiomReading
             and said is not None
             and said.names_in_full(u)
         ]
-        further = self._one_hop_further(tokens, cls, units, attempt.source, rnd, expected, between[:1])
+        first = self._naming_the_asked(tokens, said, units) if said is not None else []  # "capital cities"
+        further = self._one_hop_further(
+            tokens, cls, list(dict.fromkeys([*first, *units])), attempt.source, rnd, expected, between[:1]
+        )
         if further is not None:
             return further
         if self.of_a_kind_of(answer, cls):
@@ -1908,10 +1951,15 @@ class Repairer(Comparisons, PlaceReading, NamedPairs, TopicReading, IdiomReading
         measure of the class it asks for, in the direction the question's word says (`year ( ?v )` for
         dates); the first that answers and changes the answer. Without a number, the entity the
         comparison is made with ("planets farther from the sun than Earth": `res:Earth
-        ont:orderFromSun ?_than . filter ( ?v > ?_than )`)."""
+        ont:orderFromSun ?_than . filter ( ?v > ?_than )`), and with it when the number is a word of
+        its name ("came out after 2001: A Space Odyssey")."""
         wanted = asked(question, "comparative") if question else None
         numbers = [u for u in units if NUMBER.fullmatch(u) and u not in tokens]
-        than = self._compared_with(question, units, wanted.word) if wanted and len(numbers) != 1 else None
+        than = self._compared_with(question, units, wanted.word) if wanted else None
+        if than is not None:  # "came out after 2001: A Space Odyssey": the number names the film
+            name = normalize(self.index.label(than) or "").split()
+            numbers = [n for n in numbers if n not in name]
+        than = than if len(numbers) != 1 else None
         if wanted is None or (len(numbers) != 1 and than is None):
             return None
         sense, word = wanted.sense, wanted.word
@@ -2437,7 +2485,7 @@ class Repairer(Comparisons, PlaceReading, NamedPairs, TopicReading, IdiomReading
         """The query a question that places things by a measure or an order, or in a place, or that
         sets a topic, or asks for a property by an idiom, asks, read from it alone (`placed_between`,
         `kin_compared`, `placed_at`, `place_of`, `place_past_said` unless it asks how many, `topic_read`,
-        `clause_read`, `idiom_read` unless it asks how many), counted when it asks how
+        `clause_read`, `idiom_read`), counted when it asks how
         many ("Name the planets between ..." is a list, though a count may answer it); None for a yes/no
         question or one that places nothing."""
         if expected.boolean:
@@ -2451,7 +2499,7 @@ class Repairer(Comparisons, PlaceReading, NamedPairs, TopicReading, IdiomReading
             or (None if counted else self.place_past_said(units, said, self.asked_class(question, units)))
             or self.topic_read(question, units, expected)
             or self.clause_read(question, units, said, expected)
-            or (None if counted else self.idiom_read(question, units, said))
+            or self.idiom_read(question, units, said, counted)
         )
 
     def _question_read(
@@ -2694,6 +2742,13 @@ class Repairer(Comparisons, PlaceReading, NamedPairs, TopicReading, IdiomReading
             first.attempts.append(attempt)
             if attempt.outcome == ANSWERED and answer is not None:
                 return Repaired(joined, answer, rounds, 1)
+            ranked = (  # "Highest mountain in a country that uses the euro": the mountains, ranked
+                self._ranked(joined, units, question, attempt.source, first, expected, said)
+                if attempt.outcome == WRONG_KIND
+                else None
+            )
+            if ranked is not None:
+                return Repaired(*ranked, rounds, 1)
         if plain_no is not None and expected.boolean:
             first.notes.append("no reading says yes; a false ASK the KB's values allow says no")
             return Repaired(*plain_no, rounds, 1)

@@ -117,6 +117,8 @@ class TopicReading(KBReader):
             ),
         ]
         seconds = [q for q in dict.fromkeys(units) if self._kind(q) == "property" and asked.words(q)]
+        noun = asked.asked_noun()[:1]  # "what language was it written in": the language, not the author
+        seconds.sort(key=lambda q: not (noun and noun[0] in asked.words(q)))
         for entity in dict.fromkeys(entities):
             for link, second in itertools.product(self._topic_links(entity, told, units), seconds):
                 if second in link:
