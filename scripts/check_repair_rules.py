@@ -30,7 +30,9 @@ be the gold one), an entity named and left out of an ASK (joined, its answer mus
 placed between or beyond named ones by a measure or compared with one linked as they are, the place an
 ordinal names in an order, the thing of the class asked for that a said place lies in, and the fact asked
 of a topic's thing or of a thing a relative clause names (their answers must be the gold one), an answer
-that is the thing the question talks of taken one hop further. A rule that would reject
+that is the thing the question talks of taken one hop further, a place named by its people read as people
+of its nationality (it must not answer), and an answer untyped when the question asks for two classes (its
+answer must be the gold one). A rule that would reject
 or rewrite a *gold* query is a rule that breaks right answers. This script runs each rule on every gold
 query of a prepared dataset (and any JSONL files of {question, query}) against its KB and counts the
 gold queries each rule would change: all counts should be 0.
@@ -141,6 +143,8 @@ def main() -> None:
         "placed by a measure": [],  # or by an order, in a place, or as a topic, the question not yes/no
         "ordinal place": [],  # of a yes/no question
         "past the thing talked of": [],
+        "people of a place": [],
+        "two classes asked": [],
     }
     checked = {key: 0 for key in changed}
     for source, record in records(args.data, args.extra):
@@ -316,6 +320,16 @@ def main() -> None:
                 checked["named left out of an ask"] += 1
                 if not kb.query(detokenize(joined[0], pm)).boolean:
                     changed["named left out of an ask"].append(where)
+            checked["people of a place"] += 1  # read as people of a nationality, it must not answer
+            people = repairer.people_of_place(tokens, said_linked)
+            if people is not None and not kb.query(detokenize(people[0], pm)).is_empty():
+                changed["people of a place"].append(where)
+            untyped = repairer.untyped_for_two(tokens, question, linked)
+            if untyped is not None:  # its answer must be the gold one
+                checked["two classes asked"] += 1
+                again = kb.query(detokenize(untyped, pm))
+                if not again.ok or sorted(map(str, again.rows)) != sorted(map(str, answer.rows)):
+                    changed["two classes asked"].append(where)
             placed = repairer.placed(question, linked, said_linked, expected)
             ordinal = repairer.placed_at(question, linked, said_linked, True) if expected.boolean else None
             for key, made in (("placed by a measure", placed), ("ordinal place", ordinal)):

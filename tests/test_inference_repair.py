@@ -4177,3 +4177,25 @@ res:Uranus a ont:Planet ; ont:discoveryYear 1781 .
             ("http://repair.test/resource/Triton",),
         }
         assert repairer.untyped_for_two(decoded, "Which planets were discovered in 1846?", units) is None
+
+
+@pytest.mark.parametrize("with_instruments", [False, True])
+def test_what_instrument_asks_for_an_occupation_unless_the_kb_has_instruments(
+    prefixes: PrefixMap, tmp_path: Path, with_instruments: bool
+) -> None:
+    """ "What instrument did Roger Taylor play?" in a KB whose people have occupations and no instrument
+    property: his occupation (the drummer); a KB with an instrument property answers it by that."""
+    entries = [
+        Entry("res:Roger_Taylor", "entity", ("Roger Taylor",)),
+        Entry("ont:occupation", "property", ("occupation",)),
+        *([Entry("ont:instrument", "property", ("instrument",))] if with_instruments else []),
+    ]
+    with _repairer_on(tmp_path, prefixes, IDIOM_TTL, entries) as repairer:
+        question = "What instrument did Roger Taylor play?"
+        read = repairer.idiom_read(question, ["res:Roger_Taylor"], Said(question, repairer.index))
+        if with_instruments:
+            assert read is None
+        else:
+            assert read is not None and read[0] == _tokens(
+                "SELECT DISTINCT ?x WHERE { res:Roger_Taylor ont:occupation ?x }"
+            )

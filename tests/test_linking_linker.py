@@ -199,6 +199,17 @@ def test_an_acronym_names_the_entity_whose_words_it_abbreviates(linker: Linker) 
     assert "res:United_Kingdom" not in _tokens(linker.link("WHERE IS THE UK"))
 
 
+def test_a_clipped_name_names_the_entity_whose_words_it_clips(linker: Linker) -> None:
+    """ "caltech": the start of one word of a label, then of a later one; not a misspelt name that
+    clips no label ("stanfrod"), nor a label's words out of order."""
+    assert "res:California_Institute_of_Technology" in _tokens(linker.link("caltech is in what city"))
+    assert "res:California_Institute_of_Technology" not in _tokens(
+        linker.link("Where is the University of California?")
+    )
+    assert linker.index.clipped("caltech") and not linker.index.clipped("stanfrod")
+    assert not linker.index.clipped("techcal")
+
+
 def test_an_empty_index_links_nothing(tmp_path: Path) -> None:
     index = KBIndex.build(tmp_path / "x" / "i.sqlite", [])
     assert len(index) == 0 and Linker(index).link("anything at all") == []

@@ -3,7 +3,8 @@
 
 "What did Marie Curie do for a living?", "roger taylor from queen, what's his trade", "Umberto Eco was
 known as what, professionally?": the idiom asks for an occupation; "What kind of musical work is the
-Messiah?" for a genre; "What sort of company is Nintendo?" for an industry; "How many people live in
+Messiah?" for a genre; "What instrument did John Deacon play?" for an occupation (the bassist), in a KB
+with no instrument property; "What sort of company is Nintendo?" for an industry; "How many people live in
 Latvia?" for a population, not a count of people. The linker reads the
 question's words, and no name of the property is among them, so the model is left to guess. Each idiom
 stands for a common word ("occupation") that the KB index resolves to the KB's property, so the reading
@@ -22,14 +23,17 @@ from nmt_sparql.inference.said import Said
 
 class Idiom(NamedTuple):
     """An idiom (`pattern`), the word that names the property it asks for, whether the question asks
-    how many by it ("how many people live in ...": a population, not a count), and whether it may ask
-    for the property of things one fact away from the named entity ("What do the members of Queen do
-    for a living?", "how many people live in the country the Vltava flows through")."""
+    how many by it ("how many people live in ...": a population, not a count), whether it may ask for
+    the property of things one fact away from the named entity ("What do the members of Queen do for a
+    living?", "how many people live in the country the Vltava flows through"), and a word that names a
+    property of its own in a KB where the idiom is no idiom (`unless`: a KB with an instrument property
+    answers "what instrument" by it)."""
 
     pattern: re.Pattern[str]
     word: str
     counted: bool = False
     through: bool = False
+    unless: str = ""
 
 
 _IDIOMS: tuple[Idiom, ...] = (
@@ -42,6 +46,7 @@ _IDIOMS: tuple[Idiom, ...] = (
         "occupation",
         through=True,
     ),
+    Idiom(re.compile(r"\b(?:what|which) instruments?\b"), "occupation", through=True, unless="instrument"),
     Idiom(
         re.compile(r"\b(?:kind|sort|type|style)s? of (?:music|musical work|book|novel|film|movie)\b"), "genre"
     ),
@@ -80,6 +85,8 @@ class IdiomReading(KBReader):
         text = " ".join(question.lower().split())
         for idiom in _IDIOMS:
             found = idiom.pattern.search(text) if idiom.counted == counted else None
+            if found is not None and idiom.unless and self.property_named(idiom.unless) is not None:
+                continue
             prop = self.property_named(idiom.word) if found is not None else None
             if found is None or prop is None:
                 continue

@@ -68,6 +68,8 @@ _FUZZY_WORDS = 8
 _FETCH_PER_K = 20
 # Acronyms (`initialled`): up to this many letters, the initials of a label's words but these.
 _MAX_ACRONYM = 5
+# Clipped names (`clipped`: "Caltech"): at least this many letters from each of two words of a label.
+_MIN_CLIP = 3
 _ACRONYM_SKIPS = frozenset({"of", "the", "and", "for", "at", "in", "on", "de", "du", "la"})
 # A triple between two IRIs as model tokens (subject, property, object); ("x", "a", "C") for a membership.
 Fact = tuple[str, str, str]
@@ -598,6 +600,33 @@ class KBIndex:
         for element, text, norm, derived in self._fts(match, ["entity"], k * _FETCH_PER_K * 10):
             if not derived and "".join(w[0] for w in norm.split() if w not in _ACRONYM_SKIPS) == letters:
                 labels.setdefault(element, text)
+        return self._most_popular(labels, k)
+
+    def clipped(self, word: str, k: int = 4) -> list[Hit]:
+        """The entities one of whose labels (not a derived form) `word` clips: the start of one of its
+        words, then the start of a later one, `_MIN_CLIP` letters or more each ("Caltech": California
+        Institute of Technology; "FedEx": Federal Express): the most popular, and those at least half as
+        popular, at most `k`."""
+        letters = normalize(word).replace(" ", "")
+        if len(letters) < 2 * _MIN_CLIP or not letters.isalpha():
+            return []
+        labels: dict[int, str] = {}
+        for cut in range(_MIN_CLIP, len(letters) - _MIN_CLIP + 1):
+            head, tail = letters[:cut], letters[cut:]
+            for element, text, norm, derived in self._fts(
+                f'"{head}"* AND "{tail}"*', ["entity"], k * _FETCH_PER_K
+            ):
+                words = [w for w in norm.split() if w not in _ACRONYM_SKIPS]
+                if not derived and any(
+                    a.startswith(head) and any(b.startswith(tail) for b in words[i + 1 :])
+                    for i, a in enumerate(words)
+                ):
+                    labels.setdefault(element, text)
+        return self._most_popular(labels, k)
+
+    def _most_popular(self, labels: dict[int, str], k: int) -> list[Hit]:
+        """Exact hits for the elements of `labels` (id -> the label that matched): the most popular, and
+        those at least half as popular, at most `k`."""
         if not labels:
             return []
         rows = sorted(self._element_rows(list(labels)), key=lambda r: (-r[4], r[1]))

@@ -57,6 +57,7 @@ STOPWORDS = frozenset(_STOPWORDS.split())
 _WORD = re.compile(r"\w+")
 _PLAIN = re.compile(r"[^\W_]+")  # a word the index's tokenizer reads as one word, as Python does
 _ACRONYM = re.compile(r"[A-Z]{2,5}")
+_CLIPPED = re.compile(r"[a-z]{6,}")  # a word long enough to clip two words of a name
 _MAX_WORDS = 8  # "The Lion, the Witch and the Wardrobe"
 _QUOTED = re.compile(r'"([^"]+)"|“([^”]+)”|\'([^\']+)\'(?!\w)')
 _DATE = re.compile(r"\b(\d{4})-(\d{2})-(\d{2})\b")
@@ -441,6 +442,17 @@ class Linker:
             if claimed[k] or in_literal[k] or not _ACRONYM.fullmatch(w.group()) or question.isupper():
                 continue
             hits = self.index.initialled(w.group(), _SAME_LABEL)
+            found += [Candidate(h.token, h.kind, h.label, w.start(), w.end(), _PLACE_SCORE) for h in hits]
+            claimed[k] = bool(hits)
+        for k, w in enumerate(words):
+            # A long word that names nothing and no dictionary knows may clip two words of a name
+            # ("caltech": California Institute of Technology).
+            lowered = w.group().lower()
+            if claimed[k] or in_literal[k] or not _CLIPPED.fullmatch(lowered) or lowered in STOPWORDS:
+                continue
+            if is_dictionary_word(lowered):
+                continue
+            hits = self.index.clipped(lowered, _SAME_LABEL)
             found += [Candidate(h.token, h.kind, h.label, w.start(), w.end(), _PLACE_SCORE) for h in hits]
             claimed[k] = bool(hits)
         for k, w in enumerate(words):
