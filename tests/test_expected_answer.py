@@ -36,7 +36,8 @@ from nmt_sparql.inference.expected_answer import (
         ("Could you please count the rivers of Europe", COUNT),
         ("Can you tell me who wrote Dracula?", replace(THING, asks="who")),
         ("where was albert einstein born", replace(THING, asks="where")),
-        ("Whose wife was Gala Dalí?", replace(THING, asks="who")),  # a person's, or a band's
+        ("Whose wife was Gala Dalí?", THING),  # "whose" may ask for things: "Whose director is ...?"
+        ("Whose work is it?", replace(THING, asks="who")),  # a maker asked of a thing
         ("Las Meninas came off whose easel?", replace(THING, asks="who")),  # "whose" and a noun, at the end
         ("Which Beatles were born before 1942?", NOT_A_MEASURE),  # things named in the plural
         ("Which letters stand for antimony?", NOT_A_MEASURE),  # or their names: a symbol

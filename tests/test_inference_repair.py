@@ -4199,3 +4199,45 @@ def test_what_instrument_asks_for_an_occupation_unless_the_kb_has_instruments(
             assert read is not None and read[0] == _tokens(
                 "SELECT DISTINCT ?x WHERE { res:Roger_Taylor ont:occupation ?x }"
             )
+
+
+def test_a_class_apart_from_the_rest_is_first_read_as_the_thing_the_rest_names(
+    prefixes: PrefixMap, tmp_path: Path
+) -> None:
+    """ "the countries on the mekong use how many currencies between them" decoded as `?x a ont:Country .
+    res:Mekong ont:flowsThrough ?y`: the countries are the things it flows through, not the countries of
+    those things (its cities' countries leave out the countries it crosses with no city named)."""
+    ttl = """@prefix res: <http://repair.test/resource/> .
+@prefix ont: <http://repair.test/ontology/> .
+res:Mekong a ont:River ; ont:flowsThrough res:Laos , res:Cambodia , res:Phnom_Penh .
+res:Laos a ont:Country ; ont:currency res:Kip .
+res:Cambodia a ont:Country ; ont:currency res:Riel .
+res:Thailand a ont:Country ; ont:currency res:Baht .
+res:Phnom_Penh a ont:City ; ont:country res:Thailand .
+res:Kip a ont:Currency .
+res:Riel a ont:Currency .
+res:Baht a ont:Currency .
+"""
+    entries = [
+        Entry("res:Mekong", "entity", ("Mekong",)),
+        Entry("ont:Country", "class", ("country",)),
+        Entry("ont:Currency", "class", ("currency",)),
+        Entry("ont:country", "property", ("country",)),
+        Entry("ont:flowsThrough", "property", ("flows through",)),
+        Entry("ont:currency", "property", ("currency",)),
+    ]
+    with _repairer_on(tmp_path, prefixes, ttl, entries) as repairer:
+        question = "the countries on the mekong use how many currencies between them"
+        units = [
+            "ont:Country",
+            "ont:country",
+            "res:Mekong",
+            "ont:flowsThrough",
+            "ont:currency",
+            "ont:Currency",
+        ]
+        decoded = _tokens(
+            "SELECT (COUNT(DISTINCT ?x) AS ?c) WHERE { ?x a ont:Country . res:Mekong ont:flowsThrough ?y }"
+        )
+        repaired = repairer.repair([decoded], units, question)
+        assert "ont:currency" in repaired.tokens and repaired.answer.rows == (("2",),)

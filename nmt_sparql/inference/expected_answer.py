@@ -214,8 +214,10 @@ def expected_answer(question: str) -> Expected:
         return replace(THING, asks="who")
     if first == "where" or (first == "from" and second == "where"):
         return replace(THING, asks="where")
-    if first == "whose":  # "Whose music do you hear in Inception?": a person's, or a band's
-        return replace(THING, asks="who")
+    if first == "whose" and words[2:3] in (["is"], ["was"]) and words[3:4] in (["it"], ["that"], ["this"]):
+        return replace(THING, asks="who")  # "Interstellar's soundtrack - whose work is it?": a person's
+    if first == "whose":
+        return THING  # "Whose director is Alfred Hitchcock?": the films, things of any kind
     if first == "which" and any(map(_plural, words[1:3])):
         # "Which Beatles were born before 1942?", "Which letters stand for antimony?", "Which Alpine peaks"
         return NOT_A_MEASURE

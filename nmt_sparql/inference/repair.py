@@ -1769,8 +1769,11 @@ class Repairer(Comparisons, PlaceReading, NamedPairs, TopicReading, IdiomReading
         expected: Expected,
         said: Said | None = None,
     ) -> tuple[list[str], Answer] | None:
-        """The query to keep for an answering attempt: restricted to an entity the question names and it
-        leaves out (`_narrowed`: "Which astronomer discovered Enceladus?" answered by every astronomer),
+        """The query to keep for an answering attempt: a place the question names by its people read as
+        people of that nationality (`people_of_place`), its answer untyped when the question asks for
+        two classes (`untyped_for_two`), each when that answers; restricted to an entity the question
+        names and it leaves out (`_narrowed`: "Which astronomer discovered Enceladus?" answered by every
+        astronomer),
         then one hop further by a property the question says and the query leaves out, when that
         answers ("the nationality of the director of Parasite");
         typed by the class the question asks for, when it lacks the type and the typed query still
@@ -2415,9 +2418,10 @@ class Repairer(Comparisons, PlaceReading, NamedPairs, TopicReading, IdiomReading
     ) -> tuple[list[str], Answer, Attempt] | None:
         """A query whose patterns fall apart (`?x a ont:ChemicalElement . res:Niels_Bohr ont:birthPlace
         ?y`: every element, whatever Bohr's birthplace) joined: its answer variable and a variable of
-        the rest linked by a property of the question's units the query does not use, either way round
-        ("Which element is named for Niels Bohr's birthplace?": `?x ont:namedAfter ?y`); the first that
-        answers."""
+        the rest one thing ("the countries on the mekong": `?x a ont:Country . res:Mekong ont:flowsThrough
+        ?y`, the things it flows through that are countries), else linked by a property of the question's
+        units the query does not use, either way round ("Which element is named for Niels Bohr's
+        birthplace?": `?x ont:namedAfter ?y`); the first that answers."""
         types = token_types(tokens, self.prefixes)
         parts, found = apart(tokens, types), braces(tokens)
         if parts is None or found is None:
@@ -2426,6 +2430,11 @@ class Repairer(Comparisons, PlaceReading, NamedPairs, TopicReading, IdiomReading
         close = found[1]
         props = self._unused_properties(tokens, units)
         for other in rest[:2]:
+            same = [var if t == other else t for t in tokens]
+            attempt, answer, _ = self._try(same, f"{source}: {other} read as {var}", expected)
+            rnd.attempts.append(attempt)
+            if attempt.outcome == ANSWERED and answer is not None:
+                return same, answer, attempt
             for prop in props:
                 for pattern in ([var, prop, other], [other, prop, var]):
                     new = [*tokens[:close], ".", *pattern, *tokens[close:]]
