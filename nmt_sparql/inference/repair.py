@@ -2109,13 +2109,9 @@ class Repairer(Comparisons, PlaceReading, NamedPairs, TopicReading, IdiomReading
                 and not said.words(tokens[p])
                 and not said.asked_head(tokens[p])
             ):
-                kept = [t for i, t in enumerate(tokens) if i not in (s, p, o)]
-                kept = [
-                    t
-                    for i, t in enumerate(kept)
-                    if t != "." or (kept[i - 1] not in ("{", ".") and kept[i + 1 : i + 2] != ["}"])
-                ]
-                return kept, f"{tokens[s]} {tokens[p]} {tokens[o]} removed (read by nothing, not said)"
+                return without_positions(tokens, {s, p, o}), (
+                    f"{tokens[s]} {tokens[p]} {tokens[o]} removed (read by nothing, not said)"
+                )
         return None
 
     def dangling_value_asked(self, tokens: Sequence[str], said: Said | None) -> tuple[list[str], str] | None:
