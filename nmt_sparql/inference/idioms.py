@@ -85,10 +85,10 @@ class IdiomReading(KBReader):
         text = " ".join(question.lower().split())
         for idiom in _IDIOMS:
             found = idiom.pattern.search(text) if idiom.counted == counted else None
-            if found is not None and idiom.unless and self.property_named(idiom.unless) is not None:
+            if found is None or (idiom.unless and self.property_named(idiom.unless) is not None):
                 continue
-            prop = self.property_named(idiom.word) if found is not None else None
-            if found is None or prop is None:
+            prop = self.property_named(idiom.word)
+            if prop is None:
                 continue
             named = self.named_entities(said, units)
             having = [e for e in named if self._holds([e, prop, "?_v"])]

@@ -104,12 +104,16 @@ class KBReader:
     def property_named(self, word: str) -> str | None:
         """The property the index names by the common word `word` (its label or another of its names),
         if one: how a reading that asks for "occupation" or "nationality" finds this KB's property."""
-        if self.index is None:
-            return None
-        found = [
-            h.token for h in self.index.lookup(word, ["property"], 5) if word in self.index.names(h.token)
-        ]
+        found = self.properties_named(word)
         return found[0] if len(found) == 1 else None
+
+    def properties_named(self, phrase: str) -> list[str]:
+        """The properties among the index's best few for `phrase` that it names by `phrase` exactly."""
+        if self.index is None:
+            return []
+        return [
+            h.token for h in self.index.lookup(phrase, ["property"], 5) if phrase in self.index.names(h.token)
+        ]
 
     def _value_kinds(self, prop: str) -> list[frozenset[str]]:
         """The kinds of a few of the KB's values of `prop` (`value_kinds`: iri, number, date, text)."""
@@ -206,6 +210,7 @@ class KBReader:
     def asked_classes(self, question: str, units: Sequence[str]) -> list[str]:
         """The class the question asks for (`asked_class`), and another named right after it and "and"
         or "or" ("Which planets and moons were discovered in 1846?"); empty when none."""
+        wide = asked_noun(question, 8)  # room for "and" and a second class after the first
         for noun in (asked_noun(question), ranked_noun(question)):
             opening = bool(noun) and noun[0] in WORD.findall(question.lower())[:2]  # after "the", say
             for start in (0, 1, 2):
@@ -215,12 +220,8 @@ class KBReader:
                 if found is None:
                     continue
                 cls, end = self._class_named_at(noun, found[1], units) or found
-                wide = asked_noun(question, end + 4) if noun[:end] == asked_noun(question, end) else []
-                other = (
-                    self._class_named_at(wide, end + 1, units)
-                    if wide[end : end + 1] in (["and"], ["or"])
-                    else None
-                )
+                joined = wide[: len(noun)] == noun and wide[end : end + 1] in (["and"], ["or"])
+                other = self._class_named_at(wide, end + 1, units) if joined else None
                 return [cls] if other is None or other[0] == cls else [cls, other[0]]
         return []
 
@@ -228,12 +229,14 @@ class KBReader:
         """The query without its answer's type when that is one of two classes the question asks for
         ("Which planets and moons were discovered in 1846?" typed as planets); else None."""
         classes = self.asked_classes(question, units)
+        if len(classes) != 2:
+            return None
         types = token_types(tokens, self.prefixes)
         var = answer_variable(tokens, types)
         drop = {
             i
             for s, p, o in triple_patterns(tokens, types)
-            if len(classes) == 2 and tokens[s] == var and tokens[p] == "a" and tokens[o] in classes
+            if tokens[s] == var and tokens[p] == "a" and tokens[o] in classes
             for i in (s, p, o)
         }
         return without_positions(tokens, drop) if drop else None

@@ -212,8 +212,9 @@ class PlaceReading(KBReader):
         nationality = self.property_named("nationality")
         if nationality is None:
             return None
+        words = said.text.split()
         for _, p, o in triple_patterns(tokens, token_types(tokens, self.prefixes)):
-            place, words = tokens[o], said.text.split()
+            place = tokens[o]
             label = normalize(self.index.label(place) or "") if self._kind(place) == "entity" else ""
             people = [w for w in words if label and w.endswith("s") and label in place_names(w[:-1])]
             if tokens[p] not in ("a", nationality) and people:

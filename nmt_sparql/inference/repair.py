@@ -798,15 +798,10 @@ class Repairer(Comparisons, PlaceReading, NamedPairs, TopicReading, IdiomReading
     def _ranked_by_another(self, prop: str, question: str) -> bool:
         """Whether the question names, right after "by", a measure other than `prop` ("the largest
         country by area" ordered by population)."""
-        assert self.index is not None
         words = normalize(question).split()
         for at in (i + 1 for i, w in enumerate(words) if w == "by"):
             for phrase in {" ".join(words[at : at + n]) for n in (1, 2)}:
-                named = [
-                    h.token
-                    for h in self.index.lookup(phrase, ["property"], 5)
-                    if phrase in self.index.names(h.token)
-                ]
+                named = self.properties_named(phrase)
                 if (
                     named
                     and prop not in named

@@ -448,9 +448,13 @@ class Linker:
             # A long word that names nothing and no dictionary knows may clip two words of a name
             # ("caltech": California Institute of Technology).
             lowered = w.group().lower()
-            if claimed[k] or in_literal[k] or not _CLIPPED.fullmatch(lowered) or lowered in STOPWORDS:
-                continue
-            if is_dictionary_word(lowered):
+            if (
+                claimed[k]
+                or in_literal[k]
+                or not _CLIPPED.fullmatch(lowered)
+                or lowered in STOPWORDS
+                or is_dictionary_word(lowered)
+            ):
                 continue
             hits = self.index.clipped(lowered, _SAME_LABEL)
             found += [Candidate(h.token, h.kind, h.label, w.start(), w.end(), _PLACE_SCORE) for h in hits]
