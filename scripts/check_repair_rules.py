@@ -32,7 +32,9 @@ ordinal names in an order, the thing of the class asked for that a said place li
 of a topic's thing or of a thing a relative clause names (their answers must be the gold one), an answer
 that is the thing the question talks of taken one hop further, a place named by its people read as people
 of its nationality (it must not answer), and an answer untyped when the question asks for two classes (its
-answer must be the gold one). A rule that would reject
+answer must be the gold one), two things asked to have the same value, a fact of two things named side by
+side read of each, and a question asking of some of a named thing's members (their answers must be the gold
+one). A rule that would reject
 or rewrite a *gold* query is a rule that breaks right answers. This script runs each rule on every gold
 query of a prepared dataset (and any JSONL files of {question, query}) against its KB and counts the
 gold queries each rule would change: all counts should be 0.
@@ -145,6 +147,9 @@ def main() -> None:
         "past the thing talked of": [],
         "people of a place": [],
         "two classes asked": [],
+        "same value": [],
+        "named side by side": [],
+        "members asked": [],
     }
     checked = {key: 0 for key in changed}
     for source, record in records(args.data, args.extra):
@@ -330,6 +335,18 @@ def main() -> None:
                 again = kb.query(detokenize(untyped, pm))
                 if not again.ok or sorted(map(str, again.rows)) != sorted(map(str, answer.rows)):
                     changed["two classes asked"].append(where)
+            for key, made in (  # each read of the gold query must answer as it does
+                ("same value", repairer.shared_value(tokens, question, said_linked, linked)),
+                ("named side by side", repairer.coordinated(tokens, question, said_linked, linked)),
+                ("members asked", repairer.members_asked(tokens, question, said_linked, linked)),
+            ):
+                checked[key] += 1
+                if made is None:
+                    continue
+                again = kb.query(detokenize(made[0], pm))
+                rows = sorted(map(str, again.rows)) == sorted(map(str, answer.rows))
+                if not again.ok or (again.boolean != answer.boolean if answer.kind == "ask" else not rows):
+                    changed[key].append(where)
             placed = repairer.placed(question, linked, said_linked, expected)
             ordinal = repairer.placed_at(question, linked, said_linked, True) if expected.boolean else None
             for key, made in (("placed by a measure", placed), ("ordinal place", ordinal)):

@@ -4241,3 +4241,173 @@ res:Baht a ont:Currency .
         )
         repaired = repairer.repair([decoded], units, question)
         assert "ont:currency" in repaired.tokens and repaired.answer.rows == (("2",),)
+
+
+SHOES_TTL = """@prefix res: <http://repair.test/resource/> .
+@prefix ont: <http://repair.test/ontology/> .
+res:Adidas a ont:Company ; ont:headquarters res:Herzogenaurach ; ont:founder res:Adolf_Dassler .
+res:Puma a ont:Company ; ont:headquarters res:Herzogenaurach ; ont:founder res:Rudolf_Dassler .
+res:Nike a ont:Company ; ont:headquarters res:Beaverton ; ont:founder res:Phil_Knight .
+res:Herzogenaurach a ont:Town .
+res:Beaverton a ont:Town .
+res:Adolf_Dassler a ont:Person .
+res:Rudolf_Dassler a ont:Person .
+res:Phil_Knight a ont:Person .
+"""
+SHOES = [
+    Entry("res:Adidas", "entity", ("Adidas",)),
+    Entry("res:Puma", "entity", ("Puma",)),
+    Entry("res:Nike", "entity", ("Nike",)),
+    Entry("res:Herzogenaurach", "entity", ("Herzogenaurach",)),
+    Entry("ont:headquarters", "property", ("headquarters", "based")),
+    Entry("ont:founder", "property", ("founder", "founded")),
+    Entry("ont:Company", "class", ("company",)),
+]
+
+
+def test_two_things_asked_to_have_the_same_value_are_asked_whether_they_share_one(
+    prefixes: PrefixMap, tmp_path: Path
+) -> None:
+    """ "Are Adidas and Puma based in the same town?" decoded as whether Puma's headquarters is Adidas:
+    the question asks whether the two have one value of the property, and "same ... as" asks for the
+    things with the named one's value, the named one left out."""
+    with _repairer_on(tmp_path, prefixes, SHOES_TTL, SHOES, max_rounds=1) as repairer:
+        units = ["res:Adidas", "res:Puma", "ont:headquarters"]
+        one_in_the_other = _tokens("ASK WHERE { res:Puma ont:headquarters res:Adidas }")
+        same = repairer.repair([one_in_the_other], units, "Are Adidas and Puma based in the same town?")
+        assert same.tokens == _tokens(
+            "ASK WHERE { res:Puma ont:headquarters ?_same . res:Adidas ont:headquarters ?_same }"
+        )
+        assert same.answer.boolean is True
+        units = ["res:Nike", "res:Puma", "ont:headquarters"]
+        other = repairer.repair(
+            [_tokens("ASK WHERE { res:Nike ont:headquarters res:Puma }")],
+            units,
+            "is nike based in the same town as puma",
+        )
+        assert other.answer.boolean is False and "?_same" in other.tokens
+        # without "same", the query is the model's
+        plain = repairer.repair([one_in_the_other], ["res:Adidas", "res:Puma"], "Is Puma based in Adidas?")
+        assert plain.tokens == one_in_the_other
+        valued = _tokens("SELECT DISTINCT ?x WHERE { ?x ont:headquarters res:Adidas }")
+        alike = repairer.repair(
+            [valued], ["res:Adidas"], "which companies are based in the same town as adidas"
+        )
+        assert alike.answer.rows == (("http://repair.test/resource/Puma",),)
+        value_of = _tokens("SELECT DISTINCT ?x WHERE { res:Adidas ont:headquarters ?x }")
+        asked = repairer.repair([value_of], ["res:Adidas"], "which company is in the same town as adidas")
+        assert asked.answer.rows == (("http://repair.test/resource/Puma",),)
+
+
+def test_a_fact_of_one_of_two_things_named_side_by_side_is_read_of_each(
+    prefixes: PrefixMap, tmp_path: Path
+) -> None:
+    """ "who founded adidas and puma" decoded with Adidas alone: the founders of each of the two, when they
+    share a class and Puma has a founder; "both", "same" or "between" ask for what the two share instead,
+    and two named apart ("adidas, founded by whom, and puma") are not side by side."""
+    with _repairer_on(tmp_path, prefixes, SHOES_TTL, SHOES, max_rounds=1) as repairer:
+        units = ["res:Adidas", "res:Puma", "ont:founder"]
+        one = _tokens("SELECT DISTINCT ?x WHERE { res:Adidas ont:founder ?x }")
+        each = repairer.repair([one], units, "who founded adidas and puma")
+        assert each.tokens == _tokens(
+            "SELECT DISTINCT ?x WHERE { VALUES ?_each { res:Adidas res:Puma } ?_each ont:founder ?x }"
+        )
+        assert sorted(each.answer.rows) == [
+            ("http://repair.test/resource/Adolf_Dassler",),
+            ("http://repair.test/resource/Rudolf_Dassler",),
+        ]
+        other = _tokens("SELECT DISTINCT ?x WHERE { res:Puma ont:founder ?x }")
+        assert "?_each" in repairer.repair([other], units, "who founded adidas and puma").tokens
+        assert repairer.repair([one], units, "who founded both adidas and puma").tokens == one
+        apart = repairer.repair([one], units, "who founded adidas in the year puma was")
+        assert apart.tokens == one
+
+
+def test_an_entity_that_never_takes_its_place_gives_way_to_one_named_alike_that_does(
+    prefixes: PrefixMap, tmp_path: Path
+) -> None:
+    """ "How many writers went to Cambridge?" decoded with the city as an alma mater, which nobody has:
+    the University of Cambridge is named alike and is one, and the hypothesis so read answers before the
+    next one (birth place) does; a name's qualifier aside, the film Oppenheimer gives way to the man."""
+    ttl = """@prefix res: <http://repair.test/resource/> .
+@prefix ont: <http://repair.test/ontology/> .
+res:Cambridge a ont:City .
+res:Cambridge_Massachusetts a ont:City .
+res:University_of_Cambridge a ont:University ; ont:city res:Cambridge .
+res:Douglas_Adams a ont:Writer ; ont:almaMater res:University_of_Cambridge ; ont:birthPlace res:Cambridge .
+res:Zadie_Smith a ont:Writer ; ont:almaMater res:University_of_Cambridge .
+res:J_Robert_Oppenheimer a ont:Person ; ont:almaMater res:University_of_Cambridge .
+res:Oppenheimer_film a ont:Film .
+res:Opera a ont:Genre .
+res:A_Night_at_the_Opera a ont:Album ; ont:genre res:Rock .
+res:Tosca ont:genre res:Opera .
+"""
+    entries = [
+        Entry("res:Cambridge", "entity", ("Cambridge",)),
+        Entry("res:Cambridge_Massachusetts", "entity", ("Cambridge, Massachusetts",)),
+        Entry("res:University_of_Cambridge", "entity", ("University of Cambridge",)),
+        Entry("res:J_Robert_Oppenheimer", "entity", ("J. Robert Oppenheimer",)),
+        Entry("res:Oppenheimer_film", "entity", ("Oppenheimer (film)",)),
+        Entry("ont:almaMater", "property", ("alma mater", "went to", "studied")),
+        Entry("ont:birthPlace", "property", ("birth place",)),
+        Entry("ont:Writer", "class", ("writer",)),
+        Entry("ont:University", "class", ("university",)),
+        Entry("res:Opera", "entity", ("opera",)),
+        Entry("res:A_Night_at_the_Opera", "entity", ("A Night at the Opera",)),
+    ]
+    with _repairer_on(tmp_path, prefixes, ttl, entries, max_rounds=1) as repairer:
+        units = ["ont:Writer", "res:Cambridge", "ont:almaMater", "ont:birthPlace"]
+        city = _tokens(
+            "SELECT (COUNT(DISTINCT ?x) AS ?c) WHERE { ?x a ont:Writer . ?x ont:almaMater res:Cambridge }"
+        )
+        born = _tokens(
+            "SELECT (COUNT(DISTINCT ?x) AS ?c) WHERE { ?x a ont:Writer . ?x ont:birthPlace res:Cambridge }"
+        )
+        repaired = repairer.repair([city, born], units, "How many writers went to Cambridge?")
+        assert "res:University_of_Cambridge" in repaired.tokens and repaired.answer.rows == (("2",),)
+        film = _tokens("SELECT DISTINCT ?x WHERE { res:Oppenheimer_film ont:almaMater ?x }")
+        studied = repairer.repair(
+            [film], ["res:Oppenheimer_film", "ont:almaMater"], "where did oppenheimer study"
+        )
+        assert studied.answer.rows == (("http://repair.test/resource/University_of_Cambridge",),)
+        genre = _tokens("SELECT DISTINCT ?x WHERE { res:Opera ont:genre ?x }")
+        assert repairer.misplaced_named(genre, Said("operas of the night", repairer.index)) == []
+
+
+def test_a_question_asking_of_some_of_a_named_things_members_reads_its_members(
+    prefixes: PrefixMap, tmp_path: Path
+) -> None:
+    """ "How many of the Beatles were born in Liverpool?" decoded as the birth places of Liverpool: the
+    band's members (by the property it most often has of things with a birth place) born there."""
+    ttl = """@prefix res: <http://repair.test/resource/> .
+@prefix ont: <http://repair.test/ontology/> .
+res:The_Beatles a ont:Band ; ont:hometown res:Liverpool ;
+    ont:bandMember res:John_Lennon, res:Paul_McCartney, res:Ringo_Starr .
+res:John_Lennon a ont:Person ; ont:birthPlace res:Liverpool .
+res:Paul_McCartney a ont:Person ; ont:birthPlace res:Liverpool .
+res:Ringo_Starr a ont:Person ; ont:birthPlace res:Dingle .
+res:Cilla_Black a ont:Person ; ont:birthPlace res:Liverpool .
+res:Liverpool a ont:City .
+res:Dingle a ont:City .
+"""
+    entries = [
+        Entry("res:The_Beatles", "entity", ("The Beatles",)),
+        Entry("res:Liverpool", "entity", ("Liverpool",)),
+        Entry("ont:birthPlace", "property", ("birth place", "born")),
+        Entry("ont:bandMember", "property", ("band member",)),
+        Entry("ont:hometown", "property", ("hometown",)),
+    ]
+    with _repairer_on(tmp_path, prefixes, ttl, entries, max_rounds=1) as repairer:
+        units = ["res:The_Beatles", "res:Liverpool", "ont:birthPlace"]
+        backwards = _tokens("SELECT (COUNT(DISTINCT ?x) AS ?c) WHERE { res:Liverpool ont:birthPlace ?x }")
+        members = repairer.repair([backwards], units, "How many of the Beatles were born in Liverpool?")
+        assert members.tokens == _tokens(
+            "SELECT (COUNT(DISTINCT ?x) AS ?c) WHERE { res:The_Beatles ont:bandMember ?x . "
+            "?x ont:birthPlace res:Liverpool }"
+        )
+        assert members.answer.rows == (("2",),)
+        born = _tokens("SELECT (COUNT(DISTINCT ?x) AS ?c) WHERE { ?x ont:birthPlace res:Liverpool }")
+        everyone = repairer.repair(
+            [born], ["res:Liverpool", "ont:birthPlace"], "How many people were born in Liverpool?"
+        )
+        assert everyone.tokens == born and everyone.answer.rows == (("3",),)

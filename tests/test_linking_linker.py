@@ -199,6 +199,19 @@ def test_an_acronym_names_the_entity_whose_words_it_abbreviates(linker: Linker) 
     assert "res:United_Kingdom" not in _tokens(linker.link("WHERE IS THE UK"))
 
 
+def test_a_word_in_lower_case_no_dictionary_knows_may_be_an_acronym(linker: Linker) -> None:
+    """ "people who studied at mit": typed in lower case, still the initials of a label's words; a word
+    English knows ("us", "it") is not read so."""
+    assert "res:Massachusetts_Institute_of_Technology" in _tokens(linker.link("people who studied at mit"))
+    assert "res:United_States" not in _tokens(linker.link("tell us about alien"))
+
+
+def test_two_words_that_spell_a_one_word_label_apart_name_it(linker: Linker) -> None:
+    """ "business people" is businessperson (whose plural the index holds as one word)."""
+    assert "ont:Businessperson" in _tokens(linker.link("Name some Japanese business people"))
+    assert "ont:Businessperson" in _tokens(linker.link("which business men were born in seattle"))
+
+
 def test_a_clipped_name_names_the_entity_whose_words_it_clips(linker: Linker) -> None:
     """ "caltech": the start of one word of a label, then of a later one; not a misspelt name that
     clips no label ("stanfrod"), nor a label's words out of order."""

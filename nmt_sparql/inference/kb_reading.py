@@ -75,6 +75,7 @@ class KBReader:
         # `named_entities` of the question last asked: every hypothesis of it asks again
         self._named_last: tuple[Said, tuple[str, ...], list[str]] | None = None
         self._class_list: list[str] | None = None  # `_classes`
+        self._class_words: set[str] | None = None  # the words of the class labels (`_a_sense_of`)
 
     def _classes(self) -> list[str]:
         """The index's classes, read once."""
@@ -290,9 +291,11 @@ class KBReader:
 
     def named_alike(self, entity: str, prop: str, subject: bool, said: Said) -> str | None:
         """The entity to put in place of `entity`, which never takes that place (`subject` or object) with
-        `prop` in the KB: one that does, whose label holds `entity`'s words and whose names the question
-        says (all of them, then the most: "Oxford" is the University of Oxford, not Oxford Brookes
-        University); None when `entity` takes that place, or no single one is named so."""
+        `prop` in the KB: one that does, whose label holds `entity`'s words, a qualifier aside ("Oppenheimer
+        (film)": J. Robert Oppenheimer), and whose names the question says (all of them, then the most:
+        "Oxford" is the University of Oxford, not Oxford Brookes University; of those named as well, the
+        one that takes the place: the University of Cambridge, not Cambridge, Massachusetts); None when
+        `entity` takes that place, or no single one is named so."""
         label = said.index.label(entity) or ""
         if self._kind(entity) != "entity" or not label:
             return None
@@ -302,21 +305,17 @@ class KBReader:
 
         if self._holds(placed(entity)):
             return None
-        words = set(normalize(label).split())
+        bare = QUALIFIER.sub("", label).strip() or label  # "Oppenheimer (film)": the man is named alike
+        words = set(normalize(bare).split())
         alike = [
             h.token
-            for h in said.index.lookup(label, ["entity"], 2 * self.per_element + 4)
+            for h in said.index.lookup(bare, ["entity"], 2 * self.per_element + 4)
             if h.token != entity and words <= set(normalize(h.label).split())
         ]
         fit = {t: (len(said.unsaid_names(t)), -len(said.part_words(t))) for t in alike}
-        ranked = sorted(alike, key=lambda t: fit[t])
-        if (
-            ranked
-            and (len(ranked) == 1 or fit[ranked[0]] < fit[ranked[1]])
-            and self._holds(placed(ranked[0]))
-        ):
-            return ranked[0]
-        return None
+        best = [t for t in alike if fit[t] == min(fit.values())]
+        placing = [t for t in best if self._holds(placed(t))]
+        return placing[0] if len(placing) == 1 else None
 
     def fact_between(self, a: str, b: str, units: Sequence[str]) -> list[str] | None:
         """The fact the KB links two entities by, as `s p o` the way it holds: a property of the question's

@@ -10,6 +10,7 @@ the property that links one to things of the other's kind, so that the query rea
 from __future__ import annotations
 
 import itertools
+import re
 from collections.abc import Sequence
 
 from nmt_sparql.annotation.linking.sources import token_of
@@ -18,16 +19,190 @@ from nmt_sparql.inference.comparisons import before_close
 from nmt_sparql.inference.expected_answer import AUXILIARIES, one_edit_from
 from nmt_sparql.inference.kb_reading import KBReader
 from nmt_sparql.inference.said import Said
-from nmt_sparql.sparql.patterns import triple_patterns
+from nmt_sparql.sparql.patterns import answer_variable, triple_patterns
 from nmt_sparql.sparql.tokens import TokenType, detokenize, token_types
 
 # Words that make a question of a statement, or a request of it (`stated_of_two`).
 _QUESTION_WORDS = frozenset({"what", "which", "who", "whom", "whose", "where", "when", "how", "why"})
 _REQUESTS = frozenset({"list", "name", "give", "show", "find", "count", "tell"})
+# Two things asked to have one value of a property ("born in the same town", "the same year as"): `shared_value`.
+_SAME = re.compile(r"\bsame\b", re.IGNORECASE)
+_SAME_AS = re.compile(r"\bsame\b.*\bas\b", re.IGNORECASE)
+# Words that ask what two things share, or of both at once: not a fact of each (`coordinated`).
+_TOGETHER = re.compile(r"\b(?:both|same|common|share|shared|together|between|border)\b", re.IGNORECASE)
 
 
 class NamedPairs(KBReader):
     """Yes/no questions about two named entities of one KB (see the module docstring)."""
+
+    def shared_value(
+        self, tokens: Sequence[str], question: str, said: Said | None, units: Sequence[str]
+    ) -> tuple[list[str], str] | None:
+        """A pattern that makes one thing the other's value (`res:Puma ont:headquarters res:Adidas`) read
+        as both having one value, when the question asks whether they have the same ("Are Adidas and Puma
+        based in the same town?": `res:Adidas ont:headquarters ?_same . res:Puma ont:headquarters
+        ?_same`), and a SELECT's answer valued by a named entity (`?x ont:birthPlace res:Mick_Jagger`)
+        read as the things with that entity's value, the entity left out ("which films came out the same
+        year as Alien"), as is the entity's value asked for where the question says "same ... as" ("who
+        was born in the same city as Mick Jagger" read as Mick Jagger's birth place). A model writes no such query: training asks no question of two things' values.
+        Only entities the question names are read so; None when nothing changes."""
+        if said is None or not _SAME.search(question) or not tokens or tokens[0] not in ("ask", "select"):
+            return None
+        types = token_types(tokens, self.prefixes)
+        named = self.named_entities(said, units)
+        answer = answer_variable(tokens, types)
+        for s, p, o in triple_patterns(tokens, types):
+            prop, one, other = tokens[p], tokens[s], tokens[o]
+            if prop == "a" or self._kind(prop) != "property" or other not in named or one == other:
+                continue
+            both = [one, prop, "?_same", ".", other, prop, "?_same"]
+            if tokens[0] == "ask" and one in named:
+                note = f"{one} and {other} asked to have the same value of {prop} (the question says 'same')"
+                return [*tokens[:s], *both, *tokens[o + 1 :]], note
+            if tokens[0] == "select" and one == answer:
+                note = f"things with the value of {prop} that {other} has (the question says 'same')"
+                unequal = ["filter", "(", one, "!=", other, ")"]
+                return [*tokens[:s], *both, *unequal, *tokens[o + 1 :]], note
+        for s, p, o in triple_patterns(
+            tokens, types
+        ):  # `res:Mick_Jagger ont:birthPlace ?x`: "as Mick Jagger"
+            prop, one, other = tokens[p], tokens[s], tokens[o]
+            if tokens[0] == "select" and other == answer and one in named and _SAME_AS.search(question):
+                if prop == "a" or self._kind(prop) != "property":
+                    continue
+                note = f"things with the value of {prop} that {one} has (the question says 'same ... as')"
+                unequal = ["filter", "(", other, "!=", one, ")"]
+                both = [other, prop, "?_same", ".", one, prop, "?_same", *unequal]
+                return [*tokens[:s], *both, *tokens[o + 1 :]], note
+        return None
+
+    def coordinated(
+        self, tokens: Sequence[str], question: str, said: Said | None, units: Sequence[str]
+    ) -> tuple[list[str], str] | None:
+        """A SELECT that reads a fact of one of two entities the question names side by side ("who founded
+        Adidas and Puma", "the currencies of Chile and Peru") and leaves the other out, read of each of
+        the two (`values ?_each { res:Adidas res:Puma } ?_each ont:founder ?x`), when the two share a
+        class and the other has the fact too. Where the two are the fact's value ("films Kubrick and
+        Spielberg directed"), only when no thing has it of both: those are what the question asks for,
+        as "both", "same" or "between" say of any two ("rivers through Germany and Austria"), which
+        this leaves to the readings that join the two. None when nothing changes."""
+        if said is None or not tokens or tokens[0] != "select" or _TOGETHER.search(question):
+            return None
+        types = token_types(tokens, self.prefixes)
+        pairs = self._side_by_side(said, self.named_entities(said, units))
+        for one, other in [*pairs, *((b, a) for a, b in pairs)]:
+            if other in tokens or tokens.count(one) != 1 or "{" not in tokens:
+                continue
+            at = tokens.index(one)
+            found = [t for t in triple_patterns(tokens, types) if at in (t[0], t[2]) and tokens[t[1]] != "a"]
+            if not found or not self._holds([one, "a", "?_c", ".", other, "a", "?_c"]):
+                continue
+            s, p, o = found[0]
+            prop, value = tokens[p], tokens[o] if at == s else tokens[s]
+            fact = [other, prop, "?_v"] if at == s else ["?_v", prop, other]
+            if not self._holds(fact):
+                continue
+            if at == o and self._holds([value, prop, one, ".", value, prop, other]):
+                continue
+            start = tokens.index("{") + 1
+            body = ["?_each" if i == at else t for i, t in enumerate(tokens[start:], start)]
+            note = f"read of each of {one} and {other}, named side by side"
+            return [*tokens[:start], "values", "?_each", "{", one, other, "}", *body], note
+        return None
+
+    def members_asked(
+        self, tokens: Sequence[str], question: str, said: Said | None, units: Sequence[str]
+    ) -> tuple[list[str], str] | None:
+        """A SELECT for a question that asks of some of a named entity's members ("How many of the Beatles
+        were born in Liverpool?", "which of the beatles were born in liverpool") and leaves the entity out:
+        its members (`res:The_Beatles ont:bandMember ?x`, by the property the entity most often has of
+        things with the query's fact) that have the fact the query states of another named entity
+        (`?x ont:birthPlace res:Liverpool`). None when the question asks of no member or nothing changes."""
+        if said is None or tokens[:1] != ["select"]:
+            return None
+        group = self._partitive(said, self.named_entities(said, units))
+        types = token_types(tokens, self.prefixes)
+        answer = answer_variable(tokens, types)
+        if group is None or group in tokens or answer is None or "{" not in tokens:
+            return None
+        for s, p, o in triple_patterns(tokens, types):
+            prop, ends = tokens[p], (tokens[s], tokens[o])
+            if (
+                prop == "a"
+                or self._kind(prop) != "property"
+                or not {types[s], types[o]} >= {TokenType.VARIABLE}
+            ):
+                continue
+            named = [e for e in ends if self._kind(e) == "entity"]
+            if len(named) != 1:
+                continue
+            # the way round the KB holds it: the model may have written it the other way
+            fact = (
+                [answer, prop, named[0]] if self._holds(["?_v", prop, named[0]]) else [named[0], prop, answer]
+            )
+            link = self._group_link(group, fact)
+            if link is None:
+                continue
+            start = tokens.index("{")
+            end = len(tokens) - 1 - tokens[::-1].index("}")
+            new = [*tokens[: start + 1], group, link, answer, ".", *fact, *tokens[end:]]
+            return (
+                new,
+                f"the members of {group} (by {link}) with {' '.join(fact)}: the question asks of some of them",
+            )
+        return None
+
+    def _partitive(self, said: Said, named: Sequence[str]) -> str | None:
+        """The named entity a question asks some of the members of, right after its question word and
+        "of" ("how many of the Beatles", "which of Pink Floyd", "who of the Beatles"); None if none."""
+        words = said.text.split()
+        for entity in named:
+            for start, _ in self._named_spans(said, entity):
+                before = words[:start]
+                if before[-1:] == ["the"]:
+                    before = before[:-1]
+                if before[-1:] == ["of"] and before[:-1] in (["how", "many"], ["which"], ["who"]):
+                    return entity
+        return None
+
+    def _group_link(self, group: str, fact: Sequence[str]) -> str | None:
+        """The property `group` most often has of things with `fact`'s property (`ont:bandMember` for a
+        band and birth places), the answer variable of `fact` standing for those things; None if none."""
+        var = fact[0] if fact[0].startswith("?") else fact[2]
+        having = ["?_m" if t == var else t for t in fact]
+        having = [having[0], having[1], "?_any"] if having[0] == "?_m" else ["?_any", having[1], having[2]]
+        found = self._query(
+            detokenize(
+                ["select", "?_q", "(", "count", "(", "distinct", "?_m", ")", "as", "?_n", ")", "where", "{",
+                 group, "?_q", "?_m", ".", *having, "}", "group", "by", "?_q", "order", "by", "desc", "(",
+                 "?_n", ")", "limit", "1"],
+                self.prefixes,
+            )
+        )  # fmt: skip
+        if not found.ok or not found.rows:
+            return None
+        link = token_of(found.rows[0][0], self.prefixes) if found.rows[0][0] else None
+        return link if link is not None and self._kind(link) == "property" else None
+
+    def _side_by_side(self, said: Said, named: Sequence[str]) -> list[tuple[str, str]]:
+        """Pairs of `named` entities the question says one right after the other, joined by "and" ("Adidas
+        and Puma"; not "or", which asks to choose: "Uppsala or Copenhagen - which university is older?"),
+        the first said first."""
+        words = said.text.split()
+        spans = {e: self._named_spans(said, e) for e in named}
+        pairs = []
+        for one, other in itertools.permutations(named, 2):
+            for (_, end), (start, _) in itertools.product(spans[one], spans[other]):
+                between = [w for w in words[end:start] if w != "the"]
+                if start > end and between == ["and"]:
+                    pairs.append((one, other))
+        return pairs
+
+    def _named_spans(self, said: Said, entity: str) -> list[tuple[int, int]]:
+        """Where the question names `entity`: in full, or by a name within it ("Kubrick")."""
+        parts = said.names_within(entity)
+        words = said.text.split()
+        return [*said.spans_in_full(entity), *((i, i + 1) for i, w in enumerate(words) if w in parts)]
 
     def stated_of_two(self, question: str, said: Said | None, units: Sequence[str]) -> bool:
         """Whether `question` is a statement about two named entities asked as a question ("mimas goes
@@ -42,15 +217,11 @@ class NamedPairs(KBReader):
         if len(named) != 2 or _QUESTION_WORDS & asking or words[:1] and words[0] in _REQUESTS:
             return False
 
-        def spans(entity: str) -> list[tuple[int, int]]:  # in full, or by a name within ("Kubrick")
-            parts = said.names_within(entity)
-            return [*said.spans_in_full(entity), *((i, i + 1) for i, w in enumerate(words) if w in parts)]
-
         opening = int(words[:1] == ["the"])
         for one, other in itertools.permutations(named):
-            for start, end in spans(one):
+            for start, end in self._named_spans(said, one):
                 verb = words[end] if end < len(words) else ""
-                later = any(s > end for s, _ in spans(other))
+                later = any(s > end for s, _ in self._named_spans(said, other))
                 if start == opening and later and (verb in AUXILIARIES or is_verb_form(verb, ("VBZ", "VBD"))):
                     return True
         return False

@@ -157,9 +157,10 @@ from typing import Any
 
 from tqdm.auto import tqdm
 
-from nmt_sparql.annotation.linking.index import KBIndex, Kind, normalize
+from nmt_sparql.annotation.linking.index import QUALIFIER, KBIndex, Kind, normalize
+from nmt_sparql.annotation.linking.linker import STOPWORDS
 from nmt_sparql.annotation.linking.sources import token_of
-from nmt_sparql.annotation.linking.wordforms import inflections, is_dictionary_word
+from nmt_sparql.annotation.linking.wordforms import inflections, is_common_noun, is_dictionary_word
 from nmt_sparql.annotation.units import units
 from nmt_sparql.execution.answer import Answer
 from nmt_sparql.execution.base import ExistenceCheckError, KnowledgeBase
@@ -536,6 +537,47 @@ class Repairer(Comparisons, PlaceReading, NamedPairs, TopicReading, IdiomReading
                         new = [*reading[:at], found, *reading[at + 1 :]]
                         out.append((new, f"{reading[at]} -> {found}, which takes that place with {prop}"))
         return out
+
+    def misplaced_named(self, tokens: list[str], said: Said | None) -> list[tuple[list[str], str]]:
+        """A SELECT's entity that never takes its place with its pattern's property in the KB (`?x
+        ont:almaMater res:Cambridge`: nobody studied at the city) replaced, wherever the query names it, by
+        one named alike that does (`named_alike`: the University of Cambridge), with what changed: the
+        model read the question's words right and the linker's first sense of the name wrong, so this is
+        tried before the hypotheses after it, which read other words."""
+        if said is None or tokens[:1] != ["select"]:
+            return []
+        types = token_types(tokens, self.prefixes)
+        out = []
+        for s, p, o in triple_patterns(tokens, types):
+            if tokens[p] == "a" or types[p] != TokenType.URI:
+                continue
+            for at in (s, o):
+                found = (
+                    self.named_alike(tokens[at], tokens[p], at == s, said)
+                    if types[at] == TokenType.URI
+                    else None
+                )
+                if found is not None and found not in tokens and self._a_sense_of(tokens[at], found):
+                    new = [found if t == tokens[at] else t for t in tokens]
+                    out.append((new, f"{tokens[at]} -> {found}, which takes that place with {tokens[p]}"))
+        return out
+
+    def _a_sense_of(self, name: str, other: str) -> bool:
+        """Whether `other` is another sense of the name `name`: a name of `name`'s label qualified
+        ("Oppenheimer (film)": J. Robert Oppenheimer), or its label with only words of class labels added
+        ("Cambridge": the University of Cambridge). Not of a kind of thing ("opera": A Night at the Opera),
+        nor a name grown by a name ("Botswana": Botswana pula; "Queen": Queen Victoria)."""
+        assert self.index is not None
+        label = self.index.label(name) or ""
+        if not label or is_common_noun(label):
+            return False
+        if QUALIFIER.search(label):
+            return True
+        if self._class_words is None:
+            labels = (self.index.label(c) or "" for c in self._classes())
+            self._class_words = {w for label in labels for w in normalize(label).split()}
+        added = set(normalize(self.index.label(other) or "").split()) - set(normalize(label).split())
+        return all(w in self._class_words or w in STOPWORDS for w in added)
 
     def linked_otherwise(
         self, tokens: list[str], units: Sequence[str] = (), said: Said | None = None
@@ -2569,6 +2611,9 @@ class Repairer(Comparisons, PlaceReading, NamedPairs, TopicReading, IdiomReading
                     lambda t: self.measured_thing_asked(t, asks_class),
                     lambda t: self.measure_of_unit(t, question),
                     lambda t: turned_to_question(t, question, self.values_are_dates),
+                    lambda t: self.shared_value(t, question, said, units),
+                    lambda t: self.coordinated(t, question, said, units),
+                    lambda t: self.members_asked(t, question, said, units),
                     lambda t: unasked_ranking_removed(t, question),
                     lambda t: self.unsaid_dangling_removed(t, said),
                     lambda t: unordered_limit_removed(t, question),
@@ -2649,6 +2694,15 @@ class Repairer(Comparisons, PlaceReading, NamedPairs, TopicReading, IdiomReading
                 attempt, answer, unknown = self._try(turned, source, expected)
                 first.attempts.append(attempt)
                 tokens = turned
+            for alike, change in self.misplaced_named(tokens, said) if attempt.outcome == EMPTY else ():
+                if tuple(alike) in seen:
+                    continue
+                seen.add(tuple(alike))
+                checked, held, found = self._try(alike, f"hypothesis {n}: {change}", expected)
+                first.attempts.append(checked)
+                if checked.outcome == ANSWERED:
+                    tokens, attempt, answer, unknown = alike, checked, held, found
+                    break
             for alike, change in (
                 [
                     *self.said_alike(tokens, said, units),

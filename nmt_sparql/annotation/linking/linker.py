@@ -57,6 +57,17 @@ STOPWORDS = frozenset(_STOPWORDS.split())
 _WORD = re.compile(r"\w+")
 _PLAIN = re.compile(r"[^\W_]+")  # a word the index's tokenizer reads as one word, as Python does
 _ACRONYM = re.compile(r"[A-Z]{2,5}")
+_LOWER_ACRONYM = re.compile(r"[a-z]{3,5}")  # not two letters: "es" of "Dar es Salaam"
+
+
+def _acronym(word: str) -> bool:
+    """Whether `word` may be an acronym: in capitals, or in lower case, three letters or more, and no word
+    a dictionary knows."""
+    if _ACRONYM.fullmatch(word):
+        return True
+    return bool(_LOWER_ACRONYM.fullmatch(word)) and word not in STOPWORDS and not is_dictionary_word(word)
+
+
 _CLIPPED = re.compile(r"[a-z]{6,}")  # a word long enough to clip two words of a name
 _MAX_WORDS = 8  # "The Lion, the Witch and the Wardrobe"
 _QUOTED = re.compile(r'"([^"]+)"|“([^”]+)”|\'([^\']+)\'(?!\w)')
@@ -264,6 +275,16 @@ class Linker:
             if (kind := self.index.kind(token)) is not None
         ]
 
+    def _compound_hits(self, first: str, second: str) -> list[Hit]:
+        """The elements named by one word that two words of the question spell apart ("business people":
+        businessperson, whose forms the index holds; "song writers": songwriter)."""
+        joined = first + second
+        return [
+            h
+            for h in self._cached_hits((joined,), False, False)
+            if h.tier >= EXACT and normalize(h.matched) == joined
+        ]
+
     def _hits(self, words: tuple[str, ...], edge_stopword: bool, capitalised: bool) -> list[Hit]:
         """The best hits of each kind for a span: those of the best tier that kind reaches, best first.
 
@@ -400,6 +421,8 @@ class Linker:
                     edge,
                     any(_capitalised(t) and t.lower() not in STOPWORDS for t in texts[max(i, 1) : j]),
                 )
+                if n == 2 and not hits and not any(stop[i:j]):
+                    hits = self._compound_hits(lowered[i], lowered[i + 1])
                 if any(claimed[i:j]):
                     # Inside a longer mention found by its whole label: only a property or class label of
                     # a kind the longer one lacks ("director" in "film director": the property besides the
@@ -438,8 +461,9 @@ class Linker:
         found += self._place_candidates(found, words, stop)
         for k, w in enumerate(words):
             # A word in capitals that names nothing may be an acronym ("universities in the UK"); not in
-            # a question written all in capitals, whose every word would be one.
-            if claimed[k] or in_literal[k] or not _ACRONYM.fullmatch(w.group()) or question.isupper():
+            # a question written all in capitals, whose every word would be one. So may a word in lower
+            # case that no dictionary knows ("people who studied at mit").
+            if claimed[k] or in_literal[k] or question.isupper() or not _acronym(w.group()):
                 continue
             hits = self.index.initialled(w.group(), _SAME_LABEL)
             found += [Candidate(h.token, h.kind, h.label, w.start(), w.end(), _PLACE_SCORE) for h in hits]
