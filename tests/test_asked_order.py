@@ -444,4 +444,5 @@ def test_a_comparison_with_a_named_things_value_keeps_the_nearest_when_the_one_r
     )
     assert kept is not None and kept[0][-6:-2] == ["desc", "(", "?n", ")"]
     assert nearest_kept(past, types, "what's the next element after oxygen") is not None
+    assert nearest_kept(past, types, "the next element up the table after oxygen") is not None
     assert nearest_kept(past, types, "which elements come after neon") is None

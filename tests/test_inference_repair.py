@@ -4259,6 +4259,7 @@ SHOES = [
     Entry("res:Puma", "entity", ("Puma",)),
     Entry("res:Nike", "entity", ("Nike",)),
     Entry("res:Herzogenaurach", "entity", ("Herzogenaurach",)),
+    Entry("res:Adolf_Dassler", "entity", ("Adolf Dassler",)),
     Entry("ont:headquarters", "property", ("headquarters", "based")),
     Entry("ont:founder", "property", ("founder", "founded")),
     Entry("ont:Company", "class", ("company",)),
@@ -4286,6 +4287,11 @@ def test_two_things_asked_to_have_the_same_value_are_asked_whether_they_share_on
             "is nike based in the same town as puma",
         )
         assert other.answer.boolean is False and "?_same" in other.tokens
+        # a value the property takes is no second thing asked of: the fact may hold as it is
+        founded = _tokens("ASK WHERE { res:Adidas ont:founder res:Adolf_Dassler }")
+        question = "did adidas and adolf dassler start the same year"
+        said = Said(question, repairer.index)
+        assert repairer.shared_value(founded, question, said, ["res:Adidas", "res:Adolf_Dassler"]) is None
         # without "same", the query is the model's
         plain = repairer.repair([one_in_the_other], ["res:Adidas", "res:Puma"], "Is Puma based in Adidas?")
         assert plain.tokens == one_in_the_other

@@ -396,9 +396,10 @@ def unlimited_top(tokens: Sequence[str], question: str) -> tuple[list[str], str]
     return [*tokens[: end + 1], "limit", "1"], "kept to the top one (the question asks for it)"
 
 
-# Words that ask for the one next to a value, not all beyond it ("right after oxygen", "just before Jupiter").
+# Words that ask for the one next to a value, not all beyond it ("right after oxygen", "just before Jupiter",
+# "the next planet out from the sun after earth").
 _NEAREST = re.compile(
-    r"\b(?:right|just|immediately|directly)\s+(?:after|before|above|below|behind|ahead\s+of)\b|\bnext\s+(?:\w+\s+)?after\b"
+    r"\b(?:right|just|immediately|directly)\s+(?:after|before|above|below|behind|ahead\s+of)\b|\bnext\s+(?:\w+\s+){0,5}?after\b"
 )
 
 

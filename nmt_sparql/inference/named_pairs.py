@@ -44,8 +44,10 @@ class NamedPairs(KBReader):
         ?_same`), and a SELECT's answer valued by a named entity (`?x ont:birthPlace res:Mick_Jagger`)
         read as the things with that entity's value, the entity left out ("which films came out the same
         year as Alien"), as is the entity's value asked for where the question says "same ... as" ("who
-        was born in the same city as Mick Jagger" read as Mick Jagger's birth place). A model writes no such query: training asks no question of two things' values.
-        Only entities the question names are read so; None when nothing changes."""
+        was born in the same city as Mick Jagger" read as Mick Jagger's birth place). A model writes no
+        such query: training asks no question of two things' values. Only entities the question names
+        are read so, and only where the second never is a value of the property (a company is no
+        headquarters; a person may be a spouse); None when nothing changes."""
         if said is None or not _SAME.search(question) or not tokens or tokens[0] not in ("ask", "select"):
             return None
         types = token_types(tokens, self.prefixes)
@@ -54,6 +56,8 @@ class NamedPairs(KBReader):
         for s, p, o in triple_patterns(tokens, types):
             prop, one, other = tokens[p], tokens[s], tokens[o]
             if prop == "a" or self._kind(prop) != "property" or other not in named or one == other:
+                continue
+            if self._holds(["?_v", prop, other]):  # `res:Charles_Darwin ont:spouse res:Emma_Darwin` may hold
                 continue
             both = [one, prop, "?_same", ".", other, prop, "?_same"]
             if tokens[0] == "ask" and one in named:
