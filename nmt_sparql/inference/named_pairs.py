@@ -5,6 +5,11 @@ moons?" as whether Saturn is a moon, "mimas goes around jupiter?" as a list of w
 found: it leaves one of the two entities out, or types the wrong one. What such a question asks is
 whether the KB links the two, and how: by a fact between them ("yes"), else by nothing ("no", asked by
 the property that links one to things of the other's kind, so that the query reads as the question).
+
+Questions of two named things' values are here too: whether they have the same one ("Are Adidas and Puma
+based in the same town?"), a fact of each of two named side by side ("the founders of Adidas and Puma"),
+and a fact of some of a named group's members ("How many of the Beatles were born in Liverpool?"). A model
+trained on the generator's questions writes none of these shapes.
 """
 
 from __future__ import annotations

@@ -135,10 +135,19 @@ repairer looks for a query that answers:
   the question asks for joined to each entity it names as the KB most often joins them ("How many of
   Saturn's moons were found by William Herschel?") are tried.
 
+- before it runs, a query for two things asked to have the same value ("Are Adidas and Puma based in the
+  same town?" decoded as `res:Puma ont:headquarters res:Adidas`) asks whether they share one, and one for
+  things with the same value as a named one ("films from the same year as Alien") reads them; a fact of
+  one of two things named side by side ("the founders of Adidas and Puma") is read of each; a question
+  asking of some of a named group's members ("How many of the Beatles were born in Liverpool?") reads the
+  group's members. An empty SELECT's entity that never takes its place with its property gives way,
+  before the next hypothesis, to another sense of its name that does (the University of Cambridge for
+  "went to Cambridge").
+
 The rules that compare and rank by a measure are inference/comparisons.py, the reading of place
-adjectives inference/place_reading.py, yes/no questions about two named entities
-inference/named_pairs.py, the cached KB reads they share inference/kb_reading.py, and what a question says
-of KB elements inference/said.py; `Repairer` runs them in rounds.
+adjectives inference/place_reading.py, yes/no questions about two named entities and questions of two
+named things' values inference/named_pairs.py, the cached KB reads they share inference/kb_reading.py,
+and what a question says of KB elements inference/said.py; `Repairer` runs them in rounds.
 
 Every query, ASK checks included, goes through `KnowledgeBase.query` (safety checks, the KB's timeout);
 a hypothesis that the safety check refuses is recorded as refused and never sent. Each round records
