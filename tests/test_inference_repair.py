@@ -4417,3 +4417,31 @@ res:Dingle a ont:City .
             [born], ["res:Liverpool", "ont:birthPlace"], "How many people were born in Liverpool?"
         )
         assert everyone.tokens == born and everyone.answer.rows == (("3",),)
+
+
+def test_a_comparing_word_within_a_title_the_question_says_compares_nothing(
+    prefixes: PrefixMap, tmp_path: Path
+) -> None:
+    """ "Which films did the director of After Hours make?": "after" is a word of the title, not a
+    comparison with it, so no filter by release year is added."""
+    ttl = """@prefix res: <http://repair.test/resource/> .
+@prefix ont: <http://repair.test/ontology/> .
+res:After_Hours a ont:Film ; ont:director res:Martin_Scorsese ; ont:releaseYear 1985 .
+res:Taxi_Driver a ont:Film ; ont:director res:Martin_Scorsese ; ont:releaseYear 1976 .
+res:Goodfellas a ont:Film ; ont:director res:Martin_Scorsese ; ont:releaseYear 1990 .
+"""
+    entries = [
+        Entry("res:After_Hours", "entity", ("After Hours",)),
+        Entry("res:Martin_Scorsese", "entity", ("Martin Scorsese",)),
+        Entry("ont:director", "property", ("director",)),
+        Entry("ont:releaseYear", "property", ("release year",)),
+    ]
+    with _repairer_on(tmp_path, prefixes, ttl, entries, max_rounds=1) as repairer:
+        units = ["res:Martin_Scorsese", "ont:director", "ont:releaseYear", "res:After_Hours"]
+        directed = _tokens("SELECT DISTINCT ?x WHERE { ?x ont:director res:Martin_Scorsese }")
+        title = "Which films did the director of After Hours make?"
+        assert repairer.comparison_left_out(directed, title, units) is None
+        later = repairer.comparison_left_out(
+            directed, "Which Scorsese films came out after After Hours?", units
+        )
+        assert later is not None and later[1].rows == (("http://repair.test/resource/Goodfellas",),)

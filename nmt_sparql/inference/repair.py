@@ -1972,6 +1972,17 @@ class Repairer(Comparisons, PlaceReading, NamedPairs, TopicReading, IdiomReading
                     return accepted
         return None
 
+    def _within_a_name(self, word: str, question: str, units: Sequence[str]) -> bool:
+        """Whether the question says `word` only within names of entities among `units` that it says whole
+        ("the director of After Hours"; not "came out after After Hours")."""
+        assert self.index is not None
+        said = f" {normalize(question)} "
+        for unit in units:
+            name = normalize(self.index.label(unit) or "") if self._kind(unit) == "entity" else ""
+            if word in name.split():
+                said = said.replace(f" {name} ", " ")
+        return f" {word} " not in said and f" {word} " in f" {normalize(question)} "
+
     def comparison_left_out(
         self, tokens: list[str], question: str, units: Sequence[str]
     ) -> tuple[list[str], Answer] | None:
@@ -2003,6 +2014,8 @@ class Repairer(Comparisons, PlaceReading, NamedPairs, TopicReading, IdiomReading
         ont:orderFromSun ?_than . filter ( ?v > ?_than )`), and with it when the number is a word of
         its name ("came out after 2001: A Space Odyssey")."""
         wanted = asked(question, "comparative") if question else None
+        if wanted is not None and self._within_a_name(wanted.word, question, units):
+            return None  # "Twenty Thousand Leagues Under the Seas": a title's word compares nothing
         numbers = [u for u in units if NUMBER.fullmatch(u) and u not in tokens]
         than = self._compared_with(question, units, wanted.word) if wanted else None
         if than is not None:  # "came out after 2001: A Space Odyssey": the number names the film
