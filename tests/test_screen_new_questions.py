@@ -1,0 +1,66 @@
+"""scripts/screen_new_questions.py: a draft question whose gold query an earlier set asked in another spelling
+is a repeat; a new one is not."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import sys
+from pathlib import Path
+from types import ModuleType
+
+import pytest
+
+SCRIPT = Path(__file__).resolve().parents[1] / "scripts" / "screen_new_questions.py"
+HEAD = "PREFIX ont: <http://nmt-sparql.org/ontology/> PREFIX res: <http://nmt-sparql.org/resource/> "
+
+
+@pytest.fixture(scope="module")
+def screening() -> ModuleType:
+    spec = importlib.util.spec_from_file_location("screen_new_questions", SCRIPT)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules["screen_new_questions"] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+def _write(path: Path, records: list[dict]) -> Path:
+    path.write_text("".join(json.dumps(r) + "\n" for r in records), encoding="utf-8")
+    return path
+
+
+def test_a_gold_query_spelt_otherwise_is_a_repeat_and_a_new_one_is_not(
+    screening: ModuleType, tmp_path: Path
+) -> None:
+    sets = tmp_path / "sets"
+    sets.mkdir()
+    earlier = {
+        "id": "h1-count-01",
+        "question": "how many moons orbit jupiter",
+        "query": HEAD
+        + "select ( count ( distinct ?x ) as ?c ) where { ?x a ont:Moon . ?x ont:orbits res:Jupiter }",
+    }
+    _write(sets / "natural_questions_heldout1.jsonl", [earlier])
+    draft = _write(
+        tmp_path / "draft.jsonl",
+        [
+            {  # the same count: other variable names, spacing, case and triple order, no class triple
+                "id": "h2-count-01",
+                "question": "Jupiter has how many satellites?",
+                "query": HEAD + "SELECT (COUNT(DISTINCT ?m) AS ?n) WHERE { ?m ont:orbits res:Jupiter }",
+            },
+            {
+                "id": "h2-count-02",
+                "question": "how many moons orbit saturn",
+                "query": HEAD + "select ( count ( distinct ?x ) as ?c ) where { ?x ont:orbits res:Saturn }",
+            },
+        ],
+    )
+    found = screening.screen(screening.read(draft), screening.read(sets / "natural_questions_heldout1.jsonl"))
+    assert ("h2-count-01", "query", ["h1-count-01"]) in found
+    assert not any(name == "h2-count-02" and why == "query" for name, why, _ in found)
+    assert ("h2-count-02", "words", ["h1-count-01"]) in found  # four of five content words shared
+    assert screening.main([str(draft), "--sets", str(sets)]) == 1
+    with pytest.raises(SystemExit):  # a draft inside the sets would match itself
+        screening.main([str(_write(sets / "draft.jsonl", [])), "--sets", str(sets)])
