@@ -22,7 +22,7 @@ from nmt_sparql.annotation.linking.sources import token_of
 from nmt_sparql.inference.asked_order import is_verb_form
 from nmt_sparql.inference.comparisons import before_close
 from nmt_sparql.inference.expected_answer import AUXILIARIES, one_edit_from
-from nmt_sparql.inference.kb_reading import KBReader
+from nmt_sparql.inference.kb_reading import HELD_KEPT, KBReader
 from nmt_sparql.inference.said import Said
 from nmt_sparql.sparql.patterns import answer_variable, triple_patterns
 from nmt_sparql.sparql.tokens import TokenType, detokenize, token_types
@@ -72,17 +72,18 @@ class NamedPairs(KBReader):
                 note = f"things with the value of {prop} that {other} has (the question says 'same')"
                 unequal = ["filter", "(", one, "!=", other, ")"]
                 return [*tokens[:s], *both, *unequal, *tokens[o + 1 :]], note
+        if tokens[0] != "select" or not _SAME_AS.search(question):
+            return None
         for s, p, o in triple_patterns(
             tokens, types
         ):  # `res:Mick_Jagger ont:birthPlace ?x`: "as Mick Jagger"
             prop, one, other = tokens[p], tokens[s], tokens[o]
-            if tokens[0] == "select" and other == answer and one in named and _SAME_AS.search(question):
-                if prop == "a" or self._kind(prop) != "property":
-                    continue
-                note = f"things with the value of {prop} that {one} has (the question says 'same ... as')"
-                unequal = ["filter", "(", other, "!=", one, ")"]
-                both = [other, prop, "?_same", ".", one, prop, "?_same", *unequal]
-                return [*tokens[:s], *both, *tokens[o + 1 :]], note
+            if other != answer or one not in named or prop == "a" or self._kind(prop) != "property":
+                continue
+            note = f"things with the value of {prop} that {one} has (the question says 'same ... as')"
+            unequal = ["filter", "(", other, "!=", one, ")"]
+            both = [other, prop, "?_same", ".", one, prop, "?_same", *unequal]
+            return [*tokens[:s], *both, *tokens[o + 1 :]], note
         return None
 
     def coordinated(
@@ -177,9 +178,10 @@ class NamedPairs(KBReader):
     def _group_link(self, group: str, fact: Sequence[str]) -> str | None:
         """The property `group` most often has of things with `fact`'s property (`ont:bandMember` for a
         band and birth places), the answer variable of `fact` standing for those things; None if none."""
-        var = fact[0] if fact[0].startswith("?") else fact[2]
-        having = ["?_m" if t == var else t for t in fact]
-        having = [having[0], having[1], "?_any"] if having[0] == "?_m" else ["?_any", having[1], having[2]]
+        having = ["?_m", fact[1], "?_any"] if fact[0].startswith("?") else ["?_any", fact[1], "?_m"]
+        key = (group, *having)
+        if key in self._group_links:  # every hypothesis of the question asks again
+            return self._group_links[key]
         found = self._query(
             detokenize(
                 ["select", "?_q", "(", "count", "(", "distinct", "?_m", ")", "as", "?_n", ")", "where", "{",
@@ -188,10 +190,15 @@ class NamedPairs(KBReader):
                 self.prefixes,
             )
         )  # fmt: skip
-        if not found.ok or not found.rows:
-            return None
-        link = token_of(found.rows[0][0], self.prefixes) if found.rows[0][0] else None
-        return link if link is not None and self._kind(link) == "property" else None
+        link = (
+            token_of(found.rows[0][0], self.prefixes)
+            if found.ok and found.rows and found.rows[0][0]
+            else None
+        )
+        if len(self._group_links) >= HELD_KEPT:
+            self._group_links.clear()
+        self._group_links[key] = link if link is not None and self._kind(link) == "property" else None
+        return self._group_links[key]
 
     def _side_by_side(self, said: Said, named: Sequence[str]) -> list[tuple[str, str]]:
         """Pairs of `named` entities the question says one right after the other, joined by "and" ("Adidas
