@@ -55,7 +55,10 @@ def read(path: Path) -> list[dict]:
     records = []
     for i, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
         if line.strip():
-            record = json.loads(line)
+            try:
+                record = json.loads(line)
+            except json.JSONDecodeError as err:
+                raise SystemExit(f"{path}:{i}: invalid JSON: {err.msg}") from None
             if not isinstance(record, dict) or not isinstance(record.get("query"), str):
                 raise SystemExit(f"{path}:{i}: expected a JSON object with a 'query' string")
             records.append(record)

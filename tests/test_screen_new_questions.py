@@ -64,3 +64,15 @@ def test_a_gold_query_spelt_otherwise_is_a_repeat_and_a_new_one_is_not(
     assert screening.main([str(draft), "--sets", str(sets)]) == 1
     with pytest.raises(SystemExit):  # a draft inside the sets would match itself
         screening.main([str(_write(sets / "draft.jsonl", [])), "--sets", str(sets)])
+
+
+def test_a_line_that_is_no_json_object_is_named_by_file_and_line(
+    screening: ModuleType, tmp_path: Path
+) -> None:
+    broken = tmp_path / "draft.jsonl"
+    broken.write_text('{"id": "a", "query": "ask { }"}\n{"id": "b", "query": \n', encoding="utf-8")
+    with pytest.raises(SystemExit, match=r"draft\.jsonl:2: invalid JSON"):
+        screening.read(broken)
+    broken.write_text('["not", "an", "object"]\n', encoding="utf-8")
+    with pytest.raises(SystemExit, match=r"draft\.jsonl:1: expected a JSON object"):
+        screening.read(broken)
