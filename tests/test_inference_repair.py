@@ -38,6 +38,7 @@ from nmt_sparql.sparql.patterns import (
     filters_nothing,
     idle_filters,
     reads_unbound,
+    repeats_a_pattern,
 )
 from nmt_sparql.sparql.prefixes import PrefixMap, register_prefix_map
 from nmt_sparql.sparql.tokens import detokenize, token_types, tokenize
@@ -691,6 +692,28 @@ def test_a_query_whose_patterns_fall_apart_gives_way_to_one_joined_to_its_answer
     assert repaired.tokens == joined
     assert "joined to the answer by no variable" in repaired.rounds[0].attempts[0].detail
     assert repairer.repair([apart], question="Which films are there?").tokens == apart  # only ranks
+
+
+def test_a_query_that_writes_one_pattern_twice_gives_way_to_the_next_hypothesis(
+    kb: Recording, index: KBIndex, prefixes: PrefixMap
+) -> None:
+    """ "Did Alien and Blade Runner have the same director?" decoded with Alien's pattern written twice
+    is true of Alien alone; the hypothesis that names both films answers."""
+    twice = _tokens("ASK WHERE { res:Alien ont:director ?y . res:Alien ont:director ?y }")
+    both = _tokens("ASK WHERE { res:Alien ont:director ?y . res:Blade_Runner ont:director ?y }")
+    assert repeats_a_pattern(twice, token_types(twice, prefixes))
+    assert not repeats_a_pattern(both, token_types(both, prefixes))
+    for harmless in (
+        "SELECT DISTINCT ?x WHERE { ?x a ont:Film . ?x a ont:Film }",  # the films, whatever the copy
+        "ASK WHERE { res:Alien a ont:Film . res:Alien a ont:Film }",  # still asks whether Alien is one
+    ):
+        assert not repeats_a_pattern(_tokens(harmless), token_types(_tokens(harmless), prefixes)), harmless
+    repairer = Repairer(kb, prefixes, index, max_rounds=1)
+    question = "Did Alien and Blade Runner have the same director?"
+    alone = repairer.repair([twice], question=question)
+    assert "written twice" in alone.rounds[0].attempts[0].detail
+    assert alone.answered_in is None and alone.answer is not None and not alone.answer.ok  # no "yes"
+    assert repairer.repair([twice, both], question=question).tokens == both
 
 
 def test_a_query_that_falls_apart_is_joined_by_a_property_of_the_units(
@@ -4305,7 +4328,50 @@ def test_two_things_asked_to_have_the_same_value_are_asked_whether_they_share_on
         assert asked.answer.rows == (("http://repair.test/resource/Puma",),)
 
 
-def test_a_fact_of_one_of_two_things_named_side_by_side_is_read_of_each(
+def test_the_same_year_is_asked_of_a_property_of_time_and_full_dates_by_their_years(
+    prefixes: PrefixMap, tmp_path: Path
+) -> None:
+    """ "did phobos and deimos get discovered in the same year" decoded by discoverer asks of the
+    discovery years; "who was born the same year as einstein" decoded by spouse asks for people whose
+    birth date falls in Einstein's birth year, Einstein left out."""
+    ttl = """@prefix res: <http://repair.test/resource/> .
+@prefix ont: <http://repair.test/ontology/> .
+@prefix xsd: <http://www.w3.org/2001/XMLSchema#> .
+res:Phobos a ont:Moon ; ont:discoverer res:Asaph_Hall ; ont:discoveryYear "1877"^^xsd:integer .
+res:Deimos a ont:Moon ; ont:discoverer res:Asaph_Hall ; ont:discoveryYear "1877"^^xsd:integer .
+res:Asaph_Hall a ont:Person ; ont:birthDate "1829-10-15"^^xsd:date .
+res:Albert_Einstein a ont:Person ; ont:birthDate "1879-03-14"^^xsd:date ; ont:spouse res:Mileva_Maric .
+res:Otto_Hahn a ont:Person ; ont:birthDate "1879-03-08"^^xsd:date .
+res:Mileva_Maric a ont:Person ; ont:birthDate "1875-12-19"^^xsd:date ; ont:spouse res:Albert_Einstein .
+"""
+    entries = [
+        Entry("res:Phobos", "entity", ("Phobos",)),
+        Entry("res:Deimos", "entity", ("Deimos",)),
+        Entry("res:Albert_Einstein", "entity", ("Albert Einstein",)),
+        Entry("ont:discoverer", "property", ("discoverer", "discovered")),
+        Entry("ont:discoveryYear", "property", ("discovery year", "discovered")),
+        Entry("ont:birthDate", "property", ("birth date", "born")),
+        Entry("ont:spouse", "property", ("spouse",)),
+    ]
+    with _repairer_on(tmp_path, prefixes, ttl, entries, max_rounds=1) as repairer:
+        moons = ["res:Phobos", "res:Deimos", "ont:discoverer", "ont:discoveryYear"]
+        by_whom = _tokens("ASK WHERE { res:Phobos ont:discoverer res:Deimos }")
+        same = repairer.repair([by_whom], moons, "did phobos and deimos get discovered in the same year")
+        assert same.tokens == _tokens(
+            "ASK WHERE { res:Phobos ont:discoveryYear ?_same . res:Deimos ont:discoveryYear ?_same }"
+        )
+        assert same.answer.boolean is True
+        people = ["res:Albert_Einstein", "ont:birthDate", "ont:spouse"]
+        spouse = _tokens("SELECT DISTINCT ?x WHERE { ?x ont:spouse res:Albert_Einstein }")
+        born = repairer.repair([spouse], people, "who was born the same year as einstein")
+        assert born.tokens == _tokens(
+            "SELECT DISTINCT ?x WHERE { ?x ont:birthDate ?_a . res:Albert_Einstein ont:birthDate ?_b "
+            "FILTER ( YEAR ( ?_a ) = YEAR ( ?_b ) && ?x != res:Albert_Einstein ) }"
+        )
+        assert list(born.answer.rows) == [("http://repair.test/resource/Otto_Hahn",)]
+
+
+def test_a_fact_of_one_of_things_named_side_by_side_is_read_of_each(
     prefixes: PrefixMap, tmp_path: Path
 ) -> None:
     """ "who founded adidas and puma" decoded with Adidas alone: the founders of each of the two, when they
@@ -4327,6 +4393,34 @@ def test_a_fact_of_one_of_two_things_named_side_by_side_is_read_of_each(
         assert repairer.repair([one], units, "who founded both adidas and puma").tokens == one
         apart = repairer.repair([one], units, "who founded adidas in the year puma was")
         assert apart.tokens == one
+        three = repairer.repair([one], [*units, "res:Nike"], "who founded nike, adidas plus puma")
+        assert three.tokens == _tokens(
+            "SELECT DISTINCT ?x WHERE { VALUES ?_each { res:Nike res:Adidas res:Puma } ?_each ont:founder ?x }"
+        )
+
+
+def test_a_yes_no_question_about_things_named_side_by_side_asks_it_of_each(
+    prefixes: PrefixMap, tmp_path: Path
+) -> None:
+    """ "are nike and adidas both based in herzogenaurach" decoded of Adidas alone asks it of Nike too (no);
+    decoded with one company as the other's headquarters, which no company is, asks each of the town
+    the question names (yes for Adidas and Puma)."""
+    with _repairer_on(tmp_path, prefixes, SHOES_TTL, SHOES, max_rounds=1) as repairer:
+        units = ["res:Nike", "res:Adidas", "res:Puma", "res:Herzogenaurach", "ont:headquarters"]
+        adidas = _tokens("ASK WHERE { res:Adidas ont:headquarters res:Herzogenaurach }")
+        each = repairer.repair([adidas], units, "are nike and adidas both based in herzogenaurach")
+        assert each.tokens == _tokens(
+            "ASK WHERE { res:Adidas ont:headquarters res:Herzogenaurach . "
+            "res:Nike ont:headquarters res:Herzogenaurach }"
+        )
+        assert each.answer.boolean is False
+        inside = _tokens("ASK WHERE { res:Adidas ont:headquarters res:Puma }")
+        both = repairer.repair([inside], units, "are adidas and puma both based in herzogenaurach")
+        assert both.tokens == _tokens(
+            "ASK WHERE { res:Adidas ont:headquarters res:Herzogenaurach . "
+            "res:Puma ont:headquarters res:Herzogenaurach }"
+        )
+        assert both.answer.boolean is True
 
 
 def test_an_entity_that_never_takes_its_place_gives_way_to_one_named_alike_that_does(

@@ -62,6 +62,12 @@ _OTHER_UNITS = frozenset({
     "kilograms", "kilogram", "kg", "kilos", "grams", "tonnes", "tons", "pounds", "lbs", "degrees", "kelvin",
 })  # fmt: skip
 _UNITS = LENGTH_UNITS | AREA_UNITS | _OTHER_UNITS
+# Nouns of a measure, which "which" may ask for ("Which position is Mars from the sun?").
+_MEASURED = frozenset({
+    "height", "length", "elevation", "altitude", "area", "size", "population", "age", "depth", "width",
+    "distance", "mass", "weight", "temperature", "diameter", "value", "amount", "percentage", "position",
+    "rank", "order",
+})  # fmt: skip
 _NUMBER_OF = (
     r"(?:what(?: is| s|['’]s)? )?(?:the )?(?:total )?number of"  # "(what's) the (total) number of ..."
 )
@@ -221,8 +227,12 @@ def expected_answer(question: str) -> Expected:
     if first == "which" and any(map(_plural, words[1:3])):
         # "Which Beatles were born before 1942?", "Which letters stand for antimony?", "Which Alpine peaks"
         return NOT_A_MEASURE
+    if first == "which" and second and second not in AUXILIARIES | _NOT_A_NOUN | TIME_NOUNS | _MEASURED:
+        return NOT_A_MEASURE  # "Which element is named after ...": one of the things, not a date of its
     if ending is not None:
         return ending
+    if any(a == "in" and b in _UNITS for a, b in zip(words, words[1:])) and not any(map(_numeral, words)):
+        return MEASURE  # "Table Mountain: its height in metres?"; a number would be compared with
     if {"number", "count", "total"} & set(words):
         return NOT_YES_NO
     if _possessed_plural(words):
@@ -247,6 +257,11 @@ def _possessed_plural(words: Sequence[str]) -> bool:
         if _plural(word):
             return word.rstrip("s") not in TIME_NOUNS
     return False
+
+
+def _numeral(word: str) -> bool:
+    """Whether `word` is a number written in digits ("8000", "1.5")."""
+    return bool(re.fullmatch(r"\d[\d,.]*", word))
 
 
 def _plural(word: str) -> bool:

@@ -24,7 +24,7 @@ from nmt_sparql.inference.comparisons import before_close
 from nmt_sparql.inference.expected_answer import AUXILIARIES, one_edit_from
 from nmt_sparql.inference.kb_reading import HELD_KEPT, KBReader
 from nmt_sparql.inference.said import Said
-from nmt_sparql.sparql.patterns import answer_variable, triple_patterns
+from nmt_sparql.sparql.patterns import answer_variable, braces, triple_patterns
 from nmt_sparql.sparql.tokens import TokenType, detokenize, token_types
 
 # Words that make a question of a statement, or a request of it (`stated_of_two`).
@@ -32,8 +32,11 @@ _QUESTION_WORDS = frozenset({"what", "which", "who", "whom", "whose", "where", "
 _REQUESTS = frozenset({"list", "name", "give", "show", "find", "count", "tell"})
 # Two things asked to have one value of a property ("born in the same town", "the same year as"): `shared_value`.
 _SAME = re.compile(r"\bsame\b", re.IGNORECASE)
+_SAME_YEAR = re.compile(r"\bsame (year|day|date)\b", re.IGNORECASE)
 _SAME_AS = re.compile(r"\bsame\b.*\bas\b", re.IGNORECASE)
 # Words that ask what two things share, or of both at once: not a fact of each (`coordinated`).
+# Words that ask whether two things share a value, not whether each has one (`_each_asked`).
+_SHARED = re.compile(r"\b(?:same|common|share|shared|between|border)\b", re.IGNORECASE)
 _TOGETHER = re.compile(r"\b(?:both|same|common|share|shared|together|between|border)\b", re.IGNORECASE)
 
 
@@ -58,6 +61,11 @@ class NamedPairs(KBReader):
         types = token_types(tokens, self.prefixes)
         named = self.named_entities(said, units)
         answer = answer_variable(tokens, types)
+        if same := _SAME_YEAR.search(question):
+            year = "year" if same.group(1).lower() == "year" else None
+            timed = self._same_year(tokens, types, named, answer, units, year)
+            if timed is not None:
+                return timed
         for s, p, o in triple_patterns(tokens, types):
             prop, one, other = tokens[p], tokens[s], tokens[o]
             if prop == "a" or self._kind(prop) != "property" or other not in named or one == other:
@@ -86,38 +94,88 @@ class NamedPairs(KBReader):
             return [*tokens[:s], *both, *tokens[o + 1 :]], note
         return None
 
+    def _same_year(
+        self,
+        tokens: Sequence[str],
+        types: Sequence[TokenType],
+        named: Sequence[str],
+        answer: str | None,
+        units: Sequence[str],
+        year: str | None,
+    ) -> tuple[list[str], str] | None:
+        """ "the same year" (`year`: the word; None for "the same day") of two things, or of the things asked for and a named one, by a property whose
+        values are dates or years: the pattern's own, else the one of the question's units that each
+        named thing has ("did Phobos and Deimos get discovered in the same year" decoded by discoverer:
+        discovery year). Full dates are compared by their years, `year ( ?_a ) = year ( ?_b )`, for a year. None
+        when no pattern joins the two or no such property is there."""
+        for s, p, o in triple_patterns(tokens, types):
+            one, other = tokens[s], tokens[o]
+            asked = tokens[0] == "ask" and one in named and other in named and one != other
+            listed = (
+                tokens[0] == "select" and answer in (one, other) and {one, other} - {answer} <= set(named)
+            )
+            if tokens[p] == "a" or not (asked or listed):
+                continue
+            things = [one, other] if asked else [answer, other if one == answer else one]
+            props = [tokens[p], *(u for u in units if u != tokens[p] and self._kind(u) == "property")]
+            timed = [
+                prop
+                for prop in props
+                if self._kind(prop) == "property"
+                and self.values_are_dates(prop)
+                and all(self._holds([t, prop, "?_v"]) for t in things if t in named)
+            ]
+            if not timed:
+                continue
+            prop, (a, b) = timed[0], things
+            if year is None or all("number" in k for k in self._value_kinds(prop)):  # one value
+                both = [a, prop, "?_same", ".", b, prop, "?_same"]
+                test = []
+            else:
+                both = [a, prop, "?_a", ".", b, prop, "?_b"]
+                test = ["year", "(", "?_a", ")", "=", "year", "(", "?_b", ")"]
+            if listed:
+                test = [*test, "&&", a, "!=", b] if test else [a, "!=", b]
+            kept = ["filter", "(", *test, ")"] if test else []
+            note = f"{a} and {b} asked to have the same {year or 'date'} of {prop} (the question says 'same')"
+            return [*tokens[:s], *both, *kept, *tokens[o + 1 :]], note
+        return None
+
     def coordinated(
         self, tokens: Sequence[str], question: str, said: Said | None, units: Sequence[str]
     ) -> tuple[list[str], str] | None:
-        """A SELECT that reads a fact of one of two entities the question names side by side ("who founded
-        Adidas and Puma", "the currencies of Chile and Peru") and leaves the other out, read of each of
-        the two (`values ?_each { res:Adidas res:Puma } ?_each ont:founder ?x`), when the two share a
-        class and the other has the fact too. Where the two are the fact's value ("films Kubrick and
-        Spielberg directed"), only when no thing has it of both: those are what the question asks for,
+        """A SELECT that reads a fact of one of two or more entities the question names side by side ("who
+        founded Adidas and Puma", "the currencies of denmark, norway and sweden") and leaves the others
+        out, read of each (`values ?_each { res:Adidas res:Puma } ?_each ont:founder ?x`), when they share
+        a class with it and have the fact too. Where they are the fact's value ("films Kubrick and
+        Spielberg directed"), only when no thing has it of all: those are what the question asks for,
         as "both", "same" or "between" say of any two ("rivers through Germany and Austria"), which
         this leaves to the readings that join the two. None when nothing changes."""
+        if said is not None and tokens[:1] == ["ask"] and not _SHARED.search(question):
+            return self._each_asked(tokens, said, units)
         if said is None or not tokens or tokens[0] != "select" or _TOGETHER.search(question):
             return None
         types = token_types(tokens, self.prefixes)
-        pairs = self._side_by_side(said, self.named_entities(said, units))
-        for one, other in [*pairs, *((b, a) for a, b in pairs)]:
-            if other in tokens or tokens.count(one) != 1 or "{" not in tokens:
+        for group in self._side_by_side(said, self.named_entities(said, units)):
+            said_in_query = [e for e in group if e in tokens]
+            if len(said_in_query) != 1 or tokens.count(said_in_query[0]) != 1 or "{" not in tokens:
                 continue
+            one = said_in_query[0]
+            others = [e for e in group if e != one]
             at = tokens.index(one)
             found = [t for t in triple_patterns(tokens, types) if at in (t[0], t[2]) and tokens[t[1]] != "a"]
-            if not found or not self._holds([one, "a", "?_c", ".", other, "a", "?_c"]):
+            if not found or not all(self._holds([one, "a", "?_c", ".", e, "a", "?_c"]) for e in others):
                 continue
             s, p, o = found[0]
             prop, value = tokens[p], tokens[o] if at == s else tokens[s]
-            fact = [other, prop, "?_v"] if at == s else ["?_v", prop, other]
-            if not self._holds(fact):
+            if not all(self._holds([e, prop, "?_v"] if at == s else ["?_v", prop, e]) for e in others):
                 continue
-            if at == o and self._holds([value, prop, one, ".", value, prop, other]):
+            if at == o and self._holds([t for e in group for t in (value, prop, e, ".")][:-1]):
                 continue
             start = tokens.index("{") + 1
             body = ["?_each" if i == at else t for i, t in enumerate(tokens[start:], start)]
-            note = f"read of each of {one} and {other}, named side by side"
-            return [*tokens[:start], "values", "?_each", "{", one, other, "}", *body], note
+            note = f"read of each of {', '.join(group)}, named side by side"
+            return [*tokens[:start], "values", "?_each", "{", *group, "}", *body], note
         return None
 
     def members_asked(
@@ -200,19 +258,66 @@ class NamedPairs(KBReader):
         self._group_links[key] = link if link is not None and self._kind(link) == "property" else None
         return self._group_links[key]
 
-    def _side_by_side(self, said: Said, named: Sequence[str]) -> list[tuple[str, str]]:
-        """Pairs of `named` entities the question says one right after the other, joined by "and" ("Adidas
-        and Puma"; not "or", which asks to choose: "Uppsala or Copenhagen - which university is older?"),
-        the first said first."""
+    def _each_asked(
+        self, tokens: Sequence[str], said: Said, units: Sequence[str]
+    ) -> tuple[list[str], str] | None:
+        """An ASK about things the question names side by side ("are huawei and tencent both based in
+        shenzhen", "are Mars and Venus planets") that reads a fact of one of them only, asked of each
+        (its pattern written again for each other one, of its class); or that makes one the other's
+        value where nothing ever is (`res:Huawei ont:headquarters res:Tencent`), asked of each with the
+        one other thing the question names and the query leaves out. None when nothing changes."""
+        types = token_types(tokens, self.prefixes)
+        named = self.named_entities(said, units)
+        patterns = triple_patterns(tokens, types)
+        close = braces(tokens)
+        if close is None:
+            return None
+        for group in self._side_by_side(said, named):
+            used = [e for e in group if e in tokens]
+            if len(used) == 1 and tokens.count(used[0]) == 1:
+                one = used[0]
+                found = [t for t in patterns if tokens.index(one) in (t[0], t[2])]
+                others = [e for e in group if e != one]
+                if not found or not all(self._holds([one, "a", "?_c", ".", e, "a", "?_c"]) for e in others):
+                    continue
+                pattern = [tokens[i] for i in found[0]]
+                copies = [t for e in others for t in (".", *[e if t == one else t for t in pattern])]
+                note = f"asked of each of {', '.join(group)}, named side by side"
+                return [*tokens[: close[1]], *copies, *tokens[close[1] :]], note
+            left = [e for e in named if e not in tokens and e not in group]
+            for s, p, o in patterns:
+                a, prop, b = tokens[s], tokens[p], tokens[o]
+                if {a, b} <= set(group) and a != b and len(left) == 1 and not self._holds(["?_v", prop, b]):
+                    both = [a, prop, left[0], ".", b, prop, left[0]]
+                    note = f"{a} and {b}, named side by side, each asked to have {prop} {left[0]}"
+                    return [*tokens[:s], *both, *tokens[o + 1 :]], note
+        return None
+
+    def _side_by_side(self, said: Said, named: Sequence[str]) -> list[list[str]]:
+        """The lists of `named` entities the question says one right after the other, the last two joined
+        by "and" or "plus", the others by a comma or "and" ("Adidas and Puma", "denmark, norway and
+        sweden"; not "or", which asks to choose: "Uppsala or Copenhagen - which university is older?"),
+        in the order said, longest first."""
         words = said.text.split()
         spans = {e: self._named_spans(said, e) for e in named}
-        pairs = []
+        links: dict[str, list[tuple[str, bool]]] = {e: [] for e in named}  # entity -> (next, joined by "and")
         for one, other in itertools.permutations(named, 2):
             for (_, end), (start, _) in itertools.product(spans[one], spans[other]):
                 between = [w for w in words[end:start] if w != "the"]
-                if start > end and between == ["and"]:
-                    pairs.append((one, other))
-        return pairs
+                if start >= end and between in ([], ["and"], ["plus"]):
+                    links[one].append((other, bool(between)))
+        lists: list[list[str]] = []
+
+        def grow(chain: list[str]) -> None:
+            for other, joined in links[chain[-1]]:
+                if other not in chain:
+                    if joined:
+                        lists.append([*chain, other])
+                    grow([*chain, other])
+
+        for first in named:
+            grow([first])
+        return sorted(lists, key=len, reverse=True)
 
     def _named_spans(self, said: Said, entity: str) -> list[tuple[int, int]]:
         """Where the question names `entity`: in full, or by a name within it ("Kubrick")."""

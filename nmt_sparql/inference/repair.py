@@ -227,6 +227,7 @@ from nmt_sparql.sparql.patterns import (
     falls_apart,
     filters_nothing,
     reads_unbound,
+    repeats_a_pattern,
     triple_patterns,
 )
 from nmt_sparql.sparql.prefixes import PrefixMap, prefix_map
@@ -379,6 +380,9 @@ class Repairer(Comparisons, PlaceReading, NamedPairs, TopicReading, IdiomReading
         unknown, note = self._unknown(tokens)
         if unknown:
             return Attempt(source, sparql, UNKNOWN_IRI, " ".join(sorted(unknown))), None, unknown
+        if repeats_a_pattern(tokens, token_types(tokens, self.prefixes)):  # its answer is kept by nothing
+            detail = "a triple pattern is written twice: the second says nothing"
+            return Attempt(source, sparql, WRONG_KIND, detail), None, unknown
         answer = self._query(sparql)
         if not answer.ok:
             return Attempt(source, sparql, KB_ERROR, str(answer.error)[:200]), answer, unknown

@@ -85,6 +85,21 @@ def falls_apart(tokens: Sequence[str], types: Sequence[TokenType]) -> bool:
     return parts is not None and bool(parts[1])
 
 
+def repeats_a_pattern(tokens: Sequence[str], types: Sequence[TokenType]) -> bool:
+    """Whether an ASK writes one pattern with a variable twice (`res:Nvidia ont:headquarters ?y .
+    res:Nvidia ont:headquarters ?y`): the second says nothing, so the query has lost what it stood for
+    and is true of the one thing it still names ("is Nvidia based in the same city as Apple"). A
+    SELECT's copy, or a pattern with no variable written twice, still asks what it asked."""
+    if tokens[:1] != ["ask"]:
+        return False
+    written = [
+        tuple(tokens[i] for i in triple)
+        for triple in triple_patterns(tokens, types)
+        if any(types[i] == TokenType.VARIABLE for i in triple)
+    ]
+    return len(set(written)) < len(written)
+
+
 def apart(tokens: Sequence[str], types: Sequence[TokenType]) -> tuple[str, list[str]] | None:
     """A SELECT that falls apart (`falls_apart`): its answer variable and the variables of the patterns
     not joined to it, in the order they first stand; None when it does not, or they hold none."""

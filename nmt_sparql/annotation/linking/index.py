@@ -49,14 +49,21 @@ KINDS: tuple[Kind, ...] = get_args(Kind)
 # 8: `implicit` (the elements proposed for every question).
 # 9: a word that is a lemma is inflected as that lemma only ("found": founded, not find's forms), so data
 #    prepared with an earlier index is linked again.
-FORMAT_VERSION = "9"
+# 10: an entity label's trailing legal form is dropped in a derived label ("Apple Inc.": "Apple"), so data
+#    prepared with an earlier index is linked again.
+FORMAT_VERSION = "10"
 # 1: written before `facts`, opened as an index without facts; 2: without measured properties;
 # 3: without qualifier-free labels; 4: as 5; 5: without text-valued properties; 6: without entity plurals;
-# 7: without implicit elements; 8: as 9.
-_READABLE_FORMATS = ("1", "2", "3", "4", "5", "6", "7", "8", FORMAT_VERSION)
+# 7: without implicit elements; 8: as 9; 9: as 10.
+_READABLE_FORMATS = ("1", "2", "3", "4", "5", "6", "7", "8", "9", FORMAT_VERSION)
 _WORD = re.compile(r"\w+")
 # A label's trailing qualifier, "The Godfather (film)": people say the name without it.
 QUALIFIER = re.compile(r"\s*\([^()]*\)\s*$")
+# A company's trailing legal form, "Apple Inc.", "Nike, Inc.": people say the name without it.
+LEGAL_FORM = re.compile(
+    r",?\s+(?:inc|incorporated|ltd|limited|corp|corporation|company|co|llc|plc|ag|gmbh|s\.?a|n\.?v|group)\.?$",
+    re.IGNORECASE,
+)
 # Tiers of a match; `Hit.score` is the tier, plus 0.4 when the phrase covers the whole label (0.2 when
 # not), plus 0.1 when a label (not a derived word form) matched.
 EXACT, KEYWORDS, PREFIX, FUZZY = 4.0, 3.0, 2.0, 1.0
@@ -165,6 +172,13 @@ CREATE INDEX facts_members ON facts (p, o, s);
 """
 
 
+def _bare(label: str, kind: str) -> str:
+    """A label as people say it: without its trailing qualifier, and an entity's without a legal form
+    ("Apple Inc.": Apple)."""
+    bare = QUALIFIER.sub("", label)
+    return LEGAL_FORM.sub("", bare) if kind == "entity" and " " in bare else bare
+
+
 def _write(
     path: Path,
     entries: Iterable[Entry],
@@ -203,7 +217,7 @@ def _write(
             staged.extend(
                 (element, bare, normalize(bare), len(labels), 1)
                 for label in labels
-                if (bare := QUALIFIER.sub("", label)) != label and normalize(bare)
+                if (bare := _bare(label, entry.kind)) != label and normalize(bare)
             )
             staged.extend(
                 (element, form, normalize(form), len(labels), 1) for form in entry.forms if normalize(form)

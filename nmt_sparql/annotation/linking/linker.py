@@ -73,8 +73,17 @@ _MAX_WORDS = 8  # "The Lion, the Witch and the Wardrobe"
 _QUOTED = re.compile(r'"([^"]+)"|“([^”]+)”|\'([^\']+)\'(?!\w)')
 _DATE = re.compile(r"\b(\d{4})-(\d{2})-(\d{2})\b")
 # "200 million", "1.5 billion": a number and its scale word, read as the number they name.
-_SCALED = re.compile(r"(?<![\w.])(\d+(?:\.\d+)?|an?|one)\s+(thousand|million|billion|trillion)\b", re.I)
-_SCALE = {"thousand": 10**3, "million": 10**6, "billion": 10**9, "trillion": 10**12}
+# Number words a scale word may follow ("five million").
+_COUNTS = dict(zip((
+    "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven", "twelve",
+    "thirteen", "fourteen", "fifteen", "sixteen", "seventeen", "eighteen", "nineteen", "twenty", "thirty",
+    "forty", "fifty", "sixty", "seventy", "eighty", "ninety",
+), (*range(1, 21), 30, 40, 50, 60, 70, 80, 90)))  # fmt: skip
+_SCALED = re.compile(
+    rf"(?<![\w.])(\d+(?:\.\d+)?|an?|{'|'.join(_COUNTS)})\s+(hundred|thousand|million|billion|trillion)\b",
+    re.I,
+)
+_SCALE = {"hundred": 10**2, "thousand": 10**3, "million": 10**6, "billion": 10**9, "trillion": 10**12}
 _NUMBER = re.compile(r"(?<![\w.])-?\d{1,3}(?:,\d{3})+(?:\.\d+)?(?![\w])|(?<![\w.])-?\d+(?:\.\d+)?(?![\w])")
 # Words a question gives as text to match, not as a name: "contains (the word) X", "the letter t",
 # "with X in its name".
@@ -149,7 +158,7 @@ def _quote(value: str) -> str:
 
 
 def literal_candidates(question: str) -> list[Candidate]:
-    """Numbers (22.4, 1,000 -> 1000, 200 million -> 200000000, a million -> 1000000), ISO dates ("1990-05-01"^^xsd:date), quoted strings, contained words."""
+    """Numbers (22.4, 1,000 -> 1000, 200 million -> 200000000, a million or five million), ISO dates ("1990-05-01"^^xsd:date), quoted strings, contained words."""
     found: list[Candidate] = []
     taken: list[tuple[int, int]] = []
     for m in _QUOTED.finditer(question):
@@ -163,7 +172,10 @@ def literal_candidates(question: str) -> list[Candidate]:
             taken.append(m.span())
     for m in _SCALED.finditer(question):
         if not any(s <= m.start() < e for s, e in taken):
-            count = Decimal(1) if m.group(1).isalpha() else Decimal(m.group(1))  # "a million"
+            word = m.group(1).lower()
+            count = (
+                Decimal(_COUNTS.get(word, 1)) if word.isalpha() else Decimal(word)
+            )  # "a million", "five million"
             value = count * _SCALE[m.group(2).lower()]
             found.append(Candidate(str(int(value) if value == int(value) else value), "literal", m.group(),
                                    m.start(), m.end(), 1.0))  # fmt: skip
@@ -211,6 +223,13 @@ def _in_qualifier(hit: Hit, words: Sequence[str]) -> bool:
         return False
     bare = set(normalize(hit.matched[: qualifier.start()]).split())
     return not set(normalize(" ".join(words)).split()) & bare
+
+
+def _stopword_edged(text: str) -> bool:
+    """Whether a span is a stopword and a word that is none ("was born"; not "born in", whose "in"
+    says which sense)."""
+    words = _WORD.findall(text.lower())
+    return len(words) == 2 and words[0] in STOPWORDS and words[1] not in STOPWORDS
 
 
 def _head_of(hit: Hit, words: Sequence[str]) -> bool:
@@ -431,7 +450,15 @@ class Linker:
                     # partial or corrected match, which may have taken words that were not its own: any
                     # whole label.
                     inside = [c for c in found if c.start <= words[i].start() and words[j - 1].end() <= c.end]
-                    whole = {c.kind for c in inside if c.score >= _WHOLE_LABEL}
+                    # A phrase learned as a stopword and a word ("was born": birth date, from "When was X
+                    # born?") claims no kind from the word it holds: "born" alone also names the birth
+                    # place ("the man who painted Guernica was born where").
+                    whole = {
+                        c.kind
+                        for c in inside
+                        if c.score >= _WHOLE_LABEL
+                        and not (c.kind == "property" and _stopword_edged(question[c.start : c.end]))
+                    }
                     common = [c for c in inside if c.score >= _WHOLE_LABEL and c.kind == "entity"]
                     if any(not is_common_noun(c.label) for c in common):
                         continue
