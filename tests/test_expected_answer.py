@@ -12,6 +12,7 @@ from nmt_sparql.inference.expected_answer import (
     COUNT,
     DATE,
     MEASURE,
+    NOT_A_DATE,
     NOT_A_MEASURE,
     NOT_YES_NO,
     NOT_YES_NO_OR_COUNT,
@@ -54,7 +55,7 @@ from nmt_sparql.inference.expected_answer import (
         ("number of countries the Danube flows through", COUNT),
         ("What is the number of moons of Mars?", COUNT),
         ("whats the number of moons of mars", COUNT),
-        ("Which country has the largest number of inhabitants?", NOT_A_MEASURE),  # a country
+        ("Which country has the largest number of inhabitants?", NOT_A_DATE),  # a country
         ("How mny films did John Williams score?", COUNT),
         ("How tall is Mount Everest?", MEASURE),
         ("Counting from the Sun, what number planet is Saturn?", MEASURE),  # a value, not a count
@@ -109,9 +110,9 @@ from nmt_sparql.inference.expected_answer import (
             "Bohrium or dubnium: which has the bigger atomic number?",
             NOT_YES_NO,
         ),
-        ("Which country is right next to Peru?", NOT_A_MEASURE),
-        ("Which element is named after the city where Alfred Nobel was born?", NOT_A_MEASURE),  # no date
-        ("Which position is Mars from the sun?", NOT_YES_NO_OR_COUNT),  # a measure may answer
+        ("Which country is right next to Peru?", NOT_A_DATE),
+        ("Which element is named after the city where Alfred Nobel was born?", NOT_A_DATE),  # no date
+        ("which atomic number does tungsten have", NOT_A_DATE),  # a number may answer
         ("Table Mountain, the flat-topped one above Cape Town: its height in metres?", MEASURE),
         ("Mount Fuji's height in feet", MEASURE),  # a unit it is to be given in
         ("peaks over 4000 metres in height", NOT_YES_NO_OR_COUNT),  # no unit after "in": no measure

@@ -354,22 +354,3 @@ def test_a_past_read_as_another_verb_names_what_that_verb_names(tmp_path: Path) 
     linker = Linker(KBIndex.build(tmp_path / "index.sqlite", entries))
     assert {"ex:finder"} == _tokens(linker.link("Who found it?")) & {"ex:finder", "ex:founder"}
     assert "ex:founder" in _tokens(linker.link("Did they found it?"))
-
-
-def test_a_learned_phrase_with_a_stopword_at_its_edge_leaves_its_word_its_other_senses(
-    tmp_path: Path,
-) -> None:
-    """Training's "When was X born?" teaches "was born" for the birth date only; "born" still names the
-    birth place too where the question asks it otherwise ("the man who painted Guernica was born
-    where"). A label said in full ("birth date") claims its words as before."""
-    entries = with_word_forms(
-        [
-            Entry("ont:birthDate", "property", ("birth date", "born", "was born")),
-            Entry("ont:birthPlace", "property", ("birth place", "born", "born in")),
-            Entry("res:Guernica", "entity", ("Guernica",)),
-        ]
-    )
-    linker = Linker(KBIndex.build(tmp_path / "index.sqlite", entries), implicit=())
-    where = linker.link("the man who painted Guernica was born where")
-    assert {"ont:birthDate", "ont:birthPlace"} <= _tokens(where)
-    assert _tokens(linker.link("what is the birth date of Guernica")) == {"ont:birthDate", "res:Guernica"}

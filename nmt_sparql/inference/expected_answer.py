@@ -62,12 +62,6 @@ _OTHER_UNITS = frozenset({
     "kilograms", "kilogram", "kg", "kilos", "grams", "tonnes", "tons", "pounds", "lbs", "degrees", "kelvin",
 })  # fmt: skip
 _UNITS = LENGTH_UNITS | AREA_UNITS | _OTHER_UNITS
-# Nouns of a measure, which "which" may ask for ("Which position is Mars from the sun?").
-_MEASURED = frozenset({
-    "height", "length", "elevation", "altitude", "area", "size", "population", "age", "depth", "width",
-    "distance", "mass", "weight", "temperature", "diameter", "value", "amount", "percentage", "position",
-    "rank", "order",
-})  # fmt: skip
 _NUMBER_OF = (
     r"(?:what(?: is| s|['’]s)? )?(?:the )?(?:total )?number of"  # "(what's) the (total) number of ..."
 )
@@ -129,6 +123,9 @@ MEASURE = Expected("a measure", count=False, values=frozenset({"number", "date"}
 DATE = Expected("a date or year", count=False, values=frozenset({"date"}))
 THING = Expected("a place, person or thing", count=False, values=frozenset({"iri"}))
 NOT_A_MEASURE = Expected("things or names, not a measure", count=False, values=frozenset({"iri", "text"}))
+NOT_A_DATE = Expected(
+    "things, names or numbers, not a date", count=False, values=frozenset({"iri", "text", "number"})
+)
 NOT_YES_NO = Expected("not a yes/no answer")
 NOT_YES_NO_OR_COUNT = Expected("not a yes/no answer or a count", count=False)
 
@@ -227,8 +224,8 @@ def expected_answer(question: str) -> Expected:
     if first == "which" and any(map(_plural, words[1:3])):
         # "Which Beatles were born before 1942?", "Which letters stand for antimony?", "Which Alpine peaks"
         return NOT_A_MEASURE
-    if first == "which" and second and second not in AUXILIARIES | _NOT_A_NOUN | TIME_NOUNS | _MEASURED:
-        return NOT_A_MEASURE  # "Which element is named after ...": one of the things, not a date of its
+    if first == "which" and second and second not in AUXILIARIES | _NOT_A_NOUN | TIME_NOUNS:
+        return NOT_A_DATE  # "Which element is named after ...": one of the things, not a date of its
     if ending is not None:
         return ending
     if any(a == "in" and b in _UNITS for a, b in zip(words, words[1:])) and not any(map(_numeral, words)):

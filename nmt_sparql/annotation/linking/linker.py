@@ -225,13 +225,6 @@ def _in_qualifier(hit: Hit, words: Sequence[str]) -> bool:
     return not set(normalize(" ".join(words)).split()) & bare
 
 
-def _stopword_edged(text: str) -> bool:
-    """Whether a span is a stopword and a word that is none ("was born"; not "born in", whose "in"
-    says which sense)."""
-    words = _WORD.findall(text.lower())
-    return len(words) == 2 and words[0] in STOPWORDS and words[1] not in STOPWORDS
-
-
 def _head_of(hit: Hit, words: Sequence[str]) -> bool:
     """Whether the span is the head (last words) of the class label it matched ("elements" of
     "chemical elements"): a kind of that class, as a name of it."""
@@ -450,15 +443,7 @@ class Linker:
                     # partial or corrected match, which may have taken words that were not its own: any
                     # whole label.
                     inside = [c for c in found if c.start <= words[i].start() and words[j - 1].end() <= c.end]
-                    # A phrase learned as a stopword and a word ("was born": birth date, from "When was X
-                    # born?") claims no kind from the word it holds: "born" alone also names the birth
-                    # place ("the man who painted Guernica was born where").
-                    whole = {
-                        c.kind
-                        for c in inside
-                        if c.score >= _WHOLE_LABEL
-                        and not (c.kind == "property" and _stopword_edged(question[c.start : c.end]))
-                    }
+                    whole = {c.kind for c in inside if c.score >= _WHOLE_LABEL}
                     common = [c for c in inside if c.score >= _WHOLE_LABEL and c.kind == "entity"]
                     if any(not is_common_noun(c.label) for c in common):
                         continue
