@@ -7,9 +7,10 @@ whether the KB links the two, and how: by a fact between them ("yes"), else by n
 the property that links one to things of the other's kind, so that the query reads as the question).
 
 Questions of two named things' values are here too: whether they have the same one ("Are Adidas and Puma
-based in the same town?"), a fact of each of two named side by side ("the founders of Adidas and Puma"),
-and a fact of some of a named group's members ("How many of the Beatles were born in Liverpool?"). A model
-trained on the generator's questions writes none of these shapes.
+based in the same town?", "the same year"), a fact of each of things named side by side ("the founders of
+Adidas and Puma", "are huawei and tencent both based in shenzhen"), and a fact of some of a named group's
+members ("How many of the Beatles were born in Liverpool?"). A model trained on the generator's questions
+writes none of these shapes.
 """
 
 from __future__ import annotations
@@ -34,9 +35,9 @@ _REQUESTS = frozenset({"list", "name", "give", "show", "find", "count", "tell"})
 _SAME = re.compile(r"\bsame\b", re.IGNORECASE)
 _SAME_YEAR = re.compile(r"\bsame (year|day|date)\b", re.IGNORECASE)
 _SAME_AS = re.compile(r"\bsame\b.*\bas\b", re.IGNORECASE)
-# Words that ask what two things share, or of both at once: not a fact of each (`coordinated`).
 # Words that ask whether two things share a value, not whether each has one (`_each_asked`).
 _SHARED = re.compile(r"\b(?:same|common|share|shared|between|border)\b", re.IGNORECASE)
+# Words that ask what two things share, or of both at once: not a fact of each (`coordinated`).
 _TOGETHER = re.compile(r"\b(?:both|same|common|share|shared|together|between|border)\b", re.IGNORECASE)
 
 
@@ -103,11 +104,11 @@ class NamedPairs(KBReader):
         units: Sequence[str],
         year: str | None,
     ) -> tuple[list[str], str] | None:
-        """ "the same year" (`year`: the word; None for "the same day") of two things, or of the things asked for and a named one, by a property whose
-        values are dates or years: the pattern's own, else the one of the question's units that each
-        named thing has ("did Phobos and Deimos get discovered in the same year" decoded by discoverer:
-        discovery year). Full dates are compared by their years, `year ( ?_a ) = year ( ?_b )`, for a year. None
-        when no pattern joins the two or no such property is there."""
+        """ "the same year" (`year`; None: "the same day") of two things, or of the things asked for and a
+        named one, by a property whose values are dates or years: the pattern's own, else the one of the
+        question's units that each named thing has ("did Phobos and Deimos get discovered in the same
+        year" decoded by discoverer: discovery year). For a year, full dates are compared by their years
+        (`year ( ?_a ) = year ( ?_b )`). None when no pattern joins the two or no such property is there."""
         for s, p, o in triple_patterns(tokens, types):
             one, other = tokens[s], tokens[o]
             asked = tokens[0] == "ask" and one in named and other in named and one != other
@@ -150,7 +151,8 @@ class NamedPairs(KBReader):
         a class with it and have the fact too. Where they are the fact's value ("films Kubrick and
         Spielberg directed"), only when no thing has it of all: those are what the question asks for,
         as "both", "same" or "between" say of any two ("rivers through Germany and Austria"), which
-        this leaves to the readings that join the two. None when nothing changes."""
+        this leaves to the readings that join the two. An ASK is asked of each (`_each_asked`). None when
+        nothing changes."""
         if said is not None and tokens[:1] == ["ask"] and not _SHARED.search(question):
             return self._each_asked(tokens, said, units)
         if said is None or not tokens or tokens[0] != "select" or _TOGETHER.search(question):

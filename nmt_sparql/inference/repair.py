@@ -137,12 +137,14 @@ repairer looks for a query that answers:
 
 - before it runs, a query for two things asked to have the same value ("Are Adidas and Puma based in the
   same town?" decoded as `res:Puma ont:headquarters res:Adidas`) asks whether they share one, and one for
-  things with the same value as a named one ("films from the same year as Alien") reads them; a fact of
-  one of two things named side by side ("the founders of Adidas and Puma") is read of each; a question
-  asking of some of a named group's members ("How many of the Beatles were born in Liverpool?") reads the
-  group's members. An empty SELECT's entity that never takes its place with its property gives way,
-  before the next hypothesis, to another sense of its name that does (the University of Cambridge for
-  "went to Cambridge").
+  things with the same value as a named one ("films from the same year as Alien") reads them, "the same
+  year" by a property of time; a fact of one of things named side by side ("the founders of Adidas and
+  Puma", "the currencies of denmark, norway and sweden") is read of each, and so is a yes/no question's
+  ("are huawei and tencent both based in shenzhen"); a question asking of some of a named group's members
+  ("How many of the Beatles were born in Liverpool?") reads the group's members. An empty SELECT's entity
+  that never takes its place with its property gives way, before the next hypothesis, to another sense of
+  its name that does (the University of Cambridge for "went to Cambridge"). An ASK that writes a pattern
+  with a variable twice has lost what the copy stood for and answers nothing.
 
 The rules that compare and rank by a measure are inference/comparisons.py, the reading of place
 adjectives inference/place_reading.py, yes/no questions about two named entities and questions of two
