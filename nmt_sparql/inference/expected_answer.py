@@ -228,7 +228,9 @@ def expected_answer(question: str) -> Expected:
         return NOT_A_DATE  # "Which element is named after ...": one of the things, not a date of its
     if ending is not None:
         return ending
-    if any(a == "in" and b in _UNITS for a, b in zip(words, words[1:])) and not any(map(_numeral, words)):
+    if any(a == "in" and b in _UNITS for a, b in zip(words, words[1:])) and not any(
+        map(str.isdecimal, words)
+    ):
         return MEASURE  # "Table Mountain: its height in metres?"; a number would be compared with
     if {"number", "count", "total"} & set(words):
         return NOT_YES_NO
@@ -254,11 +256,6 @@ def _possessed_plural(words: Sequence[str]) -> bool:
         if _plural(word):
             return word.rstrip("s") not in TIME_NOUNS
     return False
-
-
-def _numeral(word: str) -> bool:
-    """Whether `word` is a number written in digits ("8000", "1.5")."""
-    return bool(re.fullmatch(r"\d[\d,.]*", word))
 
 
 def _plural(word: str) -> bool:

@@ -166,7 +166,7 @@ class NamedPairs(KBReader):
             others = [e for e in group if e != one]
             at = tokens.index(one)
             found = [t for t in triple_patterns(tokens, types) if at in (t[0], t[2]) and tokens[t[1]] != "a"]
-            if not found or not all(self._holds([one, "a", "?_c", ".", e, "a", "?_c"]) for e in others):
+            if not found or not self._share_a_class(one, others):
                 continue
             s, p, o = found[0]
             prop, value = tokens[p], tokens[o] if at == s else tokens[s]
@@ -193,7 +193,8 @@ class NamedPairs(KBReader):
         group = self._partitive(said, self.named_entities(said, units))
         types = token_types(tokens, self.prefixes)
         answer = answer_variable(tokens, types)
-        if group is None or group in tokens or answer is None or "{" not in tokens:
+        found = braces(tokens)
+        if group is None or group in tokens or answer is None or found is None:
             return None
         for s, p, o in triple_patterns(tokens, types):
             prop, ends = tokens[p], (tokens[s], tokens[o])
@@ -213,9 +214,7 @@ class NamedPairs(KBReader):
             link = self._group_link(group, fact)
             if link is None:
                 continue
-            start = tokens.index("{")
-            end = len(tokens) - 1 - tokens[::-1].index("}")
-            new = [*tokens[: start + 1], group, link, answer, ".", *fact, *tokens[end:]]
+            new = [*tokens[: found[0] + 1], group, link, answer, ".", *fact, *tokens[found[1] :]]
             return (
                 new,
                 f"the members of {group} (by {link}) with {' '.join(fact)}: the question asks of some of them",
@@ -280,7 +279,7 @@ class NamedPairs(KBReader):
                 one = used[0]
                 found = [t for t in patterns if tokens.index(one) in (t[0], t[2])]
                 others = [e for e in group if e != one]
-                if not found or not all(self._holds([one, "a", "?_c", ".", e, "a", "?_c"]) for e in others):
+                if not found or not self._share_a_class(one, others):
                     continue
                 pattern = [tokens[i] for i in found[0]]
                 copies = [t for e in others for t in (".", *[e if t == one else t for t in pattern])]
@@ -294,6 +293,10 @@ class NamedPairs(KBReader):
                     note = f"{a} and {b}, named side by side, each asked to have {prop} {left[0]}"
                     return [*tokens[:s], *both, *tokens[o + 1 :]], note
         return None
+
+    def _share_a_class(self, one: str, others: Sequence[str]) -> bool:
+        """Whether `one` shares a class with each of `others`: things of one kind, named side by side."""
+        return all(self._holds([one, "a", "?_c", ".", other, "a", "?_c"]) for other in others)
 
     def _side_by_side(self, said: Said, named: Sequence[str]) -> list[list[str]]:
         """The lists of `named` entities the question says one right after the other, the last two joined

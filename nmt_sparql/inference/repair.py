@@ -382,7 +382,8 @@ class Repairer(Comparisons, PlaceReading, NamedPairs, TopicReading, IdiomReading
         unknown, note = self._unknown(tokens)
         if unknown:
             return Attempt(source, sparql, UNKNOWN_IRI, " ".join(sorted(unknown))), None, unknown
-        if repeats_a_pattern(tokens, token_types(tokens, self.prefixes)):  # its answer is kept by nothing
+        types = token_types(tokens, self.prefixes)
+        if repeats_a_pattern(tokens, types):  # its answer is kept by nothing
             detail = "a triple pattern is written twice: the second says nothing"
             return Attempt(source, sparql, WRONG_KIND, detail), None, unknown
         answer = self._query(sparql)
@@ -390,7 +391,6 @@ class Repairer(Comparisons, PlaceReading, NamedPairs, TopicReading, IdiomReading
             return Attempt(source, sparql, KB_ERROR, str(answer.error)[:200]), answer, unknown
         if _is_empty(tokens, answer):
             return Attempt(source, sparql, EMPTY, note), answer, unknown
-        types = token_types(tokens, self.prefixes)
         if answer.boolean is False and self.ruled_out(tokens, types):
             detail = "false because the KB's values of a property rule out its pattern's object"
             return Attempt(source, sparql, EMPTY, detail), answer, unknown

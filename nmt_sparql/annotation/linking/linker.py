@@ -172,10 +172,8 @@ def literal_candidates(question: str) -> list[Candidate]:
             taken.append(m.span())
     for m in _SCALED.finditer(question):
         if not any(s <= m.start() < e for s, e in taken):
-            word = m.group(1).lower()
-            count = (
-                Decimal(_COUNTS.get(word, 1)) if word.isalpha() else Decimal(word)
-            )  # "a million", "five million"
+            word = m.group(1).lower()  # "a million", "five million", "1.5 million"
+            count = Decimal(_COUNTS.get(word, 1)) if word.isalpha() else Decimal(word)
             value = count * _SCALE[m.group(2).lower()]
             found.append(Candidate(str(int(value) if value == int(value) else value), "literal", m.group(),
                                    m.start(), m.end(), 1.0))  # fmt: skip
