@@ -13,6 +13,7 @@ histogram of the round each answer came from.
     python scripts/eval_translate.py EXPORT_DIR benchmarks/natural_questions.jsonl --kb embedded:bundled
     python scripts/eval_translate.py EXPORT_DIR checkpoints/bundled/RUN --out results/translate.jsonl
     python scripts/eval_translate.py EXPORT_DIR benchmarks/natural_questions.jsonl --beam 5 --repair
+    python scripts/eval_translate.py EXPORT_1 QUESTIONS --with EXPORT_2 --with EXPORT_3 --beam 5 --repair
 """
 
 from __future__ import annotations
@@ -32,6 +33,7 @@ from nmt_sparql.execution.gold import gold_answers
 from nmt_sparql.metrics.answers import score_answer
 from nmt_sparql.metrics.query import is_valid_sparql
 from nmt_sparql.preparation.prepare import load_splits
+from nmt_sparql.serving.ensemble import Ensemble
 from nmt_sparql.serving.translator import Translator
 
 GROUP_FIELDS = ("kind", "template_id", "template")
@@ -64,7 +66,7 @@ def read_questions(source: Path, kb: str, split: str = "test") -> tuple[list[Exa
 
 
 def evaluate(
-    translator: Translator, examples: list[Example], beam: int | None, repair: bool = False
+    translator: Translator | Ensemble, examples: list[Example], beam: int | None, repair: bool = False
 ) -> list[dict[str, Any]]:
     """One record per question: its input, predicted SPARQL and whether its answer is the gold one
     (`correct` None where the gold answer is empty or failed: excluded, as `evaluate` does)."""
@@ -81,7 +83,8 @@ def evaluate(
              "predicted": result.sparql, "valid": is_valid_sparql(result.sparql),
              "correct": None if score is None else score.correct,
              "f1": None if score is None else score.f1,
-             "empty": predicted is None or predicted.is_empty(), "repair": result.repair}
+             "empty": predicted is None or predicted.is_empty(), "repair": result.repair,
+             "ensemble": result.ensemble}
         )  # fmt: skip
     return rows
 
@@ -121,6 +124,10 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("export", type=Path, help="an `nmt-sparql export` folder")
     parser.add_argument("questions", type=Path, help="a JSONL of {question, query} or a training run folder")
+    parser.add_argument(
+        "--with", dest="others", type=Path, action="append", default=[], metavar="EXPORT",
+        help="another export (repeatable): the answer most of the exports give (serving/ensemble.py)",
+    )  # fmt: skip
     parser.add_argument("--kb", default="embedded:bundled", help="KB the answers come from")
     parser.add_argument(
         "--split", default="test", choices=("train", "validation", "test"),
@@ -136,15 +143,18 @@ def main(argv: list[str] | None = None) -> int:
         "--grammar", choices=("on", "off"), default=None, help="decode.grammar (default: the export's)"
     )
     args = parser.parse_args(argv)
-    translator = Translator.from_pretrained(args.export, kb=args.kb)
-    translator.repair_rounds = args.rounds
-    if args.grammar is not None:
-        translator.decode_defaults["grammar"] = args.grammar == "on"
+    members = [Translator.from_pretrained(args.export, kb=args.kb)]
+    members += [Translator.from_pretrained(path) for path in args.others]
+    for member in members:
+        member.repair_rounds = args.rounds
+        if args.grammar is not None:
+            member.decode_defaults["grammar"] = args.grammar == "on"
+    asker = Ensemble(members) if args.others else members[0]
     try:
-        examples, groups = read_questions(args.questions, translator.config["kb"], args.split)
-        rows = evaluate(translator, examples, args.beam, args.repair)
+        examples, groups = read_questions(args.questions, members[0].config["kb"], args.split)
+        rows = evaluate(asker, examples, args.beam, args.repair)
     finally:
-        translator.close()
+        asker.close()
     if args.out is not None:
         args.out.parent.mkdir(parents=True, exist_ok=True)
         args.out.write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in rows), encoding="utf-8")

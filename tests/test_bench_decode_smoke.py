@@ -2,25 +2,17 @@
 
 from __future__ import annotations
 
-import importlib.util
 import json
-import sys
 from pathlib import Path
 from types import ModuleType
 
 import pytest
-
-SCRIPT = Path(__file__).resolve().parents[1] / "scripts" / "bench_decode.py"
+from script_loader import load_script
 
 
 @pytest.fixture(scope="module")
 def bench() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("bench_decode", SCRIPT)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules["bench_decode"] = module
-    spec.loader.exec_module(module)
-    return module
+    return load_script("bench_decode")
 
 
 def test_inputs_are_questions_with_two_or_three_masked_kb_slots(bench: ModuleType) -> None:

@@ -2,24 +2,15 @@
 
 from __future__ import annotations
 
-import importlib.util
-import sys
-from pathlib import Path
 from types import ModuleType
 
 import pytest
-
-SCRIPT = Path(__file__).resolve().parents[1] / "scripts" / "bench_lcquad1.py"
+from script_loader import load_script
 
 
 @pytest.fixture(scope="module")
 def bench() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("bench_lcquad1", SCRIPT)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules["bench_lcquad1"] = module
-    spec.loader.exec_module(module)
-    return module
+    return load_script("bench_lcquad1")
 
 
 def test_linked_runs_with_and_without_copy_and_its_paper_columns_read_a_dash(bench: ModuleType) -> None:

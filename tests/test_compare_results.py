@@ -3,25 +3,17 @@ exact sign test; questions with no gold answer, sets in one folder only and excl
 
 from __future__ import annotations
 
-import importlib.util
 import json
-import sys
 from pathlib import Path
 from types import ModuleType
 
 import pytest
-
-SCRIPT = Path(__file__).resolve().parents[1] / "scripts" / "compare_results.py"
+from script_loader import load_script
 
 
 @pytest.fixture(scope="module")
 def compare() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("compare_results", SCRIPT)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules["compare_results"] = module
-    spec.loader.exec_module(module)
-    return module
+    return load_script("compare_results")
 
 
 def _write(folder: Path, name: str, correct: dict[str, bool | None]) -> None:

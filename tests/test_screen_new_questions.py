@@ -3,26 +3,19 @@ is a repeat; a new one is not."""
 
 from __future__ import annotations
 
-import importlib.util
 import json
-import sys
 from pathlib import Path
 from types import ModuleType
 
 import pytest
+from script_loader import load_script
 
-SCRIPT = Path(__file__).resolve().parents[1] / "scripts" / "screen_new_questions.py"
 HEAD = "PREFIX ont: <http://nmt-sparql.org/ontology/> PREFIX res: <http://nmt-sparql.org/resource/> "
 
 
 @pytest.fixture(scope="module")
 def screening() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("screen_new_questions", SCRIPT)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules["screen_new_questions"] = module
-    spec.loader.exec_module(module)
-    return module
+    return load_script("screen_new_questions")
 
 
 def _write(path: Path, records: list[dict]) -> Path:

@@ -3,13 +3,17 @@
 from __future__ import annotations
 
 import uvicorn
-from omegaconf import DictConfig
+from omegaconf import DictConfig, ListConfig
 
 from nmt_sparql.serving.server import Limits, create_app
 from nmt_sparql.serving.translator import Translator
 
 
 def run(cfg: DictConfig) -> None:
+    if isinstance(cfg.export, ListConfig):
+        raise ValueError(
+            "export: serve takes one export; several answer together through `translate model=[DIR1,DIR2,...]`"
+        )
     translator = Translator.from_command(cfg)
     limits = Limits(
         max_questions=int(cfg.limits.max_questions),

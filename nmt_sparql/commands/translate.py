@@ -3,12 +3,10 @@
 One line per question: `question`, `input` (the annotated text the model read), `sparql`,
 `explanation` (the query in plain English; `explain=false` leaves it out), and `answer` when a KB is
 given. With a KB, the query is the one execution feedback and repair found in the beam's n-best
-(inference/repair.py; `repair=false` turns it off), and `repair` holds its rounds. Questions are decoded in batches of the export's
-decode batch size.
-One line per question: `question`, `input` (the annotated text the model read), `sparql`, and
-`answer` when a KB is given; with `repair=true` (needs `kb`), the query found by execution feedback and
-repair of the beam's n-best (inference/repair.py) and its `repair` rounds. Questions are decoded in
-batches of the export's decode batch size.
+(inference/repair.py; `repair=false` turns it off), and `repair` holds its rounds. Questions are
+decoded in batches of the export's decode batch size. `model=[DIR1,DIR2,DIR3]` (with a KB) asks
+each export and returns the answer most of them give (serving/ensemble.py), with `ensemble`: the
+member chosen and its votes.
 """
 
 from __future__ import annotations
@@ -19,9 +17,10 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import TextIO
 
-from omegaconf import DictConfig
+from omegaconf import DictConfig, ListConfig
 
 from nmt_sparql.config_values import config_bool
+from nmt_sparql.serving.ensemble import Ensemble
 from nmt_sparql.serving.translator import Translator
 
 REPAIR_BEAM = 5  # hypotheses repair starts from: the only width tried (issue #16: 5 rounds, 5-best)
@@ -52,7 +51,8 @@ def read_questions(question: str | None, source: str | None, stdin: TextIO) -> l
 
 def run(cfg: DictConfig) -> int:
     questions = read_questions(cfg.question, cfg.input, sys.stdin)
-    translator = Translator.from_command(cfg)
+    many = isinstance(cfg.export, ListConfig)
+    translator = Ensemble.from_command(cfg) if many else Translator.from_command(cfg)
     # Repair is on wherever a KB is given (repair=false turns it off): a user's question deserves the
     # query of the n-best that answers. It decodes a beam of REPAIR_BEAM unless `beam` says otherwise.
     repair = translator.kb is not None if cfg.repair is None else config_bool(cfg.repair, "repair")

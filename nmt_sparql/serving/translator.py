@@ -61,12 +61,13 @@ class Translation:
     answer: dict[str, Any] | None = None
     explanation: str | None = None
     repair: dict[str, Any] | None = None  # the repair rounds (inference/repair.py), when asked for
+    ensemble: dict[str, int] | None = None  # the member chosen and its votes (serving/ensemble.py)
     hypotheses: list[list[str]] = field(default_factory=list, repr=False)  # the n-best repair starts from
 
     def to_json(self) -> dict[str, Any]:
         data = asdict(self)
         data.pop("hypotheses")
-        for key in ("answer", "explanation", "repair"):
+        for key in ("answer", "explanation", "repair", "ensemble"):
             if data[key] is None:
                 data.pop(key)
         return data

@@ -1,0 +1,109 @@
+"""Several exported models answer each question, and the answer most of them give is returned.
+
+Models trained alike with other seeds answer different questions wrong (BENCHMARKS.md, "Session 45"):
+one run's blind figure is partly luck. Members vote by the answer their query gets on the KB, not by
+tokens, so any exports over one KB can be combined (other seeds, architectures, tokenizations,
+annotations). Each member translates (and repairs) a question as it would alone; the answer with the
+most votes wins, and a tie goes to the member listed first, so list the one best on validation first.
+An empty or failed answer does not vote.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from nmt_sparql.execution.answer import Answer
+from nmt_sparql.serving.translator import Translation, Translator
+
+
+def vote(answers: Sequence[dict[str, Any] | None]) -> tuple[int, int]:
+    """(index of the chosen answer, its votes): the non-empty answer most of `answers` give, the first
+    of them among ties; index 0 with no vote when none answers."""
+    keys = [_key(answer) for answer in answers]
+    counts: dict[Any, int] = {}
+    for key in keys:
+        if key is not None:
+            counts[key] = counts.get(key, 0) + 1
+    if not counts:
+        return 0, 0
+    most = max(counts.values())
+    chosen = next(i for i, key in enumerate(keys) if key is not None and counts[key] == most)
+    return chosen, most
+
+
+def _key(answer: dict[str, Any] | None) -> tuple[Any, ...] | None:
+    """What two members must agree on: the answer's kind and value set (the answer metric's view)."""
+    if answer is None:
+        return None
+    parsed = Answer.from_json(answer)
+    if not parsed.ok or parsed.is_empty():
+        return None
+    return parsed.kind, parsed.boolean, frozenset(parsed.values())
+
+
+class Ensemble:
+    """Exports that answer together over one KB: `translate` as `Translator.translate`, with answers."""
+
+    def __init__(self, members: Sequence[Translator]):
+        if len(members) < 2:
+            raise ValueError(f"an ensemble needs two exports or more, got {len(members)}")
+        if members[0].kb is None:
+            raise ValueError("an ensemble votes by answer: give it a KB (kb=...)")
+        self.members = list(members)
+        self.kb = members[0].kb
+        for member in self.members[1:]:
+            if member.kb is not None and member.kb is not self.kb:
+                member.kb.close()
+            member.kb = self.kb  # one store for all: members read, never write
+
+    @classmethod
+    def from_command(cls, cfg: Mapping[str, Any]) -> Ensemble:
+        """The members a command config lists in `export` (the first opens the KB the others share)."""
+        exports = list(cfg["export"])
+        first = Translator.from_command({**cfg, "export": exports[0]})
+        members = [first]
+        try:
+            for path in exports[1:]:
+                members.append(Translator.from_command({**cfg, "export": path, "kb": None}))
+            return cls(members)
+        except BaseException:
+            for member in members:
+                member.close()
+            raise
+
+    def translate(
+        self,
+        questions: Sequence[str],
+        beam: int | None = None,
+        annotate: bool = True,
+        answers: bool = True,
+        max_len: int | None = None,
+        explain: bool = False,
+        repair: bool = False,
+    ) -> list[Translation]:
+        """Each member's translation of each question, executed, and for each question the one whose
+        answer most members share, with `ensemble`: its member and votes. Answers are always given."""
+        del answers  # the vote needs them
+        runs = [
+            member.translate(
+                questions, beam=beam, annotate=annotate, answers=True, max_len=max_len, repair=repair
+            )
+            for member in self.members
+        ]
+        chosen = []
+        for i in range(len(questions)):
+            candidates = [run[i] for run in runs]
+            index, votes = vote([c.answer for c in candidates])
+            result = candidates[index]
+            result.ensemble = {"member": index, "votes": votes, "members": len(self.members)}
+            if explain:
+                result.explanation = self.members[index].explain(result.sparql)
+            chosen.append(result)
+        return chosen
+
+    def close(self) -> None:
+        self.members[0].close()
+        for member in self.members[1:]:
+            member.kb = None
+            member.close()

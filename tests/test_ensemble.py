@@ -1,0 +1,106 @@
+"""Several exports answer together (serving/ensemble.py): the answer most of them give wins."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from script_loader import load_script
+from test_export_roundtrip import make_run
+
+from nmt_sparql.cli import main
+from nmt_sparql.serving.ensemble import Ensemble, vote
+from nmt_sparql.serving.export import export_model
+from nmt_sparql.serving.translator import Translation, Translator
+
+QUESTION = "Who is the spouse of alfred nobel?"
+
+
+def _select(*values: str) -> dict:
+    return {"kind": "select", "variables": ["x"], "rows": [[v] for v in values]}
+
+
+def test_the_answer_most_members_give_wins_and_a_tie_goes_to_the_first() -> None:
+    assert vote([_select("a"), _select("b"), _select("b")]) == (1, 2)
+    assert vote([_select("a", "b"), _select("b", "a", "a"), _select("c")]) == (0, 2)  # a set, as the metric
+    assert vote([_select("a"), _select("b")]) == (0, 1)
+    assert vote([{"kind": "ask", "boolean": False}, {"kind": "ask", "boolean": True}] * 2) == (0, 2)
+
+
+def test_empty_and_failed_answers_do_not_vote() -> None:
+    failed = {"kind": "error", "error": "timeout"}
+    assert vote([None, _select(), failed, _select("a")]) == (3, 1)
+    assert vote([None, failed, _select()]) == (0, 0)
+
+
+@pytest.fixture(scope="module")
+def export(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    root = tmp_path_factory.mktemp("ensemble")
+    return export_model(make_run(root / "run", index=True), root / "export")
+
+
+def test_members_outvote_the_first(export: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    members = [Translator.from_pretrained(export, kb="embedded:bundled") for _ in range(3)]
+    ensemble = Ensemble(members)
+    assert all(member.kb is ensemble.kb for member in members)
+    agreed = _select("http://nmt-sparql.org/resource/Bertha_von_Suttner")
+
+    def answering(answer: dict, sparql: str):
+        def translate(questions, **_):
+            return [Translation(q, q, [], sparql, answer=answer) for q in questions]
+
+        return translate
+
+    monkeypatch.setattr(members[0], "translate", answering(_select("wrong"), "first"))
+    monkeypatch.setattr(members[1], "translate", answering(agreed, "second"))
+    monkeypatch.setattr(members[2], "translate", answering(agreed, "third"))
+    (result,) = ensemble.translate([QUESTION], explain=True)
+    assert (result.sparql, result.answer) == ("second", agreed)
+    assert result.ensemble == {"member": 1, "votes": 2, "members": 3}
+    assert result.to_json()["ensemble"] == result.ensemble
+    assert result.explanation.startswith("Not explained")  # by the chosen member: "second" is no query
+    ensemble.close()
+
+
+def test_an_ensemble_needs_a_kb_and_two_members(export: Path) -> None:
+    with pytest.raises(ValueError, match="two exports or more"):
+        Ensemble([Translator.from_pretrained(export, kb="embedded:bundled")])
+    with pytest.raises(ValueError, match="give it a KB"):
+        Ensemble([Translator.from_pretrained(export), Translator.from_pretrained(export)])
+
+
+def test_cli_translate_with_a_list_of_exports(export: Path, capsys: pytest.CaptureFixture) -> None:
+    main(["translate", f"model=[{export},{export}]", f"question={QUESTION}", "kb=embedded:bundled"])
+    (line,) = [json.loads(text) for text in capsys.readouterr().out.splitlines() if text.strip()]
+    alone = Translator.from_pretrained(export, kb="embedded:bundled").translate(
+        [QUESTION], repair=True, beam=5
+    )
+    assert line["sparql"] == alone[0].sparql  # two copies of one model agree with it
+    assert line["ensemble"]["member"] == 0 and line["ensemble"]["members"] == 2
+    assert line["ensemble"]["votes"] in (0, 2)
+
+
+def test_serve_refuses_a_list_of_exports(export: Path, capsys: pytest.CaptureFixture) -> None:
+    with pytest.raises(SystemExit):
+        main(["serve", f"model=[{export},{export}]"])
+    assert "serve takes one export" in capsys.readouterr().err
+
+
+def test_eval_translate_measures_exports_together(export: Path, tmp_path: Path) -> None:
+    head = "PREFIX ont: <http://nmt-sparql.org/ontology/> PREFIX res: <http://nmt-sparql.org/resource/> "
+    questions = tmp_path / "questions.jsonl"
+    record = {
+        "question": QUESTION,
+        "query": head + "select distinct ?x where { res:Alfred_Nobel ont:spouse ?x }",
+    }
+    questions.write_text(json.dumps(record) + "\n", encoding="utf-8")
+    out = tmp_path / "rows.jsonl"
+    assert (
+        load_script("eval_translate").main(
+            [str(export), str(questions), "--with", str(export), "--out", str(out)]
+        )
+        == 0
+    )
+    (row,) = [json.loads(line) for line in out.read_text(encoding="utf-8").splitlines()]
+    assert row["ensemble"]["members"] == 2 and row["question"] == QUESTION
