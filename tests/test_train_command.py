@@ -47,3 +47,13 @@ def test_copy_false_trains_a_model_without_copy(tmp_path):
     main(["train", *TINY, "copy=false", "train.max_steps=1", "evaluate=false", "dataset.reader_options.n_per_template=5",
           f"data.dir={tmp_path / 'data'}", f"hydra.run.dir={run}"])  # fmt: skip
     assert json.loads((run / "tokenizer" / "tokenization.json").read_text())["copy"] is False
+
+
+def test_a_multirun_writes_each_run_in_a_folder_that_export_takes(tmp_path):
+    sweep = tmp_path / "multirun"
+    main(["train", "-m", "seed=1,2", *TINY, "train.max_steps=1", "evaluate=false", "dataset.reader_options.n_per_template=5", "data.augment=null",
+          f"data.dir={tmp_path / 'data'}", f"hydra.sweep.dir={sweep}"])  # fmt: skip
+    assert sorted(p.name for p in sweep.iterdir() if p.is_dir()) == ["0", "1"]
+    assert "seed: 2" in (sweep / "1" / "config.yaml").read_text()
+    main(["export", f"checkpoint={sweep / '1'}", f"out={tmp_path / 'export'}"])
+    assert (tmp_path / "export" / "model.safetensors").is_file()
