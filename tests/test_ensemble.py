@@ -10,7 +10,7 @@ from script_loader import load_script
 from test_export_roundtrip import make_run
 
 from nmt_sparql.cli import main
-from nmt_sparql.serving.ensemble import Ensemble, vote
+from nmt_sparql.serving.ensemble import Ensemble, decided, vote
 from nmt_sparql.serving.export import export_model
 from nmt_sparql.serving.translator import Translation, Translator
 
@@ -32,6 +32,15 @@ def test_empty_and_failed_answers_do_not_vote() -> None:
     failed = {"kind": "error", "error": "timeout"}
     assert vote([None, _select(), failed, _select("a")]) == (3, 1)
     assert vote([None, failed, _select()]) == (0, 0)
+
+
+def test_a_question_is_decided_once_the_members_left_cannot_change_its_winner() -> None:
+    assert decided([_select("a"), _select("a")], remaining=1)
+    assert not decided([_select("a"), _select("b")], remaining=1)
+    assert not decided([_select("a")], remaining=2)
+    assert decided([_select("a"), _select("a"), _select("b")], remaining=0)
+    assert not decided([None, _select()], remaining=1)  # no vote yet
+    assert decided([_select("a"), _select("a"), None], remaining=1)
 
 
 @pytest.fixture(scope="module")
@@ -57,9 +66,34 @@ def test_members_outvote_the_first(export: Path, monkeypatch: pytest.MonkeyPatch
     monkeypatch.setattr(members[2], "translate", answering(agreed, "third"))
     (result,) = ensemble.translate([QUESTION], explain=True)
     assert (result.sparql, result.answer) == ("second", agreed)
-    assert result.ensemble == {"member": 1, "votes": 2, "members": 3}
+    assert result.ensemble == {"member": 1, "votes": 2, "asked": 3, "members": 3}
     assert result.to_json()["ensemble"] == result.ensemble
     assert result.explanation.startswith("Not explained")  # by the chosen member: "second" is no query
+    ensemble.close()
+
+
+def test_members_after_a_decided_vote_are_not_asked(export: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    members = [Translator.from_pretrained(export, kb="embedded:bundled") for _ in range(3)]
+    ensemble = Ensemble(members)
+    asked: list[list[str]] = []
+
+    def answering(answers: dict[str, dict]):
+        def translate(questions, **_):
+            asked.append(list(questions))
+            return [Translation(q, q, [], q, answer=answers[q]) for q in questions]
+
+        return translate
+
+    first, second = ("agreed", "split"), {"agreed": _select("a"), "split": _select("b")}
+    monkeypatch.setattr(members[0], "translate", answering({q: _select("a") for q in first}))
+    monkeypatch.setattr(members[1], "translate", answering(second))
+    monkeypatch.setattr(members[2], "translate", answering({"split": _select("b")}))
+    results = ensemble.translate(list(first))
+    assert asked == [["agreed", "split"], ["agreed", "split"], ["split"]]  # the third only where two disagree
+    assert [r.ensemble for r in results] == [
+        {"member": 0, "votes": 2, "asked": 2, "members": 3},
+        {"member": 1, "votes": 2, "asked": 3, "members": 3},
+    ]
     ensemble.close()
 
 
