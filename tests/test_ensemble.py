@@ -115,6 +115,13 @@ def test_cli_translate_with_a_list_of_exports(export: Path, capsys: pytest.Captu
     assert line["ensemble"]["votes"] in (0, 2)
 
 
+def test_cli_translate_needs_two_exports(export: Path, capsys: pytest.CaptureFixture) -> None:
+    for listed in ("[]", f"[{export}]"):
+        with pytest.raises(SystemExit):
+            main(["translate", f"model={listed}", f"question={QUESTION}", "kb=embedded:bundled"])
+        assert "two exports or more" in capsys.readouterr().err
+
+
 def test_serve_refuses_a_list_of_exports(export: Path, capsys: pytest.CaptureFixture) -> None:
     with pytest.raises(SystemExit):
         main(["serve", f"model=[{export},{export}]"])

@@ -12,6 +12,7 @@ two translations, not three.
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -22,11 +23,7 @@ from nmt_sparql.serving.translator import Translation, Translator
 def vote(answers: Sequence[dict[str, Any] | None]) -> tuple[int, int]:
     """(index of the chosen answer, its votes): the non-empty answer most of `answers` give, the first
     of them among ties; index 0 with no vote when none answers."""
-    keys = [_key(answer) for answer in answers]
-    counts: dict[Any, int] = {}
-    for key in keys:
-        if key is not None:
-            counts[key] = counts.get(key, 0) + 1
+    keys, counts = _tally(answers)
     if not counts:
         return 0, 0
     most = max(counts.values())
@@ -37,12 +34,14 @@ def vote(answers: Sequence[dict[str, Any] | None]) -> tuple[int, int]:
 def decided(answers: Sequence[dict[str, Any] | None], remaining: int) -> bool:
     """Whether `remaining` more answers could not change the vote's winner: its lead over every other
     answer is larger than they could add."""
-    counts: dict[Any, int] = {}
-    for key in map(_key, answers):
-        if key is not None:
-            counts[key] = counts.get(key, 0) + 1
-    ranked = sorted(counts.values(), reverse=True) + [0, 0]
+    ranked = [n for _, n in _tally(answers)[1].most_common(2)] + [0, 0]
     return ranked[0] > ranked[1] + remaining
+
+
+def _tally(answers: Sequence[dict[str, Any] | None]) -> tuple[list[Any], Counter[Any]]:
+    """Each answer's vote key (None: no vote) and the votes of each key."""
+    keys = [_key(answer) for answer in answers]
+    return keys, Counter(key for key in keys if key is not None)
 
 
 def _key(answer: dict[str, Any] | None) -> tuple[Any, ...] | None:
@@ -73,12 +72,12 @@ class Ensemble:
     @classmethod
     def from_command(cls, cfg: Mapping[str, Any]) -> Ensemble:
         """The members a command config lists in `export` (the first opens the KB the others share)."""
-        exports = list(cfg["export"])
-        first = Translator.from_command({**cfg, "export": exports[0]})
-        members = [first]
+        members: list[Translator] = []
         try:
-            for path in exports[1:]:
-                members.append(Translator.from_command({**cfg, "export": path, "kb": None}))
+            for path in cfg["export"]:
+                members.append(
+                    Translator.from_command({**cfg, "export": path, "kb": None if members else cfg["kb"]})
+                )
             return cls(members)
         except BaseException:
             for member in members:
