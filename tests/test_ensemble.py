@@ -2,16 +2,21 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
+import threading
 from pathlib import Path
 
+import httpx
 import pytest
+from fastapi.testclient import TestClient
 from script_loader import load_script
 from test_export_roundtrip import make_run
 
 from nmt_sparql.cli import main
 from nmt_sparql.serving.ensemble import Ensemble, decided, vote
 from nmt_sparql.serving.export import export_model
+from nmt_sparql.serving.server import create_app
 from nmt_sparql.serving.translator import Translation, Translator
 
 QUESTION = "Who is the spouse of alfred nobel?"
@@ -122,10 +127,53 @@ def test_cli_translate_needs_two_exports(export: Path, capsys: pytest.CaptureFix
         assert "two exports or more" in capsys.readouterr().err
 
 
-def test_serve_refuses_a_list_of_exports(export: Path, capsys: pytest.CaptureFixture) -> None:
+def test_serve_with_a_list_of_exports_needs_a_kb(export: Path, capsys: pytest.CaptureFixture) -> None:
     with pytest.raises(SystemExit):
         main(["serve", f"model=[{export},{export}]"])
-    assert "serve takes one export" in capsys.readouterr().err
+    assert "give it a KB" in capsys.readouterr().err
+
+
+def test_served_exports_answer_together_over_http(export: Path) -> None:
+    ensemble = Ensemble([Translator.from_pretrained(export, kb="embedded:bundled") for _ in range(2)])
+    with TestClient(create_app(ensemble)) as client:
+        response = client.post("/translate", json={"questions": [QUESTION], "explain": True})
+        assert response.status_code == 200
+        (result,) = response.json()["results"]
+        health = client.get("/health").json()
+    (expected,) = ensemble.translate([QUESTION])
+    assert result["sparql"] == expected.sparql and result["answer"] == expected.answer  # answers come always
+    assert result["ensemble"]["members"] == 2 and result["explanation"]
+    assert health["members"] == 2 and health["model"].count("+") == 1
+    ensemble.close()
+
+
+def test_a_slow_ensemble_batch_does_not_hold_up_the_next(
+    export: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    ensemble = Ensemble([Translator.from_pretrained(export, kb="embedded:bundled") for _ in range(2)])
+    release = threading.Event()
+
+    def translate(questions, **_):
+        if questions == ["slow"]:
+            release.wait(30)
+        return [Translation(q, q, [], q, answer=_select(q)) for q in questions]
+
+    for member in ensemble.members:
+        monkeypatch.setattr(member, "translate", translate)
+
+    async def ask_both() -> list[str]:
+        app = create_app(ensemble, max_wait_ms=1)
+        async with app.router.lifespan_context(app):
+            transport = httpx.ASGITransport(app=app)
+            async with httpx.AsyncClient(transport=transport, base_url="http://test") as client:
+                slow = asyncio.create_task(client.post("/translate", json={"questions": ["slow"]}))
+                await asyncio.sleep(0.2)  # the slow batch is being answered
+                fast = await asyncio.wait_for(client.post("/translate", json={"questions": ["fast"]}), 10)
+                release.set()
+                return [fast.json()["results"][0]["sparql"], (await slow).json()["results"][0]["sparql"]]
+
+    assert asyncio.run(ask_both()) == ["fast", "slow"]
+    ensemble.close()
 
 
 def test_eval_translate_measures_exports_together(export: Path, tmp_path: Path) -> None:

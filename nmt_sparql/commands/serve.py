@@ -1,20 +1,21 @@
-"""`nmt-sparql serve export=EXPORT_DIR [kb=...] host=127.0.0.1 port=8000`: the HTTP API of serving/server.py."""
+"""`nmt-sparql serve export=EXPORT_DIR [kb=...] host=127.0.0.1 port=8000`: the HTTP API of serving/server.py.
+
+`model=[DIR1,DIR2,DIR3] kb=...` serves several exports together (serving/ensemble.py): each question
+gets the answer most of them give."""
 
 from __future__ import annotations
 
 import uvicorn
 from omegaconf import DictConfig, ListConfig
 
+from nmt_sparql.serving.ensemble import Ensemble
 from nmt_sparql.serving.server import Limits, create_app
 from nmt_sparql.serving.translator import Translator
 
 
 def run(cfg: DictConfig) -> None:
-    if isinstance(cfg.export, ListConfig):
-        raise ValueError(
-            "export: serve takes one export; several answer together through `translate model=[DIR1,DIR2,...]`"
-        )
-    translator = Translator.from_command(cfg)
+    many = isinstance(cfg.export, ListConfig)
+    translator = Ensemble.from_command(cfg) if many else Translator.from_command(cfg)
     limits = Limits(
         max_questions=int(cfg.limits.max_questions),
         max_question_chars=int(cfg.limits.max_question_chars),

@@ -18,6 +18,7 @@ from typing import Any
 
 from nmt_sparql.execution.answer import Answer
 from nmt_sparql.serving.translator import Translation, Translator
+from nmt_sparql.sparql.prefixes import PrefixMap
 
 
 def vote(answers: Sequence[dict[str, Any] | None]) -> tuple[int, int]:
@@ -68,6 +69,25 @@ class Ensemble:
             if member.kb is not None and member.kb is not self.kb:
                 member.kb.close()
             member.kb = self.kb  # one store for all: members read, never write
+
+    @property
+    def prefixes(self) -> PrefixMap:
+        """The first member's prefixes: a question's «units» are checked against them."""
+        return self.members[0].prefixes
+
+    @property
+    def name(self) -> str:
+        """The members' model names, in the order they are asked."""
+        return "+".join(str(member.config["model"]["name"]) for member in self.members)
+
+    @property
+    def scheme(self) -> str:
+        """The members' annotation schemes, one name when they all read questions alike."""
+        return "+".join(dict.fromkeys(member.scheme for member in self.members))
+
+    def explain(self, sparql: str) -> str:
+        """The query in plain English, IRIs named by the first member's KB index (all are over one KB)."""
+        return self.members[0].explain(sparql)
 
     @classmethod
     def from_command(cls, cfg: Mapping[str, Any]) -> Ensemble:

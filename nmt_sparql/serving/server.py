@@ -6,7 +6,10 @@ request, collects more for up to `max_wait_ms` (or until `max_batch` questions),
 questions that share decoding settings together in a worker thread, so the event loop keeps
 accepting requests meanwhile. Queries run on the configured KB only when a request asks for it, in
 their own threads after decoding: a slow query never holds up the decoding of other requests, and
-the KB's hard deadline (`kb_timeout_s`) turns it into an error answer. The execution layer refuses
+the KB's hard deadline (`kb_timeout_s`) turns it into an error answer. Several exports can serve
+together (serving/ensemble.py): the answer most of them give is returned, so every request gets
+answers; an ensemble's batch decodes and runs its members' queries in one call, in the query threads,
+so the next batch is collected and started while a slow query is waited for. The execution layer refuses
 SPARQL Update and SERVICE/FROM hosts outside `kb_allow_hosts`, and a question's «units» must each be
 one KB element (annotation/units.py; else a 422), so no request can change the KB or make the server
 contact another host.
@@ -24,6 +27,7 @@ from fastapi import FastAPI, HTTPException
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints, create_model
 
 from nmt_sparql.annotation.units import UnitError, check_units
+from nmt_sparql.serving.ensemble import Ensemble
 from nmt_sparql.serving.translator import Translation, Translator
 
 
@@ -57,16 +61,23 @@ class BatchStats:
 
 class Batcher:
     """Collects concurrent requests and decodes them together, one batch at a time, off the event loop;
-    runs the queries of requests that ask for answers in separate threads (`execute_threads`)."""
+    runs the queries of requests that ask for answers in separate threads (`execute_threads`). An
+    `Ensemble` answers a batch in one call (decoding and its members' queries), run in those threads."""
 
     def __init__(
-        self, translator: Translator, max_batch: int = 32, max_wait_ms: float = 5.0, execute_threads: int = 4
+        self,
+        translator: Translator | Ensemble,
+        max_batch: int = 32,
+        max_wait_ms: float = 5.0,
+        execute_threads: int = 4,
     ):
         if max_batch < 1 or execute_threads < 1:
             raise ValueError(
                 f"max_batch and execute_threads must be >= 1, got {max_batch}, {execute_threads}"
             )
         self.translator, self.max_batch, self.max_wait_s = translator, max_batch, max_wait_ms / 1000
+        self.votes = isinstance(translator, Ensemble)
+        self._answering: set[asyncio.Task[None]] = set()
         self.stats = BatchStats()
         self._queue: asyncio.Queue[_Job] | None = None
         self._task: asyncio.Task[None] | None = None
@@ -78,10 +89,12 @@ class Batcher:
         self._task = asyncio.create_task(self._work())
 
     async def stop(self) -> None:
-        if self._task is not None:
-            self._task.cancel()
+        for task in [self._task, *self._answering]:
+            if task is None:
+                continue
+            task.cancel()
             with contextlib.suppress(asyncio.CancelledError):
-                await self._task
+                await task
         self._executor.shutdown(wait=True)
         self._execute.shutdown(wait=True, cancel_futures=True)
 
@@ -94,6 +107,8 @@ class Batcher:
         future: asyncio.Future[list[Translation]] = loop.create_future()
         await self._queue.put(_Job(questions, beam, annotate, repair, future))
         results = await future
+        if self.votes:  # the members' answers decided the vote: they are there
+            return results
         if repair:  # KB rounds, off the decode thread like any execution
             results = list(
                 await asyncio.gather(
@@ -134,9 +149,8 @@ class Batcher:
         out: list[list[Translation] | Exception] = [[] for _ in jobs]
         for (beam, annotate, repair), members in groups.items():
             questions = [q for i in members for q in jobs[i].questions]
-            n_best = self.translator.beam_of(beam) if repair else None  # repair starts from the n-best
             try:
-                results = self.translator.translate(questions, beam=beam, annotate=annotate, n_best=n_best)
+                results = self._translate(questions, beam, annotate, repair)
             except Exception as err:  # noqa: BLE001 - reported to the requests of this group
                 for i in members:
                     out[i] = err
@@ -148,6 +162,14 @@ class Batcher:
                 pos += n
         return out
 
+    def _translate(
+        self, questions: list[str], beam: int | None, annotate: bool, repair: bool
+    ) -> list[Translation]:
+        if isinstance(self.translator, Ensemble):
+            return self.translator.translate(questions, beam=beam, annotate=annotate, repair=repair)
+        n_best = self.translator.beam_of(beam) if repair else None  # repair starts from the n-best
+        return self.translator.translate(questions, beam=beam, annotate=annotate, n_best=n_best)
+
     async def _work(self) -> None:
         loop = asyncio.get_running_loop()
         while True:
@@ -156,17 +178,30 @@ class Batcher:
             self.stats.requests += len(jobs)
             self.stats.questions += sum(len(j.questions) for j in jobs)
             self.stats.max_requests_per_batch = max(self.stats.max_requests_per_batch, len(jobs))
-            try:
-                outcomes = await loop.run_in_executor(self._executor, self._decode, jobs)
-            except Exception as err:  # noqa: BLE001 - never let the worker die
-                outcomes = [err] * len(jobs)
-            for job, outcome in zip(jobs, outcomes):
-                if job.future.done():  # the client went away
-                    continue
-                if isinstance(outcome, Exception):
-                    job.future.set_exception(outcome)
-                else:
-                    job.future.set_result(outcome)
+            if not self.votes:
+                await self._deliver(jobs, loop.run_in_executor(self._executor, self._decode, jobs))
+                continue
+            task = asyncio.create_task(
+                self._deliver(jobs, loop.run_in_executor(self._execute, self._decode, jobs))
+            )
+            self._answering.add(task)  # held until done: the loop keeps only weak references
+            task.add_done_callback(self._answering.discard)
+
+    async def _deliver(
+        self, jobs: list[_Job], decoding: asyncio.Future[list[list[Translation] | Exception]]
+    ) -> None:
+        """Each job's results (or the error of its group) to the request waiting for them."""
+        try:
+            outcomes = await decoding
+        except Exception as err:  # noqa: BLE001 - never let the worker die
+            outcomes = [err] * len(jobs)
+        for job, outcome in zip(jobs, outcomes):
+            if job.future.done():  # the client went away
+                continue
+            if isinstance(outcome, Exception):
+                job.future.set_exception(outcome)
+            else:
+                job.future.set_result(outcome)
 
 
 class Result(BaseModel):
@@ -180,6 +215,9 @@ class Result(BaseModel):
     explanation: str | None = Field(
         None, description="the query in plain English, when explain was requested"
     )
+    ensemble: dict[str, int] | None = Field(
+        None, description="several exports: the member whose answer won, its votes, members asked, members"
+    )
 
 
 class TranslateResponse(BaseModel):
@@ -188,8 +226,9 @@ class TranslateResponse(BaseModel):
 
 class Health(BaseModel):
     status: str
-    model: str
+    model: str = Field(description="the model's name; several exports: their names joined by +")
     annotation: str
+    members: int = Field(description="exports answering together (1: one export)")
     kb: bool
     batches: int
     requests: int
@@ -227,7 +266,7 @@ def request_model(limits: Limits) -> type[BaseModel]:
 
 
 def create_app(
-    translator: Translator,
+    translator: Translator | Ensemble,
     limits: Limits | None = None,
     max_batch: int = 32,
     max_wait_ms: float = 5.0,
@@ -274,8 +313,11 @@ def create_app(
     async def health() -> dict[str, Any]:
         return {
             "status": "ok",
-            "model": translator.config["model"]["name"],
+            "model": translator.name
+            if isinstance(translator, Ensemble)
+            else translator.config["model"]["name"],
             "annotation": translator.scheme,
+            "members": len(translator.members) if isinstance(translator, Ensemble) else 1,
             "kb": translator.kb is not None,
             "batches": batcher.stats.batches,
             "requests": batcher.stats.requests,
