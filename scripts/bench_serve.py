@@ -26,6 +26,12 @@ and measured in alternation, `--rounds` times:
 
     python scripts/bench_serve.py --throughput --export /tmp/final-export --clients 1 8 32 \
         --quantize none int8 --per-client 16 --rounds 2 --threads 1 --out results/serve_throughput.json
+
+`--with EXPORT2 --with EXPORT3` adds, per quantize setting, a server of those exports answering together
+(`serve model=[EXPORT,EXPORT2,EXPORT3]`, serving/ensemble.py) beside the one of `--export` alone; every
+request then asks for answers (`execute: true`, or `repair: true` with `--repair`), which the vote needs,
+so the two are compared on the same work. `--questions-file` draws the questions from a JSONL set
+(`question` fields, e.g. benchmarks/natural_questions_heldout31.jsonl) instead of generated ones.
 """
 
 from __future__ import annotations
@@ -137,11 +143,18 @@ def _free_port() -> int:
 
 @contextmanager
 def running_server(
-    export: Path, port: int, log: Path, kb_timeout_s: float, threads: int, overrides: tuple[str, ...] = ()
+    export: Path | list[Path],
+    port: int,
+    log: Path,
+    kb_timeout_s: float,
+    threads: int,
+    overrides: tuple[str, ...] = (),
 ) -> Iterator[int]:
-    """`nmt-sparql serve` in a child process on 127.0.0.1:port; yields its pid once /health answers."""
+    """`nmt-sparql serve` in a child process on 127.0.0.1:port (several exports: together); yields its pid
+    once /health answers."""
     env = {**os.environ, "OMP_NUM_THREADS": str(threads), "MKL_NUM_THREADS": str(threads)}
-    command = [sys.executable, "-m", "nmt_sparql.cli", "serve", f"export={export}", "kb=embedded:bundled"]
+    exports = f"[{','.join(map(str, export))}]" if isinstance(export, list) else str(export)
+    command = [sys.executable, "-m", "nmt_sparql.cli", "serve", f"export={exports}", "kb=embedded:bundled"]
     command += ["host=127.0.0.1", f"port={port}", f"kb_timeout_s={kb_timeout_s}", *overrides]
     with log.open("wb") as sink:
         process = subprocess.Popen(command, stdout=sink, stderr=subprocess.STDOUT, env=env)
@@ -251,25 +264,32 @@ def _latency(values: list[float]) -> dict[str, float]:
 
 
 def throughput(export: Path, questions: list[str], args: argparse.Namespace, workdir: Path) -> dict[str, Any]:
-    """Questions/s and latency per quantize setting and client count: servers side by side, alternated."""
+    """Questions/s and latency per setting (quantize mode; one export or several together) and client
+    count: servers side by side, alternated."""
     rounds: dict[tuple[str, int], list[tuple[float, list[float], int]]] = {}
+    members: list[tuple[str, Path | list[Path]]] = [("one", export)]
+    if args.with_exports:
+        members.append((f"{1 + len(args.with_exports)} together", [export, *args.with_exports]))
+    asked = {"repair": True} if args.repair else {"execute": True} if args.with_exports else {}
     with ExitStack() as stack:
         urls = {}
         for mode in args.quantize:
-            port = _free_port()
-            log = workdir / f"server-{mode}.log"
-            stack.enter_context(
-                running_server(export, port, log, args.kb_timeout_s, args.threads, (f"quantize={mode}",))
-            )
-            urls[mode] = f"http://127.0.0.1:{port}"
+            for name, exports in members:
+                setting = f"{mode}, {name}" if args.with_exports else mode
+                port = _free_port()
+                log = workdir / f"server-{mode}-{name.replace(' ', '-')}.log"
+                stack.enter_context(
+                    running_server(exports, port, log, args.kb_timeout_s, args.threads, (f"quantize={mode}",))
+                )
+                urls[setting] = f"http://127.0.0.1:{port}"
         for url in urls.values():  # warm-up: first batches, allocator, linker caches
             asyncio.run(send_all(url, plan(args.warmup, 0.0, questions, args.seed + 1), 4, ""))
         for r in range(args.rounds):
             for clients in args.clients:
-                for mode, url in urls.items():
+                for setting, url in urls.items():
                     n = clients * args.per_client
                     requests = [
-                        ("benign", {"json": {"questions": [q]}})
+                        ("benign", {"json": {"questions": [q], **asked}})
                         for q in random.Random(args.seed + r).choices(questions, k=n)
                     ]
                     start = time.perf_counter()
@@ -277,13 +297,13 @@ def throughput(export: Path, questions: list[str], args: argparse.Namespace, wor
                     seconds = time.perf_counter() - start
                     failed = sum(status != 200 for _, status, _ in results)
                     ok = [t for _, status, t in results if status == 200]
-                    rounds.setdefault((mode, clients), []).append((seconds, ok, failed))
+                    rounds.setdefault((setting, clients), []).append((seconds, ok, failed))
     rows = []
-    for (mode, clients), passes in rounds.items():
+    for (setting, clients), passes in rounds.items():
         latencies = [t for _, times, _ in passes for t in times]
         rows.append(
             {
-                "quantize": mode,
+                "setting": setting,
                 "clients": clients,
                 "questions": len(latencies),
                 "failed": sum(failed for _, _, failed in passes),  # no 200 (status 0: no response)
@@ -313,6 +333,14 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     parser.add_argument("--quantize", nargs="+", default=["none", "int8"], choices=["none", "int8", "bf16"])
     parser.add_argument("--per-client", type=int, default=16, help="requests per client and round")
     parser.add_argument("--rounds", type=int, default=2)
+    parser.add_argument(
+        "--with", dest="with_exports", type=Path, action="append", default=[],
+        help="throughput: an export that answers together with --export (repeatable)",
+    )  # fmt: skip
+    parser.add_argument("--repair", action="store_true", help="throughput: requests ask for repair")
+    parser.add_argument(
+        "--questions-file", type=Path, default=None, help="throughput: a JSONL set's questions"
+    )
     args = parser.parse_args(argv)
     if args.throughput:
         return run_throughput(args)
@@ -349,7 +377,7 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     growth = (rss_end - rss_start) / rss_start
     report: dict[str, Any] = {
         "machine": f"{platform.machine()}, {os.cpu_count()} CPUs, {platform.system()}",
-        "settings": {k: (str(v) if isinstance(v, Path) else v) for k, v in vars(args).items()},
+        "settings": {k: _plain(v) for k, v in vars(args).items()},
         "requests": len(results),
         "seconds": round(seconds, 2),
         "requests_per_s": round(len(results) / seconds, 1),
@@ -378,26 +406,36 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     return report
 
 
+def _plain(value: Any) -> Any:
+    """A setting as JSON holds it: paths (also in lists) as text."""
+    if isinstance(value, list):
+        return [_plain(v) for v in value]
+    return str(value) if isinstance(value, Path) else value
+
+
 def run_throughput(args: argparse.Namespace) -> dict[str, Any]:
     """`--throughput`: the table of questions/s and latency, printed and written to `--out`."""
     with tempfile.TemporaryDirectory(prefix="bench_serve_") as tmp:
         export, questions = make_export(Path(tmp), args.questions, args.seed)
         if args.export is not None:
             export = args.export
+        if args.questions_file is not None:
+            lines = args.questions_file.read_text(encoding="utf-8").splitlines()
+            questions = [json.loads(line)["question"] for line in lines if line.strip()]
         figures = throughput(export, questions, args, Path(tmp))
     report: dict[str, Any] = {
         "machine": f"{platform.machine()}, {os.cpu_count()} CPUs, load {os.getloadavg()[0]:.1f} at the end",
-        "settings": {k: (str(v) if isinstance(v, Path) else v) for k, v in vars(args).items()},
+        "settings": {k: _plain(v) for k, v in vars(args).items()},
         **figures,
         "ok": not any(row["failed"] for row in figures["rows"]),
     }
     lines = [
-        "| quantize | clients | questions/s | p50 ms | p95 ms | failed |",
+        "| setting | clients | questions/s | p50 ms | p95 ms | failed |",
         "|---|---:|---:|---:|---:|---:|",
     ]
-    for row in sorted(figures["rows"], key=lambda r: (r["clients"], r["quantize"])):
+    for row in sorted(figures["rows"], key=lambda r: (r["clients"], r["setting"])):
         lines.append(
-            f"| {row['quantize']} | {row['clients']} | {row['questions_per_s']} | {row['p50_ms']} | {row['p95_ms']} "
+            f"| {row['setting']} | {row['clients']} | {row['questions_per_s']} | {row['p50_ms']} | {row['p95_ms']} "
             f"| {row['failed']} |"
         )
     report["table"] = "\n".join(lines)

@@ -40,3 +40,18 @@ def test_forty_requests_four_way_with_hostile_ones(bench: ModuleType, tmp_path: 
     assert set(report["status_by_kind"]["benign"]) == {"200"}
     assert 0 < report["latency_benign"]["p50_ms"] <= report["latency_benign"]["p95_ms"]
     assert report["server_rss_mb"]["start"] > 0 and report["kb_worker_rss_mb"]["start"] > 0
+
+
+@pytest.mark.slow
+def test_throughput_compares_one_export_with_several_together(bench: ModuleType, tmp_path: Path) -> None:
+    export, _ = bench.make_export(tmp_path / "model", 20)
+    questions = tmp_path / "questions.jsonl"
+    questions.write_text(
+        json.dumps({"question": "Who is the spouse of Alfred Nobel?"}) + "\n", encoding="utf-8"
+    )
+    argv = ["--throughput", "--export", str(export), "--with", str(export), "--quantize", "none"]
+    argv += ["--clients", "2", "--per-client", "2", "--rounds", "1", "--warmup", "2"]
+    report = bench.main(argv + ["--questions-file", str(questions), "--out", str(tmp_path / "t.json")])
+    assert report["ok"] and {row["setting"] for row in report["rows"]} == {"none, one", "none, 2 together"}
+    assert all(row["questions"] == 4 and row["questions_per_s"] > 0 for row in report["rows"])
+    assert report["settings"]["with_exports"] == [str(export)]
