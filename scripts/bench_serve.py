@@ -59,6 +59,7 @@ from typing import Any
 import httpx
 import psutil
 import torch
+from eval_translate import read_questions
 from omegaconf import OmegaConf
 
 from nmt_sparql.annotation.annotator import Annotator
@@ -415,13 +416,16 @@ def _plain(value: Any) -> Any:
 
 def run_throughput(args: argparse.Namespace) -> dict[str, Any]:
     """`--throughput`: the table of questions/s and latency, printed and written to `--out`."""
+    # A bad record is named by file, line and field before any server starts.
+    asked = None if args.questions_file is None else read_questions(args.questions_file, "bundled")[0]
+    if asked == []:
+        raise ValueError(f"{args.questions_file}: no questions to ask")
     with tempfile.TemporaryDirectory(prefix="bench_serve_") as tmp:
         export, questions = make_export(Path(tmp), args.questions, args.seed)
         if args.export is not None:
             export = args.export
-        if args.questions_file is not None:
-            lines = args.questions_file.read_text(encoding="utf-8").splitlines()
-            questions = [json.loads(line)["question"] for line in lines if line.strip()]
+        if asked is not None:
+            questions = [example.question for example in asked]
         figures = throughput(export, questions, args, Path(tmp))
     report: dict[str, Any] = {
         "machine": f"{platform.machine()}, {os.cpu_count()} CPUs, load {os.getloadavg()[0]:.1f} at the end",

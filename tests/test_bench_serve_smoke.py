@@ -46,12 +46,21 @@ def test_forty_requests_four_way_with_hostile_ones(bench: ModuleType, tmp_path: 
 def test_throughput_compares_one_export_with_several_together(bench: ModuleType, tmp_path: Path) -> None:
     export, _ = bench.make_export(tmp_path / "model", 20)
     questions = tmp_path / "questions.jsonl"
-    questions.write_text(
-        json.dumps({"question": "Who is the spouse of Alfred Nobel?"}) + "\n", encoding="utf-8"
-    )
+    record = {"question": "Who is the spouse of Alfred Nobel?", "query": "select ?x where { ?x ?p ?o }"}
+    questions.write_text(json.dumps(record) + "\n", encoding="utf-8")
     argv = ["--throughput", "--export", str(export), "--with", str(export), "--quantize", "none"]
     argv += ["--clients", "2", "--per-client", "2", "--rounds", "1", "--warmup", "2"]
     report = bench.main(argv + ["--questions-file", str(questions), "--out", str(tmp_path / "t.json")])
     assert report["ok"] and {row["setting"] for row in report["rows"]} == {"none, one", "none, 2 together"}
     assert all(row["questions"] == 4 and row["questions_per_s"] > 0 for row in report["rows"])
     assert report["settings"]["with_exports"] == [str(export)]
+
+
+def test_a_bad_questions_file_is_named_with_its_line_and_field(bench: ModuleType, tmp_path: Path) -> None:
+    questions = tmp_path / "questions.jsonl"
+    questions.write_text(json.dumps({"question": "Who?"}) + "\n", encoding="utf-8")
+    with pytest.raises(ValueError, match=r"questions\.jsonl.*query"):
+        bench.main(["--throughput", "--questions-file", str(questions), "--quantize", "none"])
+    questions.write_text("\n", encoding="utf-8")
+    with pytest.raises(ValueError, match=r"questions\.jsonl: no questions"):
+        bench.main(["--throughput", "--questions-file", str(questions), "--quantize", "none"])

@@ -78,7 +78,7 @@ class Ensemble:
     @property
     def name(self) -> str:
         """The members' model names, in the order they are asked."""
-        return "+".join(str(member.config["model"]["name"]) for member in self.members)
+        return "+".join(member.name for member in self.members)
 
     @property
     def scheme(self) -> str:

@@ -313,9 +313,7 @@ def create_app(
     async def health() -> dict[str, Any]:
         return {
             "status": "ok",
-            "model": translator.name
-            if isinstance(translator, Ensemble)
-            else translator.config["model"]["name"],
+            "model": translator.name,
             "annotation": translator.scheme,
             "members": len(translator.members) if isinstance(translator, Ensemble) else 1,
             "kb": translator.kb is not None,

@@ -266,6 +266,11 @@ class Translator:
         except ExplainError as err:
             return f"Not explained: {err}"
 
+    @property
+    def name(self) -> str:
+        """The model's registry name (`serve`'s /health)."""
+        return str(self.config["model"]["name"])
+
     def beam_of(self, beam: int | None) -> int:
         """The beam size a `translate(beam=...)` call decodes with (None: the export's)."""
         return int(beam if beam is not None else self.decode_defaults.get("beam", 1))
