@@ -2,6 +2,7 @@
 
 A new held-out set measures something only if it asks what no earlier set asked. A draft's question
 repeats an earlier one when its gold query is the same in any written form (prefixes, variable names,
+`;` and `,` abbreviations,
 triple order, spacing and case, with or without its class triples), and it is worded too close to one
 when most of its content words are an earlier question's. The draft must not sit in benchmarks/ while
 it is screened (its records would match themselves).
@@ -23,6 +24,8 @@ from pathlib import Path
 _PREFIX = re.compile(r"PREFIX\s+\S+\s+<[^>]*>", re.IGNORECASE)
 _VARIABLE = re.compile(r"\?\w+")
 _TYPE = re.compile(r"\s(?:a|rdf:type|<http://www\.w3\.org/1999/02/22-rdf-syntax-ns#type>)\s")
+# Keywords that open a statement of their own in a group graph pattern.
+_STARTS = frozenset(["filter", "optional", "values", "bind", "minus", "service", "graph"])
 # Words too common to tell two questions apart.
 _COMMON = frozenset(
     ["the", "a", "an", "of", "in", "is", "was", "what", "which", "who", "did", "does", "do", "how", "by"]
@@ -39,10 +42,32 @@ def canonical(query: str, drop_types: bool = False) -> str:
     body = re.search(r"\{(.*)\}", text)
     if body is None:
         return text
-    parts = [p.strip() for p in re.split(r"\s\.\s|\s\.$", f" {body.group(1)} ") if p.strip()]
+    parts = _statements(body.group(1).split())
     if drop_types:
         parts = [p for p in parts if not _TYPE.search(f" {p} ")]
     return f"{text[: body.start()]}{{ {' . '.join(sorted(parts))} }}{text[body.end() :]}"
+
+
+def _statements(tokens: list[str]) -> list[str]:
+    """The body's statements, one triple pattern or FILTER/OPTIONAL/... each: "s p o ; q v , w" is
+    written out as three triples, so a query spelt with `;` and `,` matches one spelt with `.`; a group
+    in braces or parentheses stays whole."""
+    parts: list[str] = []
+    current: list[str] = []
+    depth = 0
+    for token in tokens:
+        if depth == 0 and token in (".", ";", ","):
+            if len(current) >= 3 or token == ".":
+                parts.append(" ".join(current))
+                current = {".": [], ";": current[:1], ",": current[:2]}[token]
+            continue
+        if depth == 0 and token in _STARTS and current:
+            parts.append(" ".join(current))
+            current = []
+        current.append(token)
+        depth += (token in ("(", "{")) - (token in (")", "}"))
+    parts.append(" ".join(current))
+    return [p for p in parts if p]
 
 
 def content_words(question: str) -> set[str]:

@@ -59,6 +59,27 @@ def test_a_gold_query_spelt_otherwise_is_a_repeat_and_a_new_one_is_not(
         screening.main([str(_write(sets / "draft.jsonl", [])), "--sets", str(sets)])
 
 
+def test_a_query_spelt_with_semicolons_and_commas_is_the_one_spelt_with_full_stops(
+    screening: ModuleType,
+) -> None:
+    full = (
+        HEAD
+        + "select distinct ?x where { ?x a ont:Film . ?x ont:director res:Ridley_Scott . ?x ont:genre ?g . "
+    )
+    full += "?x ont:genre res:Horror_film filter ( ?g != res:Drama ) }"
+    short = (
+        HEAD + "select distinct ?f where { ?f a ont:Film ; ont:director res:Ridley_Scott ; ont:genre ?h , "
+    )
+    short += "res:Horror_film filter ( ?h != res:Drama ) }"
+    assert screening.canonical(full) == screening.canonical(short)
+    assert screening.canonical(full, drop_types=True) == screening.canonical(short, drop_types=True)
+    # the class triple's abbreviated rest is not dropped with it: another director's films stay apart
+    other = HEAD + "select distinct ?f where { ?f a ont:Film ; ont:director res:Alfred_Hitchcock }"
+    assert screening.canonical(other, drop_types=True) != screening.canonical(
+        HEAD + "select distinct ?f where { ?f a ont:Film ; ont:director res:Ridley_Scott }", drop_types=True
+    )
+
+
 def test_a_line_that_is_no_json_object_is_named_by_file_and_line(
     screening: ModuleType, tmp_path: Path
 ) -> None:
