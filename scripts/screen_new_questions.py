@@ -3,8 +3,8 @@
 A new held-out set measures something only if it asks what no earlier set asked. A draft's question
 repeats an earlier one when its gold query is the same in any written form (prefixes, variable names,
 `;` and `,` abbreviations, triple order, spacing and case, with or without its class triples), and it is
-worded too close to one when most of its content words are an earlier question's. The draft must not sit in benchmarks/ while
-it is screened (its records would match themselves).
+worded too close to one when most of its content words are an earlier question's. The draft must not
+sit in benchmarks/ while it is screened (its records would match themselves).
 
     python scripts/screen_new_questions.py /tmp/draft.jsonl [--sets benchmarks] [--overlap 0.6]
 
