@@ -300,6 +300,21 @@ def test_place_adjectives_name_the_place_beside_what_the_word_names(linker: Link
     assert "res:Russia" not in _tokens(linker.link("Which country uses the Russian ruble?"))
 
 
+def test_a_misspelt_place_adjective_names_the_place_of_the_word_it_was_corrected_to(linker: Linker) -> None:
+    """ "russain" is corrected to the language Russian, whose word names Russia; "pollish" (whose own
+    suffix reading names nothing) to Polish, so Poland; "brazillian" to Brazilian real, so Brazil. A
+    place adjective spelt right keeps its own reading only: "austrian" is no misspelt "Australian"."""
+    for question, place in (
+        ("was mendeleev russain?", "res:Russia"),
+        ("was chopin pollish", "res:Poland"),
+        ("is pele brazillian", "res:Brazil"),
+    ):
+        found = next(c for c in linker.link(question) if c.token == place)
+        assert question[found.start : found.end] == question.split()[-1].rstrip("?")
+    austrian = _tokens(linker.link("Austrian scientists"))
+    assert "res:Austria" in austrian and "res:Australia" not in austrian
+
+
 def test_place_names_follow_english_suffixes(linker: Linker) -> None:
     assert {"russia", "germany", "italy", "china", "mexico", "sweden", "poland", "iraq", "pakistan"} <= {
         name

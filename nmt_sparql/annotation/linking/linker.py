@@ -526,28 +526,51 @@ class Linker:
         "South American countries": South America), beside what the word itself names ("German" is
         also a language): an entity whose whole label is a `place_names` form of the word (with the
         word before it, first), at the word. No word that names a class or property by its label, nor
-        one inside a longer name ("Roman Polanski", "Russian ruble")."""
+        one inside a longer name ("Roman Polanski", "Russian ruble"). A misspelt adjective, which names no
+        place itself, is read as the word of a label it was corrected to ("russain": Russian, so Russia)."""
         out: list[Candidate] = []
         for k, w in enumerate(words):
-            names = () if stop[k] else place_names(w.group())
-            if not names or any(
+            if stop[k] or any(
                 c.kind != "entity" or (c.start, c.end) != w.span()
                 for c in found
                 if c.score >= _WHOLE_LABEL and c.start <= w.start() < c.end
             ):
                 continue  # a class or property word, or a word of a longer name ("Roman Polanski")
             before = words[k - 1] if k > 0 and not stop[k - 1] else None
-            # With the word before it, the word names one place ("South American": South America, not
-            # also the United States); alone, it names each place it may mean.
-            hits = [
-                h
-                for name in (names if before is not None else ())
-                for h in self.index.exact(f"{before.group()} {name}", ["entity"], _SAME_LABEL)
-            ]
-            start = before.start() if hits else w.start()
-            hits = hits or [h for name in names for h in self.index.exact(name, ["entity"], _SAME_LABEL)]
+            start, hits = self._places_named(place_names(w.group()), before, w)
+            if not hits:  # "russain"; not "austrian", a place adjective itself (Australian dollar)
+                start, hits = self._places_named(self._corrected_place_names(found, w), before, w)
             out += [Candidate(h.token, h.kind, h.label, start, w.end(), _PLACE_SCORE) for h in hits]
         return out
+
+    def _places_named(
+        self, names: Sequence[str], before: re.Match[str] | None, word: re.Match[str]
+    ) -> tuple[int, list[Hit]]:
+        """Where the place mention starts, and the KB's places of those `names`. With the word before it,
+        the word names one place ("South American": South America, not also the United States); alone,
+        it names each place it may mean."""
+        hits = [
+            h
+            for name in (names if before is not None else ())
+            for h in self.index.exact(f"{before.group()} {name}", ["entity"], _SAME_LABEL)
+        ]
+        if hits and before is not None:
+            return before.start(), hits
+        return word.start(), [h for name in names for h in self.index.exact(name, ["entity"], _SAME_LABEL)]
+
+    def _corrected_place_names(self, found: list[Candidate], word: re.Match[str]) -> tuple[str, ...]:
+        """The `place_names` of the label word that a misspelt word (no dictionary word) was corrected to
+        by an entity found at it: "russain" found the language Russian, whose word names Russia;
+        "brazillian" found Brazilian real, whose first word names Brazil."""
+        said = normalize(word.group())
+        if is_dictionary_word(said):
+            return ()
+        for c in found:
+            if c.kind == "entity" and (c.start, c.end) == word.span() and c.score < _WHOLE_LABEL:
+                for corrected in normalize(c.label).split():
+                    if corrected != said and misspelt(said, corrected) and (names := place_names(corrected)):
+                        return names
+        return ()
 
     def _attribute_candidates(self, found: list[Candidate], words: list[re.Match[str]]) -> list[Candidate]:
         """For a question that orders or measures ("the oldest university", "How tall is Everest?",
