@@ -303,7 +303,8 @@ def test_place_adjectives_name_the_place_beside_what_the_word_names(linker: Link
 def test_a_misspelt_place_adjective_names_the_place_of_the_word_it_was_corrected_to(linker: Linker) -> None:
     """ "russain" is corrected to the language Russian, whose word names Russia; "pollish" (whose own
     suffix reading names nothing) to Polish, so Poland; "brazillian" to Brazilian real, so Brazil. A
-    place adjective spelt right keeps its own reading only: "austrian" is no misspelt "Australian"."""
+    place adjective spelt right keeps its own reading only: "austrian" is no misspelt "Australian"; nor is a
+    correction of the first letter read so."""
     for question, place in (
         ("was mendeleev russain?", "res:Russia"),
         ("was chopin pollish", "res:Poland"),
@@ -313,6 +314,8 @@ def test_a_misspelt_place_adjective_names_the_place_of_the_word_it_was_corrected
         assert question[found.start : found.end] == question.split()[-1].rstrip("?")
     austrian = _tokens(linker.link("Austrian scientists"))
     assert "res:Austria" in austrian and "res:Australia" not in austrian
+    # a first letter is rarely mistyped: "uranian" (of Uranus) finds the Iranian rial, but names no Iran
+    assert "res:Iran" not in _tokens(linker.link("the uranian moons"))
 
 
 def test_place_names_follow_english_suffixes(linker: Linker) -> None:

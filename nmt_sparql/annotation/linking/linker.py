@@ -561,14 +561,20 @@ class Linker:
     def _corrected_place_names(self, found: list[Candidate], word: re.Match[str]) -> tuple[str, ...]:
         """The `place_names` of the label word that a misspelt word (no dictionary word) was corrected to
         by an entity found at it: "russain" found the language Russian, whose word names Russia;
-        "brazillian" found Brazilian real, whose first word names Brazil."""
+        "brazillian" found Brazilian real, whose first word names Brazil. Not a correction of the first
+        letter: "uranian" (of Uranus) found the Iranian rial, but names no Iran."""
         said = normalize(word.group())
         if is_dictionary_word(said):
             return ()
         for c in found:
             if c.kind == "entity" and (c.start, c.end) == word.span() and c.score < _WHOLE_LABEL:
                 for corrected in normalize(c.label).split():
-                    if corrected != said and misspelt(said, corrected) and (names := place_names(corrected)):
+                    if (
+                        corrected != said
+                        and corrected[0] == said[0]  # a typo rarely hits the first letter
+                        and misspelt(said, corrected)
+                        and (names := place_names(corrected))
+                    ):
                         return names
         return ()
 
