@@ -200,6 +200,24 @@ def test_an_acronym_names_the_entity_whose_words_it_abbreviates(linker: Linker) 
     assert "res:United_Kingdom" not in _tokens(linker.link("WHERE IS THE UK"))
 
 
+def test_initials_that_several_entities_fit_name_none_of_them(linker: Linker) -> None:
+    """ "LP" are the initials of Larry Page, Linus Pauling, Louis Pasteur and The Little Prince alike:
+    the word names none of them, and is no string value either; "KB" is no Kathryn Bigelow."""
+    lp = linker.link("first LP the beatles ever released")
+    assert not {"res:Larry_Page", "res:Linus_Pauling", "res:Louis_Pasteur"} & _tokens(lp)
+    assert '"LP"' not in _tokens(lp) and "res:The_Beatles" in _tokens(lp)
+    assert "res:Kathryn_Bigelow" not in _tokens(linker.link("How many pianists are in the KB?"))
+
+
+def test_one_letter_is_no_initial_of_a_name(linker: Linker) -> None:
+    """ "Whose symbol is C?": the letter is a string value, not a part of "C. S. Lewis" or "Washington,
+    D.C."; letters together still name what they spell ("E.T."), and a name with its initials its own."""
+    found = _tokens(linker.link("Whose symbol is C?"))
+    assert '"C"' in found and not {"res:C_S_Lewis", "res:Washington_DC"} & found
+    assert "res:ET_the_Extra-Terrestrial" in _tokens(linker.link("who scored E.T.?"))
+    assert "res:C_S_Lewis" in _tokens(linker.link("Who wrote about C. S. Lewis?"))
+
+
 def test_a_word_in_lower_case_no_dictionary_knows_may_be_an_acronym(linker: Linker) -> None:
     """ "people who studied at mit": typed in lower case, still the initials of a label's words; a word
     English knows ("us", "it") is not read so."""
@@ -316,6 +334,13 @@ def test_a_misspelt_place_adjective_names_the_place_of_the_word_it_was_corrected
     assert "res:Austria" in austrian and "res:Australia" not in austrian
     # a first letter is rarely mistyped: "uranian" (of Uranus) finds the Iranian rial, but names no Iran
     assert "res:Iran" not in _tokens(linker.link("the uranian moons"))
+
+
+def test_a_place_adjective_names_the_place_whose_name_it_extends_most(linker: Linker) -> None:
+    """ "Nigerian" fits Niger (+ian) and Nigeria (+n): the longer name is the place it was made from."""
+    found = _tokens(linker.link("which nigerian city serves as the national capital"))
+    assert "res:Nigeria" in found and "res:Niger" not in found
+    assert "res:Niger" in _tokens(linker.link("Which countries does the Niger flow through?"))
 
 
 def test_place_names_follow_english_suffixes(linker: Linker) -> None:

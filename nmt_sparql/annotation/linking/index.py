@@ -126,6 +126,15 @@ def _name_words(words: list[str]) -> int:
     return max(1, sum(len(w) > 1 for w in words))
 
 
+def _coverage(query: list[str], label: list[str]) -> float:
+    """The share of a label's name words the phrase matched (of the longer of the two). One letter alone
+    matches none of a label's longer words: "C" is no part of "C. S. Lewis" worth naming ("E.T." is)."""
+    if len(query) == 1 and len(query[0]) == 1 and any(len(w) > 1 for w in label):
+        return 0.0
+    n_query, n_label = _name_words(query), _name_words(label)
+    return min(n_query, n_label) / max(n_query, n_label)
+
+
 def _edits_allowed(word: str) -> int:
     """How many edits a misspelling of `word` may be off: none below four characters."""
     return 0 if len(word) < _MIN_FUZZY_CHARS else 2 if len(word) >= _TWO_EDITS_CHARS else 1
@@ -673,10 +682,8 @@ class KBIndex:
     def _rank(self, found: list[tuple[float, int, str, str, int]], words: list[str], k: int) -> list[Hit]:
         """One hit per element, its best label deciding (GRASP); then score, popularity, token."""
         best: dict[int, tuple[float, float, float, bool, str]] = {}  # element -> (score, tier, coverage, ...)
-        n_query = _name_words(words)
         for tier, element, text, label_norm, derived in found:
-            n_label = _name_words(label_norm.split())
-            coverage = min(n_query, n_label) / max(n_query, n_label)
+            coverage = _coverage(words, label_norm.split())
             # A label the phrase covers whole ranks first; among partial matches popularity decides
             # ("Mozart": the composer, not the label with fewer extra words).
             score = tier + (0.4 if coverage == 1 else 0.2) + (0.0 if derived else 0.1)

@@ -472,11 +472,13 @@ class Linker:
         for k, w in enumerate(words):
             # A word in capitals that names nothing may be an acronym ("universities in the UK"); not in
             # a question written all in capitals, whose every word would be one. So may a word in lower
-            # case that no dictionary knows ("people who studied at mit").
+            # case that no dictionary knows ("people who studied at mit"). Initials that several entities
+            # fit about as well name none of them, nor a string ("LP": Larry Page, Linus Pauling...).
             if claimed[k] or in_literal[k] or question.isupper() or not _acronym(w.group()):
                 continue
             hits = self.index.initialled(w.group(), _SAME_LABEL)
-            found += [Candidate(h.token, h.kind, h.label, w.start(), w.end(), _PLACE_SCORE) for h in hits]
+            if len(hits) == 1:
+                found += [Candidate(h.token, h.kind, h.label, w.start(), w.end(), _PLACE_SCORE) for h in hits]
             claimed[k] = bool(hits)
         for k, w in enumerate(words):
             # A long word that names nothing and no dictionary knows may clip two words of a name
@@ -556,7 +558,15 @@ class Linker:
         ]
         if hits and before is not None:
             return before.start(), hits
-        return word.start(), [h for name in names for h in self.index.exact(name, ["entity"], _SAME_LABEL)]
+        hits = [h for name in names for h in self.index.exact(name, ["entity"], _SAME_LABEL)]
+        # Of two places the word may come from, one's name the start of the other's, the longer one is
+        # it: the shorter would need a longer suffix ("Nigerian": Nigeria, not Niger).
+        said = [normalize(h.matched) for h in hits]
+        return word.start(), [
+            h
+            for h, name in zip(hits, said, strict=True)
+            if not any(other != name and other.startswith(name) for other in said)
+        ]
 
     def _corrected_place_names(self, found: list[Candidate], word: re.Match[str]) -> tuple[str, ...]:
         """The `place_names` of the label word that a misspelt word (no dictionary word) was corrected to
