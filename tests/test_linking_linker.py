@@ -8,7 +8,7 @@ import pytest
 
 from nmt_sparql.annotation.linking.index import Entry, KBIndex
 from nmt_sparql.annotation.linking.linker import Candidate, Linker, literal_candidates
-from nmt_sparql.annotation.linking.sources import entries_from_store
+from nmt_sparql.annotation.linking.sources import entries_from_store, facts_from_store
 from nmt_sparql.annotation.linking.wordforms import (
     inflections,
     past_of_another_verb,
@@ -27,6 +27,16 @@ def linker(tmp_path_factory: pytest.TempPathFactory) -> Linker:
     path = tmp_path_factory.mktemp("index") / "bundled.sqlite"
     entries = with_word_forms(entries_from_store(store, prefix_map("bundled")))
     return Linker(KBIndex.build(path, entries))
+
+
+@pytest.fixture(scope="module")
+def linker_with_facts(tmp_path_factory: pytest.TempPathFactory) -> Linker:
+    """A linker whose index also holds the KB's facts, as `nmt-sparql index` builds it."""
+    store = load_store(bundled_kb_path())
+    prefixes = prefix_map("bundled")
+    path = tmp_path_factory.mktemp("index") / "bundled-facts.sqlite"
+    index = KBIndex.build(path, entries_from_store(store, prefixes), facts=facts_from_store(store, prefixes))
+    return Linker(index)
 
 
 def _tokens(candidates: list[Candidate]) -> set[str]:
@@ -334,6 +344,21 @@ def test_a_misspelt_place_adjective_names_the_place_of_the_word_it_was_corrected
     assert "res:Austria" in austrian and "res:Australia" not in austrian
     # a first letter is rarely mistyped: "uranian" (of Uranus) finds the Iranian rial, but names no Iran
     assert "res:Iran" not in _tokens(linker.link("the uranian moons"))
+
+
+def test_a_name_shortened_by_its_kind_also_names_the_longer_name_unrelated_to_it(
+    linker_with_facts: Linker,
+) -> None:
+    """ "The Amazon" is the company by its whole label, and may be the Amazon River, a name shortened
+    by its class word; "Stanford" the town is not read as Stanford University, which the KB puts in it
+    (a relation of the two, not another sense), nor a kind of thing as a longer name."""
+    amazon = [
+        c for c in linker_with_facts.link("The Amazon crosses how many countries?") if c.kind == "entity"
+    ]
+    assert [c.token for c in amazon[:2]] == ["res:Amazon", "res:Amazon_River"]
+    assert (amazon[0].start, amazon[0].end) == (amazon[1].start, amazon[1].end)
+    assert "res:Stanford_University" not in _tokens(linker_with_facts.link("Who was born in Stanford?"))
+    assert "res:Colorado_River" in _tokens(linker_with_facts.link("Which countries does the Colorado cross?"))
 
 
 def test_a_place_adjective_names_the_place_whose_name_it_extends_most(linker: Linker) -> None:

@@ -75,7 +75,6 @@ class KBReader:
         # `named_entities` of the question last asked: every hypothesis of it asks again
         self._named_last: tuple[Said, tuple[str, ...], list[str]] | None = None
         self._class_list: list[str] | None = None  # `_classes`
-        self._class_words: set[str] | None = None  # the words of the class labels (`_a_sense_of`)
         self._group_links: dict[tuple[str, ...], str | None] = {}  # `_group_link`, per group and fact
 
     def _classes(self) -> list[str]:

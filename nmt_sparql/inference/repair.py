@@ -588,11 +588,8 @@ class Repairer(Comparisons, PlaceReading, NamedPairs, TopicReading, IdiomReading
             return False
         if QUALIFIER.search(label):
             return True
-        if self._class_words is None:
-            labels = (self.index.label(c) or "" for c in self._classes())
-            self._class_words = {w for label in labels for w in normalize(label).split()}
         added = set(normalize(self.index.label(other) or "").split()) - set(normalize(label).split())
-        return all(w in self._class_words or w in STOPWORDS for w in added)
+        return all(w in self.index.class_words() or w in STOPWORDS for w in added)
 
     def linked_otherwise(
         self, tokens: list[str], units: Sequence[str] = (), said: Said | None = None

@@ -77,7 +77,8 @@ _FETCH_PER_K = 20
 _MAX_ACRONYM = 5
 # Clipped names (`clipped`: "Caltech"): at least this many letters from each of two words of a label.
 _MIN_CLIP = 3
-_ACRONYM_SKIPS = frozenset({"of", "the", "and", "for", "at", "in", "on", "de", "du", "la"})
+# Function words of names: no initials of an acronym, and what a shortened name may drop with a class word.
+_NAME_FUNCTION_WORDS = frozenset({"of", "the", "and", "for", "at", "in", "on", "de", "du", "la"})
 # A triple between two IRIs as model tokens (subject, property, object); ("x", "a", "C") for a membership.
 Fact = tuple[str, str, str]
 # What answers the training questions opening with a word: (word, property, "object" | "subject").
@@ -288,6 +289,7 @@ class KBIndex:
         tables = {row[0] for row in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
         self._has_facts, self._has_slots = "facts" in tables, "slots" in tables
         self._answer_classes: dict[str, frozenset[str]] = {}
+        self._class_words: frozenset[str] | None = None
         # Elements most training queries use whatever the words (an index built before it: none).
         self.implicit = _implicit(db, path)
         self._max_words = int(
@@ -621,9 +623,43 @@ class KBIndex:
         match = " AND ".join(f'"{c}"*' for c in letters)
         labels: dict[int, str] = {}
         for element, text, norm, derived in self._fts(match, ["entity"], k * _FETCH_PER_K * 10):
-            if not derived and "".join(w[0] for w in norm.split() if w not in _ACRONYM_SKIPS) == letters:
+            if (
+                not derived
+                and "".join(w[0] for w in norm.split() if w not in _NAME_FUNCTION_WORDS) == letters
+            ):
                 labels.setdefault(element, text)
         return self._most_popular(labels, k)
+
+    def class_words(self) -> frozenset[str]:
+        """The words of the class labels ("river", "university", "album"): what a name may drop."""
+        if self._class_words is None:
+            labels = (label for _, _, label in self.elements(["class"]))
+            self._class_words = frozenset(w for label in labels for w in normalize(label).split())
+        return self._class_words
+
+    def senses(self, entity: str, k: int = 4) -> list[Hit]:
+        """The entities whose label is `entity`'s with only words of class labels (and function words)
+        added, and which no fact joins to it: another thing a name shortened by its kind may mean ("the
+        Amazon": Amazon River as well as the company). Not one the entity is part of ("Stanford": the
+        town of Stanford University, a relation candidate already). Most popular first; [] from an index
+        written before it held facts."""
+        words = normalize(self.label(entity) or "").split()
+        if not self._has_facts or not words:
+            return []
+        allowed = self.class_words() | _NAME_FUNCTION_WORDS
+        labels: dict[int, str] = {}
+        for element, text, norm, derived in self._fts(
+            " ".join(f'"{w}"' for w in words), ["entity"], k * _FETCH_PER_K
+        ):
+            added = set(norm.split()) - set(words)
+            if not derived and added and added <= allowed:
+                labels.setdefault(element, text)
+        rows = sorted(self._element_rows(list(labels)), key=lambda r: (-r[4], r[1])) if labels else []
+        return [
+            Hit(token, kind, label, labels[element], KEYWORDS, KEYWORDS, 1.0)
+            for element, token, kind, label, _ in rows
+            if not self.relations(entity, token, 1)
+        ][:k]
 
     def clipped(self, word: str, k: int = 4) -> list[Hit]:
         """The entities one of whose labels (not a derived form) `word` clips: the start of one of its
@@ -639,7 +675,7 @@ class KBIndex:
             for element, text, norm, derived in self._fts(
                 f'"{head}"* AND "{tail}"*', ["entity"], k * _FETCH_PER_K
             ):
-                words = [w for w in norm.split() if w not in _ACRONYM_SKIPS]
+                words = [w for w in norm.split() if w not in _NAME_FUNCTION_WORDS]
                 if not derived and any(
                     a.startswith(head) and any(b.startswith(tail) for b in words[i + 1 :])
                     for i, a in enumerate(words)

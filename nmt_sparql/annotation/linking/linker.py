@@ -468,6 +468,7 @@ class Linker:
                     for h in hits
                 ]
                 claimed[i:j] = [True] * n
+        found += self._sense_candidates(found)
         found += self._place_candidates(found, words, stop)
         for k, w in enumerate(words):
             # A word in capitals that names nothing may be an acronym ("universities in the UK"); not in
@@ -520,6 +521,24 @@ class Linker:
         for c in (yield from self._similar_candidates(list(best.values()), question)):
             best.setdefault(c.token, c)
         return sorted(best.values(), key=lambda c: (c.start, -c.score, c.token))
+
+    def _sense_candidates(self, found: list[Candidate]) -> list[Candidate]:
+        """Beside an entity named by its whole label, the other things a longer name shortened to it
+        may mean (`KBIndex.senses`): "the Amazon" may be the river, not only the company. Not for a kind
+        of thing's label ("opera"), which no name shortens."""
+        out: list[Candidate] = []
+        for c in found:
+            if (
+                c.kind == "entity"
+                and c.score >= _WHOLE_LABEL
+                and c.end > c.start
+                and not is_common_noun(c.label)
+            ):
+                out += [
+                    Candidate(h.token, h.kind, h.label, c.start, c.end, _PLACE_SCORE)
+                    for h in self.index.senses(c.token, _SAME_LABEL)
+                ]
+        return out
 
     def _place_candidates(
         self, found: list[Candidate], words: list[re.Match[str]], stop: list[bool]
