@@ -361,6 +361,16 @@ def test_a_name_shortened_by_its_kind_also_names_the_longer_name_unrelated_to_it
     assert "res:Colorado_River" in _tokens(linker_with_facts.link("Which countries does the Colorado cross?"))
 
 
+def test_a_misspelt_name_word_that_is_another_name_word_is_still_corrected(linker: Linker) -> None:
+    """ "herman hesse": "herman" is Herman Melville's word, but no label holds "herman" and "hesse"
+    together, so the name is read as Hermann Hesse; an English word is never respelt so ("the band" is
+    no "the ... and" of The Lion, the Witch and the Wardrobe)."""
+    found = _tokens(linker.link("how many novels did herman hesse publish in the 1920s"))
+    assert "res:Hermann_Hesse" in found and "res:Herman_Melville" not in found
+    band = _tokens(linker.link("What is the number of band with the band member Nick Mason?"))
+    assert "res:The_Lion_the_Witch_and_the_Wardrobe" not in band
+
+
 def test_a_place_adjective_names_the_place_whose_name_it_extends_most(linker: Linker) -> None:
     """ "Nigerian" fits Niger (+ian) and Nigeria (+n): the longer name is the place it was made from."""
     found = _tokens(linker.link("which nigerian city serves as the national capital"))

@@ -285,6 +285,7 @@ class KBIndex:
         self.path = path
         # A linker looks the same words up many times (every span, every kind).
         self._alternatives = functools.lru_cache(maxsize=100_000)(self._alternatives_uncached)
+        self._neighbours = functools.lru_cache(maxsize=100_000)(self._neighbours_uncached)
         self._size = int(db.execute("SELECT count(*) FROM elements").fetchone()[0])
         tables = {row[0] for row in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
         self._has_facts, self._has_slots = "facts" in tables, "slots" in tables
@@ -529,7 +530,7 @@ class KBIndex:
         return [p for p, _ in self._db.execute(sql, (element, MEASURED, k)).fetchall()]
 
     def _corrections(self, word: str) -> list[str]:
-        """Index words one edit (two for long words) from a word the index does not hold, closest first."""
+        """Index words one edit (two for long words) from a word, closest first."""
         if len(word) < _MIN_FUZZY_CHARS:
             return []
         grams = {word[i : i + 3] for i in range(len(word) - 2)}
@@ -554,6 +555,17 @@ class KBIndex:
         if self._db.execute("SELECT 1 FROM words WHERE word = ?", (word,)).fetchone() is not None:
             return ()
         return tuple(self._corrections(word))
+
+    def _neighbours_uncached(self, word: str) -> tuple[str, ...]:
+        """The index's other words as close to a name's word as a correction would be, though the index
+        holds it too; none for an English word ("band" is no misspelt "and")."""
+        from nmt_sparql.annotation.linking.wordforms import (
+            is_dictionary_word,
+        )  # wordforms imports this module
+
+        if is_dictionary_word(word):
+            return ()
+        return tuple(w for w in self._corrections(word) if w != word)
 
     def _fts(self, match: str, kinds: Collection[Kind], limit: int) -> list[tuple[int, str, str, int]]:
         """Labels matching an FTS5 query, most popular first. A kind filter inside FTS5 pays off for the
@@ -600,6 +612,11 @@ class KBIndex:
                 corrected |= bool(alternatives)
                 groups.append("(" + " OR ".join(f'"{a}"' for a in [w, *alternatives]) + ")")
             if corrected:
+                found += [(FUZZY, *row) for row in self._fts(" AND ".join(groups), kinds, limit)]
+            elif not found and len(words) > 1:
+                # Each word is some label's, but no label holds them together: a name's word may be a
+                # misspelling that happens to be another name's ("herman hesse": Herman Melville's "herman").
+                groups = ["(" + " OR ".join(f'"{a}"' for a in [w, *self._neighbours(w)]) + ")" for w in words]
                 found += [(FUZZY, *row) for row in self._fts(" AND ".join(groups), kinds, limit)]
         return self._rank(found, words, k)
 
