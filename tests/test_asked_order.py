@@ -15,6 +15,7 @@ from nmt_sparql.inference.asked_order import (
     asked_span,
     asks_for_a_ranking,
     asks_for_the_top,
+    inclusive_bound,
     measured_by_unit,
     nearest_kept,
     ranked_noun,
@@ -328,6 +329,41 @@ def test_a_comparison_the_question_never_asks_for_becomes_an_equality() -> None:
 
 
 @pytest.mark.parametrize(
+    ("question", "decoded", "made"),
+    [
+        ("elements with an atomic number of 113 and up", "filter ( ?v > 113 )", "filter ( ?v >= 113 )"),
+        (
+            "Which Beatles were born in 1942 or later?",
+            "filter ( year ( ?v ) = 1942 )",
+            "filter ( year ( ?v ) >= 1942 )",
+        ),
+        ("films from 1990 onwards", "filter ( ?v > 1990 )", "filter ( ?v >= 1990 )"),
+        ("planets with at least 14 moons", "filter ( 14 < ?v )", "filter ( 14 <= ?v )"),
+        ("countries with 40 or fewer cities", "filter ( ?v < 40 )", "filter ( ?v <= 40 )"),
+    ],
+)
+def test_a_bound_said_to_include_its_number_makes_the_comparison_inclusive(
+    question: str, decoded: str, made: str
+) -> None:
+    """ "113 and up" asks for 113 too: `> 113` (or `= 1942` for "1942 or later") becomes `>= 113`."""
+    body = "select distinct ?x where { ?x ont:p ?v . " + decoded + " }"
+    changed = inclusive_bound(body.split(), question)
+    assert changed is not None and " ".join(changed[0]) == body.replace(decoded, made)
+
+
+def _bounded(op: str) -> list[str]:
+    return f"select distinct ?x where {{ ?x ont:p ?v . filter ( ?v {op} 113 ) }}".split(" ")
+
+
+def test_a_comparison_already_inclusive_or_with_no_bound_said_is_left_as_it_is() -> None:
+    query = _bounded(">=")
+    assert inclusive_bound(query, "elements with an atomic number of 113 and up") is None
+    strict = _bounded(">")
+    assert inclusive_bound(strict, "elements with an atomic number above 113") is None
+    assert inclusive_bound(strict, "elements numbered 112 and up") is None  # a bound on another number
+
+
+@pytest.mark.parametrize(
     ("question", "years"),
     [
         ("how many moons were discovered during the 17th century", (1600, 1700)),
@@ -371,6 +407,8 @@ def test_one_year_is_a_range_of_dates_only_when_asked_for() -> None:
     assert asked_span("how many beatles were born in 1940", True, one_year=True) == Span(1940, 1940, True)
     assert asked_span("how many beatles were born in 1940", True) is None
     assert asked_span("how many beatles were born in 1940", False, one_year=True) is None
+    # a year the question bounds is no year the date is in: "in 1942 or later" asks from 1942 on
+    assert asked_span("Which Beatles were born in 1942 or later?", True, one_year=True) is None
 
 
 @pytest.mark.parametrize(

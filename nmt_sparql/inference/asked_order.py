@@ -474,8 +474,10 @@ _ENDS = re.compile(
 )
 
 
-# A year a date is in ("born in 1940", "during 1610").
-_IN_YEAR = re.compile(r"\b(?:in|during)\s+(1\d{3}|20\d{2})\b")
+_AT_LEAST = r"(?:or|and)\s+(?:later|after|more|up|upwards|above|over|higher|greater|beyond|onwards?|newer|bigger|larger)"
+_AT_MOST = r"(?:or|and)\s+(?:earlier|before|fewer|less|below|under|lower|smaller)"
+# A year a date is in ("born in 1940", "during 1610"); not one the question bounds ("in 1942 or later").
+_IN_YEAR = re.compile(rf"\b(?:in|during)\s+(1\d{{3}}|20\d{{2}})\b(?!\s+(?:{_AT_LEAST}|{_AT_MOST}))")
 
 
 @dataclass(frozen=True)
@@ -561,6 +563,50 @@ def unasked_comparison_made_equal(tokens: Sequence[str], question: str) -> tuple
     new = list(tokens)
     new[i] = "="
     return new, f"comparison {tokens[i]} made = (the question compares with nothing)"
+
+
+# A bound the question says the compared number itself passes ("113 and up", "born in 1942 or later",
+# "at least 3", "from 1990 onwards"), with the comparison it asks for.
+_INCLUSIVE = (
+    (re.compile(rf"\b(\d[\d,]*(?:\.\d+)?)\s+{_AT_LEAST}\b"), ">="),
+    (
+        re.compile(r"\b(?:at least|no (?:fewer|less) than|not (?:fewer|less) than)\s+(\d[\d,]*(?:\.\d+)?)\b"),
+        ">=",
+    ),
+    (re.compile(r"\b(?:from|since)\s+(\d[\d,]*)\s+on(?:wards?)?\b|\b(\d[\d,]*)\s+onwards?\b"), ">="),
+    (re.compile(rf"\b(\d[\d,]*(?:\.\d+)?)\s+{_AT_MOST}\b"), "<="),
+    (re.compile(r"\b(?:at most|no more than|not more than|up to)\s+(\d[\d,]*(?:\.\d+)?)\b"), "<="),
+)
+
+
+def inclusive_bound(tokens: Sequence[str], question: str) -> tuple[list[str], str] | None:
+    """`tokens` with its one comparison with a number the question bounds inclusively ("elements with an
+    atomic number of 113 and up" decoded as `?v > 113`, "born in 1942 or later" as `year ( ?v ) = 1942`)
+    made that bound (`>= 113`): the number itself is asked for too. None when the question says no such
+    bound or the query already compares so."""
+    text = question.lower()
+    bounds = {
+        n.replace(",", ""): op
+        for pattern, op in _INCLUSIVE
+        for m in pattern.finditer(text)
+        for n in m.groups()
+        if n
+    }
+    comparisons = [i for i, t in enumerate(tokens) if t in _FLIP_COMPARISON or t == "="]
+    if not bounds or len(comparisons) != 1 or "filter" not in tokens:
+        return None
+    i = comparisons[0]
+    if i + 1 < len(tokens) and tokens[i + 1] in bounds:
+        op = bounds[tokens[i + 1]]
+    elif tokens[i - 1] in bounds:
+        op = _FLIP_COMPARISON[bounds[tokens[i - 1]]]
+    else:
+        return None
+    if tokens[i] == op:
+        return None
+    new = list(tokens)
+    new[i] = op
+    return new, f"comparison {tokens[i]} made {op} (the question's bound includes its number)"
 
 
 def unasked_filter_removed(

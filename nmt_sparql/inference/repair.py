@@ -185,6 +185,7 @@ from nmt_sparql.inference.asked_order import (
     asks_for_the_nearest,
     asks_for_the_top,
     compares_with_a_bound,
+    inclusive_bound,
     is_verb_form,
     nearest_kept,
     ordered_variable,
@@ -1489,7 +1490,9 @@ class Repairer(Comparisons, PlaceReading, NamedPairs, TopicReading, IdiomReading
         compared = self.value_compared(before_close(kept, [".", var, dated[0], *years]), question)
         if compared is None:
             return None
-        return compared[0], f"{change}: {compared[1]} (the question dates the event)"
+        bounded = inclusive_bound(compared[0], question) or (compared[0], "")
+        note = f"{compared[1]}, {bounded[1]}" if bounded[1] else compared[1]
+        return bounded[0], f"{change}: {note} (the question dates the event)"
 
     def named_fills_dangling(
         self, tokens: Sequence[str], said: Said | None, units: Sequence[str]
@@ -2645,6 +2648,7 @@ class Repairer(Comparisons, PlaceReading, NamedPairs, TopicReading, IdiomReading
                     lambda t: unlimited_top(t, question),
                     lambda t: nearest_kept(t, token_types(t, self.prefixes), question) if nearest else None,
                     lambda t: unasked_comparison_made_equal(t, question),
+                    lambda t: inclusive_bound(t, question),
                     lambda t: self.span_compared(t, question),
                 ):  # each reads what the one before it made
                     change = rule(tokens)
