@@ -371,6 +371,17 @@ def test_a_misspelt_name_word_that_is_another_name_word_is_still_corrected(linke
     assert "res:The_Lion_the_Witch_and_the_Wardrobe" not in band
 
 
+def test_a_first_name_spelt_otherwise_names_the_person_with_the_rest_of_the_name(linker: Linker) -> None:
+    """ "freddy mercury" is Freddie Mercury (the first name keeps "fred", the surname is said), not only
+    the planet; a first name alone names no one by its first letters, nor a word English knows."""
+    found = [
+        c.token for c in linker.link("freddy mercury was born in zanzibar city, right?") if c.kind == "entity"
+    ]
+    assert found[0] == "res:Freddie_Mercury"
+    assert "res:Freddie_Mercury" not in _tokens(linker.link("who is freddy?"))
+    assert "res:Freddie_Mercury" not in _tokens(linker.link("which fresh mercury compounds exist"))
+
+
 def test_a_place_adjective_names_the_place_whose_name_it_extends_most(linker: Linker) -> None:
     """ "Nigerian" fits Niger (+ian) and Nigeria (+n): the longer name is the place it was made from."""
     found = _tokens(linker.link("which nigerian city serves as the national capital"))

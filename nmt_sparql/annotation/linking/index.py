@@ -70,6 +70,8 @@ EXACT, KEYWORDS, PREFIX, FUZZY = 4.0, 3.0, 2.0, 1.0
 # A misspelt word of this many characters may be corrected; longer ones may be two edits off.
 _MIN_FUZZY_CHARS = 4
 _TWO_EDITS_CHARS = 8
+# A first name spelt otherwise keeps this many letters of its label's ("freddy": Freddie).
+_NAME_STEM = 4
 _FUZZY_WORDS = 8
 # Labels fetched per tier before re-ranking: the most popular ones, as labels are stored by popularity.
 _FETCH_PER_K = 20
@@ -120,6 +122,19 @@ class Hit:
     tier: float = 0.0  # EXACT, KEYWORDS, PREFIX or FUZZY
     coverage: float = 0.0  # the share of the label's words the phrase matched (of the longer of the two)
     derived: bool = False  # matched a derived word form, not a label
+
+
+def _english(word: str) -> bool:
+    """Whether English knows the word (wordforms.is_dictionary_word; wordforms imports this module)."""
+    from nmt_sparql.annotation.linking.wordforms import is_dictionary_word
+
+    return is_dictionary_word(word)
+
+
+def first_name_variant(word: str) -> bool:
+    """Whether a word before the last of a name may be another spelling of its label's word that keeps its
+    first `_NAME_STEM` letters ("freddy": Freddie; "jon": no, too short): a name's word English does not know."""
+    return len(word) >= _NAME_STEM + 1 and word.isalpha() and not _english(word)
 
 
 def _name_words(words: list[str]) -> int:
@@ -559,11 +574,7 @@ class KBIndex:
     def _neighbours_uncached(self, word: str) -> tuple[str, ...]:
         """The index's other words as close to a name's word as a correction would be, though the index
         holds it too; none for an English word ("band" is no misspelt "and")."""
-        from nmt_sparql.annotation.linking.wordforms import (
-            is_dictionary_word,
-        )  # wordforms imports this module
-
-        if is_dictionary_word(word):
+        if _english(word):
             return ()
         return tuple(w for w in self._corrections(word) if w != word)
 
@@ -614,9 +625,15 @@ class KBIndex:
             if corrected:
                 found += [(FUZZY, *row) for row in self._fts(" AND ".join(groups), kinds, limit)]
             elif not found and len(words) > 1:
-                # Each word is some label's, but no label holds them together: a name's word may be a
-                # misspelling that happens to be another name's ("herman hesse": Herman Melville's "herman").
-                groups = ["(" + " OR ".join(f'"{a}"' for a in [w, *self._neighbours(w)]) + ")" for w in words]
+                # No label holds the words together: a name's word may be a misspelling that happens to be
+                # another name's ("herman hesse": Herman Melville's "herman"), and a first name another
+                # spelling of the one its label has ("freddy mercury": Freddie Mercury).
+                groups = []
+                for i, w in enumerate(words):
+                    terms = [f'"{a}"' for a in [w, *self._neighbours(w)]]
+                    if i < len(words) - 1 and first_name_variant(w):
+                        terms.append(f'"{w[:_NAME_STEM]}"*')
+                    groups.append("(" + " OR ".join(terms) + ")")
                 found += [(FUZZY, *row) for row in self._fts(" AND ".join(groups), kinds, limit)]
         return self._rank(found, words, k)
 

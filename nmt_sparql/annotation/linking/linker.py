@@ -28,6 +28,7 @@ from nmt_sparql.annotation.linking.index import (
     QUALIFIER,
     Hit,
     KBIndex,
+    first_name_variant,
     misspelt,
     normalize,
 )
@@ -349,6 +350,8 @@ class Linker:
         spans of a question are never sent to the index."""
         if len(words) > 1:
             for part, keeps_last in ((words[:-1], False), (words[1:], True)):
+                if len(part) == 1 and not keeps_last and first_name_variant(normalize(part[0])):
+                    continue  # a first name spelt otherwise matches only with the rest of the name
                 said = normalize(" ".join(part)).split()
                 prefixed = len(said) > 1 or (len(said) == 1 and len(said[0]) >= 2)
                 plain = said and all(_PLAIN.fullmatch(w) for w in said)
