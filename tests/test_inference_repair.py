@@ -1360,6 +1360,10 @@ def test_a_number_the_question_compares_with_that_a_pattern_takes_as_its_value_b
     assert repairer.value_compared(exact, "Was Alien released before 1990?") is None
     compared = _tokens("ASK WHERE { res:Alien ont:releaseYear ?v . FILTER(?v < 1980) }")
     assert repairer.value_compared(compared, "Was Alien released before 1980?") is None
+    # a bound said to include its number: the comparison includes it ("in 1980 or later")
+    inclusive = repairer.value_compared(exact, "Was Alien released in 1980 or later?")
+    assert inclusive is not None
+    assert inclusive[0] == _tokens("ASK WHERE { res:Alien ont:releaseYear ?v . FILTER(?v >= 1980) }")
 
 
 def test_a_count_of_a_measures_values_asks_for_the_values_and_a_count_of_years_for_nothing(

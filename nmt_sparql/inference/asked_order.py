@@ -568,15 +568,25 @@ def unasked_comparison_made_equal(tokens: Sequence[str], question: str) -> tuple
 # A bound the question says the compared number itself passes ("113 and up", "born in 1942 or later",
 # "at least 3", "from 1990 onwards"), with the comparison it asks for.
 _INCLUSIVE = (
-    (re.compile(rf"\b(\d[\d,]*(?:\.\d+)?)\s+{_AT_LEAST}\b"), ">="),
-    (
-        re.compile(r"\b(?:at least|no (?:fewer|less) than|not (?:fewer|less) than)\s+(\d[\d,]*(?:\.\d+)?)\b"),
-        ">=",
-    ),
-    (re.compile(r"\b(?:from|since)\s+(\d[\d,]*)\s+on(?:wards?)?\b|\b(\d[\d,]*)\s+onwards?\b"), ">="),
-    (re.compile(rf"\b(\d[\d,]*(?:\.\d+)?)\s+{_AT_MOST}\b"), "<="),
-    (re.compile(r"\b(?:at most|no more than|not more than|up to)\s+(\d[\d,]*(?:\.\d+)?)\b"), "<="),
+    (re.compile(rf"\b{_NUMBER_WORD}\s+{_AT_LEAST}\b"), ">="),
+    (re.compile(rf"\b(?:at least|no (?:fewer|less) than|not (?:fewer|less) than)\s+{_NUMBER_WORD}\b"), ">="),
+    (re.compile(rf"\b(?:from|since)\s+{_NUMBER_WORD}\s+on(?:wards?)?\b|\b{_NUMBER_WORD}\s+onwards?\b"), ">="),
+    (re.compile(rf"\b{_NUMBER_WORD}\s+{_AT_MOST}\b"), "<="),
+    (re.compile(rf"\b(?:at most|no more than|not more than|up to)\s+{_NUMBER_WORD}\b"), "<="),
 )
+
+
+def inclusive_bounds(question: str) -> dict[str, str]:
+    """The numbers `question` bounds inclusively, as a query writes them, with the comparison each asks
+    for ("113 and up": {"113": ">="}); a comparison made with one of them includes it."""
+    text = question.lower()
+    return {
+        n.replace(",", ""): op
+        for pattern, op in _INCLUSIVE
+        for m in pattern.finditer(text)
+        for n in m.groups()
+        if n
+    }
 
 
 def inclusive_bound(tokens: Sequence[str], question: str) -> tuple[list[str], str] | None:
@@ -584,14 +594,7 @@ def inclusive_bound(tokens: Sequence[str], question: str) -> tuple[list[str], st
     atomic number of 113 and up" decoded as `?v > 113`, "born in 1942 or later" as `year ( ?v ) = 1942`)
     made that bound (`>= 113`): the number itself is asked for too. None when the question says no such
     bound or the query already compares so."""
-    text = question.lower()
-    bounds = {
-        n.replace(",", ""): op
-        for pattern, op in _INCLUSIVE
-        for m in pattern.finditer(text)
-        for n in m.groups()
-        if n
-    }
+    bounds = inclusive_bounds(question)
     comparisons = [i for i, t in enumerate(tokens) if t in _FLIP_COMPARISON or t == "="]
     if not bounds or len(comparisons) != 1 or "filter" not in tokens:
         return None

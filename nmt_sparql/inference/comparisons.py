@@ -27,6 +27,7 @@ from nmt_sparql.inference.asked_order import (
     asked,
     asked_span,
     graded_lemma,
+    inclusive_bounds,
     measured_by_unit,
     nearest_kept,
     ordered_variable,
@@ -224,7 +225,8 @@ class Comparisons(KBReader):
         """`tokens` with a number the question compares with ("Was Boléro first performed before 1930?")
         that a pattern takes as its value (`res:Bolero ont:premiereYear 1930`) made a comparison of the
         value (`res:Bolero ont:premiereYear ?v . filter ( ?v < 1930 )`), in the direction the question's
-        word says (`year ( ?v )` for dates); None when the query compares already or nothing fits."""
+        word says (`year ( ?v )` for dates), including the number when the question says so ("in 1942 or
+        later": `>= 1942`); None when the query compares already or nothing fits."""
         wanted = asked(question, "comparative")
         if wanted is None or "filter" in tokens or "}" not in tokens:
             return None
@@ -241,7 +243,10 @@ class Comparisons(KBReader):
             value = fresh_value(tokens)
             compared = self._as_compared(prop, value, dates)
             new = [*tokens[:o], value, *tokens[o + 1 :]]
-            new = before_close(new, [".", "filter", "(", *compared, "<" if low else ">", number, ")"])
+            op = "<" if low else ">"
+            bound = inclusive_bounds(question).get(number, op)
+            op = bound if bound.startswith(op) else op
+            new = before_close(new, [".", "filter", "(", *compared, op, number, ")"])
             return new, f"the value {number} made a comparison ('{wanted.word}')"
         return None
 

@@ -1490,9 +1490,7 @@ class Repairer(Comparisons, PlaceReading, NamedPairs, TopicReading, IdiomReading
         compared = self.value_compared(before_close(kept, [".", var, dated[0], *years]), question)
         if compared is None:
             return None
-        bounded = inclusive_bound(compared[0], question) or (compared[0], "")
-        note = f"{compared[1]}, {bounded[1]}" if bounded[1] else compared[1]
-        return bounded[0], f"{change}: {note} (the question dates the event)"
+        return compared[0], f"{change}: {compared[1]} (the question dates the event)"
 
     def named_fills_dangling(
         self, tokens: Sequence[str], said: Said | None, units: Sequence[str]

@@ -280,6 +280,9 @@ class Linker:
         # Questions of one dataset share most of their spans ("What is the", "population of").
         self._cached_hits = functools.lru_cache(maxsize=200_000)(self._hits)
         self._cached_matches = functools.lru_cache(maxsize=200_000)(self._matches)
+        self._cached_senses = functools.lru_cache(maxsize=100_000)(
+            self.index.senses
+        )  # same names, many questions
         self.implicit = [
             Candidate(token, kind, self.index.label(token) or token, 0, 0, _IMPLICIT_SCORE, said=False)
             for token in (index.implicit if implicit is None else implicit)
@@ -539,7 +542,7 @@ class Linker:
             ):
                 out += [
                     Candidate(h.token, h.kind, h.label, c.start, c.end, _PLACE_SCORE)
-                    for h in self.index.senses(c.token, _SAME_LABEL)
+                    for h in self._cached_senses(c.token, _SAME_LABEL)
                 ]
         return out
 
