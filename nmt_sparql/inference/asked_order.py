@@ -26,8 +26,9 @@ from __future__ import annotations
 
 import functools
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from types import MappingProxyType
 from typing import Literal
 
 from lemminflect import getAllInflections, getAllLemmas, getInflection
@@ -576,17 +577,21 @@ _INCLUSIVE = (
 )
 
 
-def inclusive_bounds(question: str) -> dict[str, str]:
+@functools.lru_cache(maxsize=1024)
+def inclusive_bounds(question: str) -> Mapping[str, str]:
     """The numbers `question` bounds inclusively, as a query writes them, with the comparison each asks
-    for ("113 and up": {"113": ">="}); a comparison made with one of them includes it."""
+    for ("113 and up": {"113": ">="}); a comparison made with one of them includes it. Read once per
+    question, however many hypotheses ask."""
     text = question.lower()
-    return {
-        n.replace(",", ""): op
-        for pattern, op in _INCLUSIVE
-        for m in pattern.finditer(text)
-        for n in m.groups()
-        if n
-    }
+    return MappingProxyType(
+        {
+            n.replace(",", ""): op
+            for pattern, op in _INCLUSIVE
+            for m in pattern.finditer(text)
+            for n in m.groups()
+            if n
+        }
+    )
 
 
 def inclusive_bound(tokens: Sequence[str], question: str) -> tuple[list[str], str] | None:

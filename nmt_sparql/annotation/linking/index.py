@@ -32,6 +32,7 @@ from typing import Literal, get_args
 
 from rapidfuzz.distance import OSA
 
+from nmt_sparql.annotation.linking.wordforms import is_dictionary_word, with_word_forms
 from nmt_sparql.atomic import atomic_write
 
 Kind = Literal["entity", "property", "class"]
@@ -124,17 +125,10 @@ class Hit:
     derived: bool = False  # matched a derived word form, not a label
 
 
-def _english(word: str) -> bool:
-    """Whether English knows the word (wordforms.is_dictionary_word; wordforms imports this module)."""
-    from nmt_sparql.annotation.linking.wordforms import is_dictionary_word
-
-    return is_dictionary_word(word)
-
-
 def first_name_variant(word: str) -> bool:
     """Whether a word before the last of a name may be another spelling of its label's word that keeps its
     first `_NAME_STEM` letters ("freddy": Freddie; "jon": no, too short): a name's word English does not know."""
-    return len(word) >= _NAME_STEM + 1 and word.isalpha() and not _english(word)
+    return len(word) >= _NAME_STEM + 1 and word.isalpha() and not is_dictionary_word(word)
 
 
 def _name_words(words: list[str]) -> int:
@@ -335,10 +329,6 @@ class KBIndex:
         """
         path = Path(path)
         if word_forms:
-            from nmt_sparql.annotation.linking.wordforms import (
-                with_word_forms,  # wordforms imports Entry from here
-            )
-
             entries = with_word_forms(entries)
 
         def write(tmp: Path) -> None:
@@ -574,7 +564,7 @@ class KBIndex:
     def _neighbours_uncached(self, word: str) -> tuple[str, ...]:
         """The index's other words as close to a name's word as a correction would be, though the index
         holds it too; none for an English word ("band" is no misspelt "and")."""
-        if _english(word):
+        if is_dictionary_word(word):
             return ()
         return tuple(w for w in self._corrections(word) if w != word)
 

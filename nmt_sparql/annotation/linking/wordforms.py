@@ -13,10 +13,12 @@ from __future__ import annotations
 import functools
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import replace
+from typing import TYPE_CHECKING
 
 from lemminflect import getAllInflections, getAllLemmas
 
-from nmt_sparql.annotation.linking.index import Entry
+if TYPE_CHECKING:  # the index imports this module
+    from nmt_sparql.annotation.linking.index import Entry
 
 # (suffix, replacement): an agent noun or a nominalization -> the verb it comes from.
 _DERIVATIONS = (
