@@ -3,10 +3,9 @@
 A graph is a set of paths that all end in the answer variable `?x`, each path starting at a KB term
 (an entity, or a string literal) and walking 1-3 edges in either direction, plus an optional class
 constraint `?x a C` and one form: a list (SELECT), ASK, COUNT, a numeric or date FILTER, a superlative
-(ORDER BY ... LIMIT 1) or a label filter (CONTAINS); a COUNT may count what a FILTER keeps. The SPARQL
-text follows the shapes of `nmt_sparql.data.generate` for the same meaning (`?x` the answer, `?y`,
-`?z`... the inner nodes, `?v` a compared value, the class triple first), so one meaning is always
-written one way.
+(ORDER BY ... LIMIT 1) or a label filter (CONTAINS). The SPARQL text follows the shapes of
+`nmt_sparql.data.generate` for the same meaning (`?x` the answer, `?y`, `?z`... the inner nodes, `?v`
+a compared value, the class triple first), so one meaning is always written one way.
 """
 
 from __future__ import annotations
@@ -17,7 +16,6 @@ import pyoxigraph as ox
 
 LABEL = "http://www.w3.org/2000/01/rdf-schema#label"
 FORMS = ("select", "ask", "count", "filter", "superlative", "contains")
-COMPARISONS = (">", "<")
 INNER_VARIABLES = ("?y", "?z", "?w", "?u", "?t", "?r")
 
 
@@ -41,10 +39,9 @@ class Path:
 class QueryGraph:
     """A synthesized query: its constraints on `?x` and its form.
 
-    `value_prop` is the compared/ordered property of `filter` and `superlative` (and of a `count` of
-    what a filter keeps); `op` is `>`/`<` for a filter and `DESC`/`ASC` for a superlative; `threshold`
-    the compared number (a year for dates) or the CONTAINS word; `target` the entity an ASK puts in
-    place of `?x`.
+    `value_prop` is the compared/ordered property of `filter` and `superlative`; `op` is `>`/`<` for
+    a filter and `DESC`/`ASC` for a superlative; `threshold` the compared number (a year for dates) or
+    the CONTAINS word; `target` the entity an ASK puts in place of `?x`.
     """
 
     form: str
@@ -102,7 +99,7 @@ class QueryGraph:
 
     def sparql(self) -> str:
         body = " . ".join(self.patterns())
-        if self.op in COMPARISONS:
+        if self.form == "filter":
             value = f"YEAR(?v) {self.op} {self.threshold}" if self.date else f"?v {self.op} {self.threshold}"
             body += f" . FILTER({value})"
         elif self.form == "contains":

@@ -57,17 +57,15 @@ from nmt_sparql.sparql.tokens import TokenType, detokenize, kb_tokens, literal_v
 
 MAX_ANSWERS = 20
 FAMILIES = (
-    "chain1", "chain2", "chain3", "class", "star", "count", "count_compared", "ask", "filter_number",
-    "filter_date", "superlative", "contains",
+    "chain1", "chain2", "chain3", "class", "star", "count", "ask", "filter_number", "filter_date",
+    "superlative", "contains",
 )  # fmt: skip
 # Share of each family in the examples: the shapes people ask most (one and two hops, lists of a class,
 # yes/no, counts, superlatives) weigh more than three-hop chains and label filters, which questions
-# people write rarely take (TARGA samples for balance; balance by what users ask is ours). One count in
-# four counts what a comparison keeps ("How many mountains are higher than 8000 metres?").
+# people write rarely take (TARGA samples for balance; balance by what users ask is ours).
 FAMILY_WEIGHTS = {
-    "chain1": 2.0, "chain2": 2.0, "chain3": 0.5, "class": 1.5, "star": 1.0, "count": 1.5,
-    "count_compared": 0.5, "ask": 1.5, "filter_number": 1.0, "filter_date": 1.0, "superlative": 1.5,
-    "contains": 0.5,
+    "chain1": 2.0, "chain2": 2.0, "chain3": 0.5, "class": 1.5, "star": 1.0, "count": 1.5, "ask": 1.5,
+    "filter_number": 1.0, "filter_date": 1.0, "superlative": 1.5, "contains": 0.5,
 }  # fmt: skip
 # Share of the ASK family that asks for a class ("Is Pluto a planet?") rather than a fact.
 _ASK_TYPE_SHARE = 0.25
@@ -112,7 +110,6 @@ class Synthesizer:
             "class": self._class,
             "star": self._star,
             "count": self._count,
-            "count_compared": self._count_compared,
             "ask": self._ask,
             "filter_number": lambda r: self._filter(r, date=False),
             "filter_date": lambda r: self._filter(r, date=True),
@@ -232,11 +229,6 @@ class Synthesizer:
     def _count(self, rng: random.Random) -> QueryGraph | None:
         core = self._core(rng)
         return None if core is None else replace(core, form="count")
-
-    def _count_compared(self, rng: random.Random) -> QueryGraph | None:
-        """COUNT of what a number or date comparison keeps."""
-        compared = self._filter(rng, date=rng.random() < 0.5)
-        return None if compared is None else replace(compared, form="count")
 
     def _ask(self, rng: random.Random) -> QueryGraph | None:
         """ASK with `?x` bound: true (an answer) and false (a same-class entity that is not) in turn;

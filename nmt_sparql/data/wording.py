@@ -65,9 +65,6 @@ MORE = {
     ">": ("greater than", "more than", "above", "over"),
     "<": ("less than", "below", "under", "fewer than"),
 }
-# How a comparison's question opens: (which, list, give all, bare) for a list and for a count.
-LISTED_LEADS = ("Which", "List the", "Give me all", "{}")
-COUNTED_LEADS = ("How many", "Count the", "What is the number of", "How many {} are there?")
 LATER = {">": ("after", "later than"), "<": ("before", "earlier than")}
 MOST = {"DESC": ("highest", "largest", "greatest"), "ASC": ("lowest", "smallest", "least")}
 LATEST = {"DESC": ("latest", "most recent"), "ASC": ("earliest",)}
@@ -646,38 +643,34 @@ class Wording:
         return out
 
     def _compare(self, graph: QueryGraph, answers: frozenset[str], rng: random.Random) -> list[str]:
-        """The entities whose value passes the comparison, listed ("Which mountains are higher than
-        8000 metres?") or, for a `count`, counted ("How many mountains are higher than 8000 metres?")."""
         assert graph.value_prop and graph.op
         p = graph.value_prop
-        which, list_the, give_all, bare = COUNTED_LEADS if graph.form == "count" else LISTED_LEADS
         things = self._thing(graph, answers, True, rng)
         rel = self._restricted(graph, True, rng)
         rel = f" {rel}" if rel else ""
         n = self._m(number_words(graph.threshold or "", rng))
         time = self._is_time(p)
         cmp = rng.choice(LATER[graph.op] if time else MORE[graph.op])
-        end = "?" if graph.form == "count" else "."
         out: list[str] = []
         for noun in self.prop_nouns(p):
             out += [
-                f"{which} {things}{rel} have {_article(noun)} {noun} {cmp} {n}?",
-                f"{list_the} {things}{rel} whose {noun} is {cmp} {n}.",
-                f"{give_all} {things}{rel} with {_article(noun)} {noun} {cmp} {n}{end}",
-                bare.format(f"{things}{rel} with {_article(noun)} {noun} {cmp} {n}"),
+                f"Which {things}{rel} have {_article(noun)} {noun} {cmp} {n}?",
+                f"List the {things}{rel} whose {noun} is {cmp} {n}.",
+                f"Give me all {things}{rel} with {_article(noun)} {noun} {cmp} {n}.",
+                f"{things}{rel} with {_article(noun)} {noun} {cmp} {n}",
             ]
         if time:
-            out += [f"{which} {things}{rel} {v} {cmp} {n}?" for v in self._time_predicates(p, True)]
-            out += [bare.format(f"{things}{rel} that {v} {cmp} {n}") for v in self._time_predicates(p, True)]
+            out += [f"Which {things}{rel} {v} {cmp} {n}?" for v in self._time_predicates(p, True)]
+            out += [f"{things}{rel} that {v} {cmp} {n}" for v in self._time_predicates(p, True)]
         units = self.lexicon.get(p, "unit")
         if not time:
-            out += [f"{which} {things}{rel} have {cmp} {n} {self._unit(unit, p)}?" for unit in units]
+            out += [f"Which {things}{rel} have {cmp} {n} {self._unit(unit, p)}?" for unit in units]
         adjective = self.measure(p, rng)
         if adjective and not time:
             word = adjective if graph.op == ">" else OPPOSITES.get(adjective)
             if word:
                 unit = f" {self._unit(rng.choice(units), p)}" if units else ""
-                out.append(f"{which} {things}{rel} are {self._m(_degree(word, 'JJR'), p)} than {n}{unit}?")
+                out.append(f"Which {things}{rel} are {self._m(_degree(word, 'JJR'), p)} than {n}{unit}?")
         return out
 
     def _unit(self, unit: str, p: str) -> str:
@@ -766,8 +759,6 @@ class Wording:
         answers = answer if isinstance(answer, frozenset) else frozenset()
         if graph.form == "ask":
             options = self._ask(graph, rng)
-        elif graph.form == "count" and graph.value_prop:
-            options = self._compare(graph, self._count_answers(graph), rng)
         elif graph.form == "count":
             options = self._count(graph, self._count_answers(graph), rng)
         elif graph.form == "filter":
