@@ -280,9 +280,8 @@ class Linker:
         # Questions of one dataset share most of their spans ("What is the", "population of").
         self._cached_hits = functools.lru_cache(maxsize=200_000)(self._hits)
         self._cached_matches = functools.lru_cache(maxsize=200_000)(self._matches)
-        self._cached_senses = functools.lru_cache(maxsize=100_000)(
-            self.index.senses
-        )  # same names, many questions
+        # The same names come back in many questions: each one's senses are read from the index once.
+        self._cached_senses = functools.lru_cache(maxsize=100_000)(self.index.senses)
         self.implicit = [
             Candidate(token, kind, self.index.label(token) or token, 0, 0, _IMPLICIT_SCORE, said=False)
             for token in (index.implicit if implicit is None else implicit)
