@@ -1572,6 +1572,11 @@ def test_an_ask_that_reads_a_value_and_tests_nothing_compares_it_as_the_question
     assert number is not None and number[0] == _tokens(
         "ASK WHERE { res:Blade_Runner ont:releaseYear ?v . FILTER(?v < 1980) }"
     )
+    # a bound said to include its number ("1982 or later"): the comparison includes it
+    inclusive = repairer.ask_compared(year, "Was Blade Runner out in 1982 or later?", [*units[:2], "1982"])
+    assert inclusive is not None and inclusive[0] == _tokens(
+        "ASK WHERE { res:Blade_Runner ont:releaseYear ?v . FILTER(?v >= 1982) }"
+    )
     # a question that compares nothing, or a query that tests its value already
     assert repairer.ask_compared(year, "Was Blade Runner released?", units) is None
     tested = _tokens("ASK WHERE { res:Blade_Runner ont:releaseYear ?v . FILTER(?v < 1980) }")

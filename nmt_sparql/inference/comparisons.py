@@ -241,12 +241,8 @@ class Comparisons(KBReader):
                 continue
             dates, low = direction
             value = fresh_value(tokens)
-            compared = self._as_compared(prop, value, dates)
-            new = [*tokens[:o], value, *tokens[o + 1 :]]
-            op = "<" if low else ">"
-            bound = inclusive_bounds(question).get(number, op)
-            op = bound if bound.startswith(op) else op
-            new = before_close(new, [".", "filter", "(", *compared, op, number, ")"])
+            _, test = self._comparison(prop, value, dates, low, number, None, question)
+            new = before_close([*tokens[:o], value, *tokens[o + 1 :]], [".", *test])
             return new, f"the value {number} made a comparison ('{wanted.word}')"
         return None
 
@@ -917,15 +913,19 @@ class Comparisons(KBReader):
         question: str = "",
     ) -> tuple[list[str], list[str]]:
         """(a pattern reading the `than` entity's value of `prop`, or nothing; the FILTER) that compare
-        `value` with that entity's value, else with `number` (`_as_compared`), `<` when `low`. A `than`
+        `value` with that entity's value, else with `number` (`_as_compared`), `<` when `low`, and `<=`
+        when `question` bounds the number inclusively ("in 1942 or later": `>= 1942`). A `than`
         the KB gives no value of `prop` is read as one named alike in `question` that has one
         (`named_alike`: "longer than the Niger" is the river, not the country)."""
+        op = "<" if low else ">"
         if than is not None:
             if question and self.index is not None and not self._holds([than, prop, "?_v"]):
                 than = self.named_alike(than, prop, True, Said(question, self.index)) or than
-            return [than, prop, "?_than"], ["filter", "(", value, "<" if low else ">", "?_than", ")"]
+            return [than, prop, "?_than"], ["filter", "(", value, op, "?_than", ")"]
         assert number is not None
-        return [], ["filter", "(", *self._as_compared(prop, value, dates), "<" if low else ">", number, ")"]
+        if inclusive_bounds(question).get(number) == f"{op}=":
+            op += "="
+        return [], ["filter", "(", *self._as_compared(prop, value, dates), op, number, ")"]
 
     def _direction(self, wanted: Asked, prop: str) -> tuple[bool, bool] | None:
         """(whether `prop`'s values are dates, whether the graded word asks for the low side) for a
