@@ -15,6 +15,7 @@ from nmt_sparql.inference.asked_order import (
     asked_span,
     asks_for_a_ranking,
     asks_for_the_top,
+    compares_with_a_bound,
     inclusive_bound,
     measured_by_unit,
     nearest_kept,
@@ -48,6 +49,10 @@ from nmt_sparql.sparql.tokens import token_types
         ("Which films have at least 3 directors?", "comparative", "high"),
         ("how many elements are numbered past 100", "comparative", "high"),
         ("elements beyond 100 on the periodic table", "comparative", "high"),
+        ("Count the elements whose atomic number exceeds 100", "comparative", "high"),
+        ("which mountains surpass 8000 metres", "comparative", "high"),
+        ("how many mountains top 8500 metres", "comparative", "high"),  # "top" as a verb
+        ("nations whose population tops one billion", "comparative", "high"),
     ],
 )
 def test_a_graded_word_says_the_direction(question: str, form: str, sense: str) -> None:
@@ -484,3 +489,12 @@ def test_a_comparison_with_a_named_things_value_keeps_the_nearest_when_the_one_r
     assert nearest_kept(past, types, "what's the next element after oxygen") is not None
     assert nearest_kept(past, types, "the next element up the table after oxygen") is not None
     assert nearest_kept(past, types, "which elements come after neon") is None
+
+
+def test_top_before_a_number_after_a_determiner_ranks_and_bounds_nothing() -> None:
+    """ "the top 5 rivers", "Kubrick's top films": a ranking, no comparison; "mountains top 8500 metres"
+    compares with a bound."""
+    for question in ("the top 5 rivers", "Kubrick's top films", "which are the top 2 mountains"):
+        assert asked(question, "comparative") is None and asks_for_a_ranking(question)
+    assert compares_with_a_bound("how many mountains top 8500 metres")
+    assert not compares_with_a_bound("the top 5 rivers longer than 1000 km")

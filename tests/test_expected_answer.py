@@ -93,6 +93,10 @@ from nmt_sparql.inference.expected_answer import (
         ("George Lucas directed Star Wars, if memory serves", YES_NO),
         ("Hergé was Belgian, as far as I know", YES_NO),
         ("Einstein was born in Ulm, if I'm not wrong", YES_NO),
+        ("Keith Richards studied at the LSE - true or not?", YES_NO),
+        ("aarhus is a norwegian city right", YES_NO),  # a tag with no comma, after a statement
+        ("Which answer is correct", NOT_A_DATE),  # a question word first: no statement tagged
+        ("Name the planet on the right", NOT_YES_NO_OR_COUNT),
         ("Van Gogh's most famous canvases", NOT_A_MEASURE),  # things he has: no date of his
         ("puccini's greatest hits on the opera stage", NOT_A_MEASURE),
         ("Mozart's birth and death years", NOT_YES_NO_OR_COUNT),  # plurals of time: dates
@@ -104,6 +108,9 @@ from nmt_sparql.inference.expected_answer import (
         ("Europa's planet is number what from the sun?", MEASURE),  # a place, no count
         ("True or false: Mars has two moons", YES_NO),
         ("Quick check: was the director of Rashomon born in Tokyo?", YES_NO),  # the question after a colon
+        ("Curium is named after two scientists. Where were they born?", replace(THING, asks="where")),
+        ("Marie Curie won two prizes. Was she born in Poland?", YES_NO),  # the question after a sentence
+        ("Who composed the St. Matthew Passion?", replace(THING, asks="who")),  # no sentence ends at "St."
         ("Radiohead - were they formed after 1990?", YES_NO),  # the question after a dash
         ("Morocco's capital - is it Casablanca or somewhere else?", NOT_YES_NO_OR_COUNT),  # a choice
         (

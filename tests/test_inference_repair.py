@@ -1902,6 +1902,17 @@ res:Canada a ont:Country ; ont:area 9984670 ; ont:population 40000000 .
         assert more is not None and more[0] == [t.replace("ont:area", "ont:population") for t in than]
         squared = repairer.measure_of_unit(larger, "countries larger than 5 million square kilometres")
         assert squared is not None and "ont:area" in squared[0] and "ont:population" not in squared[0]
+        # a measure read as the answer, counted or not ("How big is Canada in square kilometres?")
+        people = _tokens("SELECT DISTINCT ?x WHERE { res:Canada ont:population ?x }")
+        big = repairer.repair([people], ["res:Canada"], "How big is Canada in square kilometres?")
+        assert big.tokens == _tokens("SELECT DISTINCT ?x WHERE { res:Canada ont:area ?x }")
+        assert big.answer.rows == (("9984670",),)
+        counted = _tokens("SELECT (COUNT(DISTINCT ?x) AS ?c) WHERE { res:Canada ont:population ?x }")
+        assert repairer.measure_of_unit(counted, "How many square kilometres is Canada?") == (
+            [t.replace("ont:population", "ont:area") for t in counted],
+            "ont:population -> ont:area (the question's unit measures area)",
+        )
+        assert repairer.measure_of_unit(people, "How many people live in Canada?") is None
         every = _tokens("SELECT DISTINCT ?x WHERE { ?x a ont:Country }")  # the comparison left out
         units = ["ont:Country", "ont:area", "res:Canada"]
         compared = repairer.repair([every], units, "countries with more people than Canada")
@@ -4548,3 +4559,118 @@ res:Goodfellas a ont:Film ; ont:director res:Martin_Scorsese ; ont:releaseYear 1
             directed, "Which Scorsese films came out after After Hours?", units
         )
         assert later is not None and later[1].rows == (("http://repair.test/resource/Goodfellas",),)
+
+
+ARTISTS_TTL = """@prefix res: <http://repair.test/resource/> .
+@prefix ont: <http://repair.test/ontology/> .
+res:Goya a ont:Painter ; ont:nationality res:Spain ; ont:birthPlace res:Fuendetodos .
+res:Picasso a ont:Painter ; ont:nationality res:Spain ; ont:birthPlace res:Malaga .
+res:Fuendetodos a ont:City ; ont:country res:Spain .
+res:Malaga a ont:City ; ont:country res:Spain .
+res:Tolstoy a ont:Writer ; ont:birthPlace res:Tula .
+res:Gagarin a ont:Person ; ont:birthPlace res:Klushino .
+res:Tula a ont:City ; ont:country res:Russia .
+res:Klushino a ont:City ; ont:country res:Russia .
+res:War_and_Peace a ont:Novel ; ont:author res:Tolstoy .
+"""
+ARTIST_ENTRIES = [
+    Entry("res:Spain", "entity", ("Spain",)),
+    Entry("res:Russia", "entity", ("Russia",)),
+    Entry("ont:Painter", "class", ("painter",)),
+    Entry("ont:Writer", "class", ("writer",)),
+    Entry("ont:City", "class", ("city",)),
+    Entry("ont:nationality", "property", ("nationality",)),
+    Entry("ont:birthPlace", "property", ("birth place", "born")),
+    Entry("ont:country", "property", ("country",)),
+    Entry("ont:author", "property", ("author", "authors", "written by")),
+]
+
+
+def test_an_answer_of_the_class_asked_for_goes_no_hop_further_by_a_property_said(
+    prefixes: PrefixMap, tmp_path: Path
+) -> None:
+    """ "which painters were born in spain" answered by the Spanish painters, typed as asked: "born"
+    says birth place, but their birthplaces are no painters, so the answer stays; "Where were the
+    painters of Spain born?" asks for no class and goes the hop."""
+    spanish = _tokens("SELECT DISTINCT ?x WHERE { ?x a ont:Painter . ?x ont:nationality res:Spain }")
+    units = ["ont:Painter", "ont:birthPlace", "res:Spain", "ont:nationality"]
+    with _repairer_on(tmp_path, prefixes, ARTISTS_TTL, ARTIST_ENTRIES) as artists:
+        painters = artists.repair([spanish], units, "which painters were born in spain")
+        assert painters.tokens == spanish
+        assert {row[0].rsplit("/", 1)[1] for row in painters.answer.rows} == {"Goya", "Picasso"}
+        places = artists.repair([spanish], units, "Where were the painters of Spain born?")
+        assert {row[0].rsplit("/", 1)[1] for row in places.answer.rows} == {"Fuendetodos", "Malaga"}
+
+
+def test_things_the_question_names_by_the_plural_of_a_propertys_label_are_its_values(
+    prefixes: PrefixMap, tmp_path: Path
+) -> None:
+    """ "which authors were born in russia" answered by everyone born there: "authors" names the values
+    of `ont:author` (no class of the units is named so), so the answer is restricted to those, not taken
+    a hop further to the works they wrote; "Who was born in Russia?" names none."""
+    born = _tokens("SELECT DISTINCT ?x WHERE { ?x ont:birthPlace ?m . ?m ont:country res:Russia }")
+    units = ["ont:author", "ont:birthPlace", "res:Russia", "ont:Writer"]
+    with _repairer_on(tmp_path, prefixes, ARTISTS_TTL, ARTIST_ENTRIES) as artists:
+        authors = artists.repair([born], units, "which authors were born in russia")
+        assert authors.answer.rows == (("http://repair.test/resource/Tolstoy",),)
+        everyone = artists.repair([born], units, "Who was born in Russia?")
+        assert {row[0].rsplit("/", 1)[1] for row in everyone.answer.rows} == {"Tolstoy", "Gagarin"}
+
+
+def test_what_asked_as_the_subject_of_a_verb_naming_the_property_is_its_subject(
+    prefixes: PrefixMap, tmp_path: Path
+) -> None:
+    """ "What orbits Saturn?" decoded as what Saturn orbits: the question's first word is the subject of
+    "orbits", a name of `ont:orbits`, so the answer is the pattern's subject (Mimas); "What does Mimas
+    orbit?" and a property named by a noun ("Who discovered Mimas?": discoverer) keep their way."""
+    what_it_orbits = _tokens("SELECT DISTINCT ?x WHERE { res:Saturn ont:orbits ?x }")
+    units = ["res:Saturn", "ont:orbits"]
+    with _repairer_on(tmp_path, prefixes, MOONS_TTL, MOON_ENTRIES, facts=MOON_FACTS) as moons:
+        turned = moons.repair([what_it_orbits], units, "What orbits Saturn?")
+        assert turned.tokens == _tokens("SELECT DISTINCT ?x WHERE { ?x ont:orbits res:Saturn }")
+        assert turned.answer.rows == (("http://repair.test/resource/Mimas",),)
+        said = Said("What does Saturn orbit?", moons.index)
+        assert moons.subject_of_the_verb(what_it_orbits, said) is None
+        found = _tokens("SELECT DISTINCT ?x WHERE { res:Mimas ont:discoverer ?x }")
+        assert moons.subject_of_the_verb(found, Said("Who discovered Mimas?", moons.index)) is None
+
+
+ROLES_TTL = """@prefix res: <http://repair.test/resource/> .
+@prefix ont: <http://repair.test/ontology/> .
+res:Curie ont:occupation res:Chemist ; ont:nationality res:France .
+res:Pasteur ont:occupation res:Chemist ; ont:nationality res:France .
+res:Davy ont:occupation res:Chemist ; ont:nationality res:United_Kingdom .
+res:Hugo ont:occupation res:Poet ; ont:nationality res:France .
+res:France a ont:Country ; ont:officialLanguage res:French .
+res:United_Kingdom a ont:Country .
+"""
+ROLE_ENTRIES = [
+    Entry("res:Chemist", "entity", ("chemist",)),
+    Entry("res:France", "entity", ("France",)),
+    Entry("res:French", "entity", ("French",)),
+    Entry("ont:Country", "class", ("country",)),
+    Entry("ont:occupation", "property", ("occupation",)),
+    Entry("ont:nationality", "property", ("nationality",)),
+    Entry("ont:officialLanguage", "property", ("official language",)),
+]
+
+
+def test_a_role_named_in_the_plural_after_a_place_adjective_is_read_as_people_of_that_place(
+    prefixes: PrefixMap, tmp_path: Path
+) -> None:
+    """ "French chemists" decoded as what speaks French: "chemists" names res:Chemist in the plural, the
+    value most things have by `ont:occupation`, and "French" France, which chemists are joined to by
+    nationality; "how many ..." counts them; "chemists" alone places nothing."""
+    spoken = _tokens("SELECT DISTINCT ?x WHERE { ?x ont:officialLanguage res:French }")
+    units = ["res:French", "res:France", "res:Chemist", "ont:nationality", "ont:occupation"]
+    facts = [("res:France", "a", "ont:Country"), ("res:United_Kingdom", "a", "ont:Country")]
+    with _repairer_on(tmp_path, prefixes, ROLES_TTL, ROLE_ENTRIES, facts=facts) as roles:
+        french = roles.repair([spoken], units, "French chemists")
+        assert french.tokens == _tokens(
+            "SELECT DISTINCT ?x WHERE { ?x ont:occupation res:Chemist . ?x ont:nationality res:France }"
+        )
+        assert {row[0].rsplit("/", 1)[1] for row in french.answer.rows} == {"Curie", "Pasteur"}
+        counted = roles.repair([spoken], units, "how many french chemsts are there")  # a typo too
+        assert counted.answer.rows == (("2",),)
+        assert roles.role_of_place(units, Said("chemists", roles.index), False) is None
+        assert roles.role_of_place(units, Said("which french chemist found radium", roles.index), False) is None

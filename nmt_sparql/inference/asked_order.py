@@ -72,10 +72,12 @@ _FAME = frozenset({
     "iconic", "prominent", "significant", "memorable",
 })  # fmt: skip
 _OPPOSITE: dict[Sense, Sense] = {"high": "low", "low": "high", "early": "late", "late": "early"}
-# Comparisons said without a graded adjective: "over 1000 metres", "before 1950".
+# Comparisons said without a graded adjective: "over 1000 metres", "before 1950", "exceeds 100".
 _PREPOSITIONS: dict[str, Sense] = {
     "over": "high", "above": "high", "exceeding": "high", "beyond": "high", "past": "high", "under": "low",
-    "below": "low", "before": "early", "after": "late", "since": "late", "prior": "early",
+    "below": "low", "before": "early", "after": "late", "since": "late", "prior": "early", "exceed": "high",
+    "exceeds": "high", "exceeded": "high", "surpass": "high", "surpasses": "high", "surpassed": "high",
+    "surpassing": "high",
 }  # fmt: skip
 # Verbs whose "after" is part of the verb, not a time: "named after", "looks after", "takes after".
 _AFTER_VERBS = frozenset({
@@ -143,10 +145,23 @@ def _spelled(word: str) -> str:
     return one_edit_from(word, _graded_forms())
 
 
+# "top" as a verb of exceeding ("mountains that top 8000 metres", "a population that tops a billion",
+# "how many mountains top it"): after a word that is no determiner, before a number or a pronoun; not
+# the ranking of "the top 5 rivers" or "Kubrick's top films".
+_TOP_VERB = re.compile(
+    r"\b(?:tops|topped|topping)\b"
+    r"|(?<=\w )(?<!\bthe )(?<!\ba )(?<!\bs )(?<!\bhis )(?<!\bher )(?<!\bits )(?<!\btheir )(?<!\bwhich )"
+    r"(?<!\bwhat )\btop(?=\s+(?:\d+|one|two|three|four|five|six|seven|eight|nine|ten|it|them)\b)",
+    re.IGNORECASE,
+)
+
+
 def _words(question: str) -> list[str]:
-    """The question's lowercased words outside its KB units, misspelt graded words undone; a plural's
-    possessive ("the Beatles' first album") is an "s" of its own, as "Kubrick's" gives one."""
-    return [_spelled(w.lower()) for w in _WORD.findall(_outside_units(question))]
+    """The question's lowercased words outside its KB units, misspelt graded words undone and "top" as a
+    verb read as "exceeds"; a plural's possessive ("the Beatles' first album") is an "s" of its own, as
+    "Kubrick's" gives one."""
+    text = _TOP_VERB.sub("exceeds", _outside_units(question))
+    return [_spelled(w.lower()) for w in _WORD.findall(text)]
 
 
 _PLURAL_POSSESSIVE = re.compile(r"(?<=s)['’](?=\s|$)")

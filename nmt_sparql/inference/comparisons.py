@@ -711,12 +711,13 @@ class Comparisons(KBReader):
         return None
 
     def measure_of_unit(self, tokens: Sequence[str], question: str) -> tuple[list[str], str] | None:
-        """`tokens` ranking or comparing by the measure a unit of the question names (`measured_by_unit`)
-        in place of another ("Which Asian country has the most people?" ordered by area: people counted
-        are a population; "larger than a million square kilometres" by length: an area): the index's
-        property whose label holds the unit's word and whose values are measures."""
+        """`tokens` ranking, comparing or answering by the measure a unit of the question names
+        (`measured_by_unit`) in place of another ("Which Asian country has the most people?" ordered by
+        area: people counted are a population; "larger than a million square kilometres" by length, "How
+        big is Iceland in square kilometres" answered by its population: an area): the index's property
+        whose label holds the unit's word and whose values are measures."""
         measure = self._unit_measure(question)
-        prop = self._ranked_by(tokens) if measure is not None else None
+        prop = (self._ranked_by(tokens) or self._measure_answered(tokens)) if measure is not None else None
         if measure is None or prop is None or prop == measure[0]:
             return None
         new = [measure[0] if t == prop else t for t in tokens]
@@ -777,6 +778,22 @@ class Comparisons(KBReader):
             tokens[p] for _, p, o in triple_patterns(tokens, types) if tokens[o] in read and tokens[p] != "a"
         }
         return props.pop() if len(props) == 1 else None
+
+    def _measure_answered(self, tokens: Sequence[str]) -> str | None:
+        """The one property whose values a query with no order or filter answers with, counted or not,
+        when they are measures (`res:Iceland ont:population ?x`); None otherwise."""
+        counted = self.counted_measure(tokens)
+        if counted is not None:
+            return next(iter(counted[1])) if len(counted[1]) == 1 else None
+        if {"order", "filter"} & set(tokens):
+            return None
+        types = token_types(list(tokens), self.prefixes)
+        var = answer_variable(tokens, types)
+        props = {
+            tokens[p] for _, p, o in triple_patterns(tokens, types) if tokens[o] == var and tokens[p] != "a"
+        }
+        prop = props.pop() if len(props) == 1 else None
+        return prop if prop is not None and self._measured_values(prop) else None
 
     def counted_measure(self, tokens: Sequence[str]) -> tuple[str, frozenset[str]] | None:
         """(variable, properties) of a COUNT of the values of measures (numbers or years: `count (

@@ -83,7 +83,7 @@ _NEGATIVE_TAG = (
 # it?", "... doesn't it", "..., yeah?", "..., correct me if I'm wrong", "..., or am I mixing her up?") or a
 # "true or false" frame.
 _TAGGED = re.compile(
-    r"(?:,|\s-+)\s*(?:right|correct|true|yes|yeah|yep|yup|surely|no|no doubt|eh|ok|okay|or not"
+    r"(?:,|\s-+)\s*(?:right|correct|true|yes|yeah|yep|yup|surely|no|no doubt|eh|ok|okay|(?:(?:true|right|correct) )?or not"
     r"|(?:is|isn['’]?t) (?:that|it|this) (?:so|right|correct|true)|am i right|i (?:think|believe|guess|reckon)"
     r"|correct me if i['’]?m wrong|if i['’]?m not (?:mistaken|wrong)|unless i['’]?m (?:wrong|mistaken|misremembering)"
     r"|if i (?:remember|recall)(?: (?:correctly|rightly|right))?|if memory serves(?: me)?(?: (?:right|well))?"
@@ -93,8 +93,12 @@ _TAGGED = re.compile(
     r"|^\s*(?:true or false|yes or no)\b|\b(?:true or false|yes or no)\s*\?*\s*$",
     re.IGNORECASE,
 )
-# What sets a topic or a lead-in before the question proper: "Quick check: was ...", "Radiohead - were they ...".
-_TOPIC = re.compile(r":|\s[-–—]+\s")
+# A tag with no comma before it ("aarhus is a norwegian city right"), read only after a statement: a
+# question word first asks something else ("Which answer is correct").
+_BARE_TAG = re.compile(r"\s(?:right|correct|true)\s*\?*\s*$", re.IGNORECASE)
+# What sets a topic or a lead-in before the question proper: "Quick check: was ...", "Radiohead - were they ...",
+# a sentence before it ("Curium was named after two scientists. Where were they born?").
+_TOPIC = re.compile(r":|\s[-–—]+\s|[.!?]\s+(?=\S)")
 _DATE = re.compile(r"^-?\d{4}(?:-\d\d(?:-\d\d)?)?(?:T[\d:.]+(?:Z|[+-]\d\d:\d\d)?)?$")
 _IRI = re.compile(r"^[A-Za-z][A-Za-z0-9+.\-]*:(?://|[^\s]*[/#:])\S*$")
 
@@ -170,7 +174,10 @@ def expected_answer(question: str) -> Expected:
     if words[0] != raw[0] and {"what", "which"} & set(raw[-4:]):
         words = [raw[0], *words[1:]]  # "thom yorke's band plays what kind of music": a name, not "whom"
     first, second = words[0], (words[1] if len(words) > 1 else "")
-    if "whether" in words[:3] or _TAGGED.search(re.sub(UNIT_PATTERN, " ", question)):
+    untagged = re.sub(UNIT_PATTERN, " ", question)
+    if "whether" in words[:3] or _TAGGED.search(untagged):
+        return YES_NO
+    if _BARE_TAG.search(untagged) and not _WH.match(first) and first not in _NOT_A_NOUN:
         return YES_NO
     if first in AUXILIARIES and second in ("is", "are", "was", "were"):
         return ANY  # "Were is Oslo?": a misspelt "where", no yes/no question

@@ -16,7 +16,7 @@ from collections.abc import Iterator, Sequence
 
 from nmt_sparql.annotation.linking.index import KBIndex, misspelt, normalize
 from nmt_sparql.annotation.linking.sources import token_of
-from nmt_sparql.annotation.linking.wordforms import place_names
+from nmt_sparql.annotation.linking.wordforms import head_plurals, is_common_noun, place_names
 from nmt_sparql.data.wording import PLACE_WORDS
 from nmt_sparql.execution.base import KnowledgeBase
 from nmt_sparql.inference.expected_answer import asked_noun
@@ -39,7 +39,9 @@ class PlaceReading(KBReader):
         self, kb: KnowledgeBase, prefixes: PrefixMap, index: KBIndex | None = None, per_element: int = 4
     ):
         super().__init__(kb, prefixes, index, per_element)
-        self._links: dict[tuple[str, str], list[str] | None] = {}  # `_place_link`, per class and place
+        self._links: dict[
+            tuple[tuple[str, str], str], list[str] | None
+        ] = {}  # `_place_link`, per kind and place
 
     def place_adjective_read(
         self, tokens: list[str], question: str, units: Sequence[str], said: Said | None
@@ -161,7 +163,7 @@ class PlaceReading(KBReader):
             kept = tokens[s] if tokens[o] == var else tokens[o]
             if kept != place and self._holds([var, "a", cls, ".", *(tokens[i] for i in old[0])]):
                 return None  # the language joins the class's members itself ("Spanish novels")
-        link = self._place_link(var, cls, place)
+        link = self._place_link(var, ("a", cls), place)
         middle = {tokens[i] for t in old for i in t if tokens[i].startswith("?")} - {var}
         was = {tuple("?_in" if tokens[i] in middle else tokens[i] for i in t) for t in old}
         if link is None or was == {tuple(link[i : i + 3]) for i in range(0, len(link), 4)}:
@@ -174,26 +176,27 @@ class PlaceReading(KBReader):
         typed = typed_by(new, cls, self.prefixes)
         return typed if typed is not None else new
 
-    def _place_link(self, var: str, cls: str, place: str) -> list[str] | None:
-        """The patterns that join `var`, a member of `cls`, to `place` by the member's own facts as the
+    def _place_link(self, var: str, kind: tuple[str, str], place: str) -> list[str] | None:
+        """The patterns that join `var`, a thing of its `kind` (`?_m P O`: `("a", cls)` for a member of a
+        class, `(ont:occupation, res:Chemist)` for a chemist), to `place` by the thing's own facts as the
         KB most often does (an adjective says what the thing itself is, not what points to it): one
-        fact, else two through an element between; None when no member reaches the place so. Looked up
-        once per class and place (every hypothesis of a question asks the same)."""
-        if (cls, place) not in self._links:
+        fact, else two through an element between; None when no such thing reaches the place so. Looked
+        up once per kind and place (every hypothesis of a question asks the same)."""
+        if (kind, place) not in self._links:
             if len(self._links) >= HELD_KEPT:  # a server's repairer meets classes and places without end
                 self._links.clear()
-            self._links[(cls, place)] = self._most_used_link(cls, place)
-        link = self._links[(cls, place)]
+            self._links[(kind, place)] = self._most_used_link(kind, place)
+        link = self._links[(kind, place)]
         return None if link is None else [var if t == "?_m" else t for t in link]
 
-    def _most_used_link(self, cls: str, place: str) -> list[str] | None:
+    def _most_used_link(self, kind: tuple[str, str], place: str) -> list[str] | None:
         """`_place_link` for the variable `?_m`, by two GROUP BY queries at most."""
         for chain in (["?_m", "?_p", place], ["?_m", "?_p", "?_in", ".", "?_in", "?_q", place]):
             picked = [v for v in ("?_p", "?_q") if v in chain]
             answer = self._query(
                 detokenize(
                     ["select", *picked, "(", "count", "(", "distinct", "?_m", ")", "as", "?_n", ")",
-                     "where", "{", "?_m", "a", cls, ".", *chain, "}", "group", "by", *picked,
+                     "where", "{", "?_m", *kind, ".", *chain, "}", "group", "by", *picked,
                      "order", "by", "desc", "(", "?_n", ")", "limit", "1"],
                     self.prefixes,
                 )
@@ -203,6 +206,60 @@ class PlaceReading(KBReader):
                 props = dict(zip(picked, (token_of(v, self.prefixes) for v in rows[0]), strict=False))
                 return [props.get(t, t) for t in chain]
         return None
+
+    def role_of_place(self, units: Sequence[str], said: Said, counted: bool) -> tuple[list[str], str] | None:
+        """The things a question asks for by a role right after a place adjective ("French chemists", "how
+        many american physicists are there"): those that have the role's entity (`res:Chemist`, a common
+        noun the question says in the plural) as a value, by the property most things have it by
+        (`?x ont:occupation res:Chemist`), joined to the place as the KB most often joins them
+        (nationality), counted when the question asks how many; None unless the noun the question asks
+        with is such an adjective and such a role."""
+        noun = said.asked_noun()
+        if len(noun) < 2 or self.index is None:
+            return None
+        adjective, plural = noun[0], noun[1]
+        roles = [u for u in dict.fromkeys(units) if self._kind(u) == "entity" and self._role_said(u, plural)]
+        places = [
+            u for u in dict.fromkeys(units) if self._kind(u) == "entity" and adjective in said.place_words(u)
+        ]
+        if len(roles) != 1 or len(places) != 1 or not self._is_place(places[0]):
+            return None
+        role, place = roles[0], places[0]
+        holder = self._held_by(role)
+        link = self._place_link("?x", (holder, role), place) if holder is not None else None
+        if holder is None or link is None:
+            return None
+        head = ["select", "(", "count", "(", "distinct", "?x", ")", "as", "?count", ")"] if counted else []
+        body = ["where", "{", "?x", holder, role, ".", *link, "}"]
+        return [
+            *(head or ["select", "distinct", "?x"]),
+            *body,
+        ], f"{plural} ({role}) of {place} ('{adjective}')"
+
+    def _role_said(self, entity: str, word: str) -> bool:
+        """Whether `word` says the plural of the entity's one-word label, a common noun, or misspells it
+        ("physisists": physicist); not the label itself ("which American chemist": one of them)."""
+        label = self.index.label(entity) if self.index is not None else None
+        if not label or " " in label or not is_common_noun(label):
+            return False
+        return (
+            word != label.lower()
+            and word.endswith("s")
+            and any(misspelt(word, p) for p in head_plurals(label))
+        )
+
+    def _held_by(self, entity: str) -> str | None:
+        """The property most things have `entity` as a value of (`ont:occupation` for res:Chemist)."""
+        answer = self._query(
+            detokenize(
+                ["select", "?_p", "(", "count", "(", "distinct", "?_s", ")", "as", "?_n", ")", "where", "{",
+                 "?_s", "?_p", entity, "}", "group", "by", "?_p", "order", "by", "desc", "(", "?_n", ")",
+                 "limit", "1"],
+                self.prefixes,
+            )
+        )  # fmt: skip
+        rows = answer.rows if answer.ok else []
+        return token_of(rows[0][0], self.prefixes) if rows and rows[0][0] is not None else None
 
     def people_of_place(self, tokens: Sequence[str], said: Said) -> tuple[list[str], str] | None:
         """`S P ?_n . ?_n N C`: the query's fact `S P C` of a place the question names by its people

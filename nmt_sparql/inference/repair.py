@@ -145,6 +145,12 @@ repairer looks for a query that answers:
   that never takes its place with its property gives way, before the next hypothesis, to another sense of
   its name that does (the University of Cambridge for "went to Cambridge"). An ASK that writes a pattern
   with a variable twice has lost what the copy stood for and answers nothing.
+- an answer typed by the class the question asks with ("which painters were born in spain") goes no hop
+  further by a property the question says; "which authors ..." names the values of the property labelled
+  author (no class of the units is named so), which restrict the answer rather than take it a hop; before
+  it runs, "What orbits the Earth?" read as what the Earth orbits is turned: the question's first word is
+  the subject of the verb that names the property; a measure read where the question's unit names another
+  ("How big is Iceland in square kilometres?": its population) gives way to the unit's.
 
 The rules that compare and rank by a measure are inference/comparisons.py, the reading of place
 adjectives inference/place_reading.py, yes/no questions about two named entities and questions of two
@@ -171,7 +177,12 @@ from tqdm.auto import tqdm
 from nmt_sparql.annotation.linking.index import QUALIFIER, KBIndex, Kind, normalize
 from nmt_sparql.annotation.linking.linker import STOPWORDS
 from nmt_sparql.annotation.linking.sources import token_of
-from nmt_sparql.annotation.linking.wordforms import inflections, is_common_noun, is_dictionary_word
+from nmt_sparql.annotation.linking.wordforms import (
+    head_plurals,
+    inflections,
+    is_common_noun,
+    is_dictionary_word,
+)
 from nmt_sparql.annotation.units import units
 from nmt_sparql.execution.answer import Answer
 from nmt_sparql.execution.base import ExistenceCheckError, KnowledgeBase
@@ -204,6 +215,7 @@ from nmt_sparql.inference.asked_order import (
 from nmt_sparql.inference.comparisons import Comparisons, before_close, fresh_value, uncounted
 from nmt_sparql.inference.expected_answer import (
     ANY,
+    AUXILIARIES,
     COUNT,
     DATE,
     THING,
@@ -1569,7 +1581,9 @@ class Repairer(Comparisons, PlaceReading, NamedPairs, TopicReading, IdiomReading
 
     def _naming_the_asked(self, tokens: Sequence[str], said: Said, units: Sequence[str]) -> list[str]:
         """The properties of the units the query leaves out that a name of two or more words of theirs
-        says as the noun the question asks for ("capital cities": `ont:capital`)."""
+        says as the noun the question asks for ("capital cities": `ont:capital`), or the plural of their
+        one-word label does when no class of the units is named by it ("which authors": `ont:author`; not
+        "which composers", things of the class composer)."""
         noun = said.asked_noun()
         return [
             u
@@ -1577,8 +1591,24 @@ class Repairer(Comparisons, PlaceReading, NamedPairs, TopicReading, IdiomReading
             if noun
             and u not in tokens
             and self._kind(u) == "property"
-            and any(len(n.split()) > 1 and noun[: len(n.split())] == n.split() for n in self.index.names(u))
+            and (
+                any(len(n.split()) > 1 and noun[: len(n.split())] == n.split() for n in self.index.names(u))
+                or self._named_by_plural(u, said, units)
+            )
         ]
+
+    def _named_by_plural(self, prop: str, said: Said, units: Sequence[str]) -> bool:
+        """Whether the noun the question asks with is the plural of the property's one-word label and names
+        no class of the units ("which authors": `ont:author`'s values; "which composers": the class)."""
+        noun = said.asked_noun()[:1]
+        label = (self.index.label(prop) if self.index is not None else None) or ""
+        classes = [u for u in units if self._kind(u) == "class"]
+        return (
+            bool(noun)
+            and " " not in label
+            and noun[0] in head_plurals(label)
+            and not any(self.named_by_head(c, noun[0]) for c in classes)
+        )
 
     def _said_restricted(
         self,
@@ -1867,7 +1897,11 @@ class Repairer(Comparisons, PlaceReading, NamedPairs, TopicReading, IdiomReading
         )
         if valued is not None:
             tokens, answer = valued
-        further = self._said_hop(tokens, said, units, attempt.source, rnd, expected) if said else None
+        further = (
+            self._said_hop(tokens, said, units, attempt.source, rnd, expected)
+            if said and not self.typed_as_asked(tokens, said, question, units)
+            else None
+        )
         if further is None and question:
             further = self.past_the_thing_talked_of(
                 tokens, answer, question, units, attempt.source, rnd, expected
@@ -1926,6 +1960,19 @@ class Repairer(Comparisons, PlaceReading, NamedPairs, TopicReading, IdiomReading
             return tokens, answer
         attempt.outcome, attempt.detail = WRONG_KIND, "none of its answers is of the class asked for"
         return None
+
+    def typed_as_asked(self, tokens: list[str], said: Said, question: str, units: Sequence[str]) -> bool:
+        """Whether the query types its answer by the one class the question asks for by the noun it asks
+        with: its answer is what is asked, so no property the question says takes it a hop further
+        ("which painters were born in spain" answered by Spanish painters, not by their birthplaces;
+        "Records by bands from Dublin" asks for records, not the bands)."""
+        cls = self.asked_class(question, units) if question else None
+        noun = said.asked_noun()[:1]
+        if cls is None or not noun or not self.named_by_head(cls, noun[0]):
+            return False
+        types = token_types(tokens, self.prefixes)
+        var = answer_variable(tokens, types)
+        return var is not None and cls in self._types_of(tokens, types, var)
 
     def said_hop(
         self, tokens: list[str], question: str, units: Sequence[str]
@@ -2150,6 +2197,33 @@ class Repairer(Comparisons, PlaceReading, NamedPairs, TopicReading, IdiomReading
 
         return self._first_change(rewrites(), answer, rnd, expected)
 
+    def subject_of_the_verb(self, tokens: Sequence[str], said: Said | None) -> tuple[list[str], str] | None:
+        """`tokens` with the answer as the subject of the one pattern `E P ?x` it has, when the question
+        asks with its first word as the subject of a verb that names P ("What orbits the Earth?",
+        "what flows through vienna": `?x ont:orbits res:Earth`); a property named by a noun ("Who
+        directed Alien?": director) keeps its way. None otherwise."""
+        verb = self._verb_asked(said) if said is not None else None
+        parts = self._answer_body(tokens)
+        if verb in AUXILIARIES or verb is None or parts is None or {"order", "filter", "count"} & set(tokens):
+            return None
+        var, _, _ = parts
+        types = token_types(list(tokens), self.prefixes)
+        patterns = triple_patterns(tokens, types)
+        if len(patterns) != 1:
+            return None
+        s, p, o = patterns[0]
+        label = normalize(self.index.label(tokens[p]) or "").split() if self.index is not None else []
+        if (
+            tokens[o] != var
+            or types[s] != TokenType.URI
+            or verb not in self._verb_forms(tokens[p])
+            or verb not in inflections(label[0], ("VERB",))  # "founded" is no form of "founder"
+        ):
+            return None
+        turned = list(tokens)
+        turned[s], turned[o] = tokens[o], tokens[s]
+        return turned, f"{tokens[s]} {tokens[p]} {var} turned (the question asks for what {verb} it)"
+
     def unsaid_dangling_removed(
         self, tokens: Sequence[str], said: Said | None
     ) -> tuple[list[str], str] | None:
@@ -2314,7 +2388,11 @@ class Repairer(Comparisons, PlaceReading, NamedPairs, TopicReading, IdiomReading
         rnd: Round,
         expected: Expected,
     ) -> tuple[list[str], Answer] | None:
-        props = self.said_but_left_out(tokens, said, units)
+        props = [  # a property whose label's plural names the answers ("which authors") takes no hop
+            p
+            for p in self.said_but_left_out(tokens, said, units)
+            if not self._named_by_plural(p, said, units)
+        ]
         if asked(said.text, "comparative") is not None:  # "over 6000 metres": the measure compares
             props = [p for p in props if not self._measured_values(p)]
         props = props[: self.per_element]
@@ -2551,16 +2629,17 @@ class Repairer(Comparisons, PlaceReading, NamedPairs, TopicReading, IdiomReading
         self, question: str, units: Sequence[str], said: Said, expected: Expected
     ) -> tuple[list[str], str] | None:
         """The query a question that places things by a measure or an order, or in a place, or that
-        sets a topic, or asks for a property by an idiom, asks, read from it alone (`placed_between`,
-        `kin_compared`, `placed_at`, `place_of`, `place_past_said` unless it asks how many, `topic_read`,
-        `clause_read`, `idiom_read`), counted when it asks how
-        many ("Name the planets between ..." is a list, though a count may answer it); None for a yes/no
-        question or one that places nothing."""
+        sets a topic, or asks for a property by an idiom, or for a role of a place, asks, read from it
+        alone (`placed_between`, `role_of_place`, `kin_compared`, `placed_at`, `place_of`,
+        `place_past_said` unless it asks how many, `topic_read`, `clause_read`, `idiom_read`), counted
+        when it asks how many ("Name the planets between ..." is a list, though a count may answer it);
+        None for a yes/no question or one that places nothing."""
         if expected.boolean:
             return None
         counted = expected == COUNT
         return (
             self.placed_between(question, units, said, counted)
+            or self.role_of_place(units, said, counted)
             or self.kin_compared(question, units, said, counted)
             or self.placed_at(question, units, said, False)
             or self.place_of(question, units, said)
@@ -2642,6 +2721,7 @@ class Repairer(Comparisons, PlaceReading, NamedPairs, TopicReading, IdiomReading
                     lambda t: self.members_asked(t, question, said, units),
                     lambda t: unasked_ranking_removed(t, question),
                     lambda t: self.unsaid_dangling_removed(t, said),
+                    lambda t: self.subject_of_the_verb(t, said),
                     lambda t: unordered_limit_removed(t, question),
                     lambda t: unlimited_top(t, question),
                     lambda t: nearest_kept(t, token_types(t, self.prefixes), question) if nearest else None,
