@@ -31,7 +31,8 @@ placed between or beyond named ones by a measure or compared with one linked as 
 ordinal names in an order, the thing of the class asked for that a said place lies in, and the fact asked
 of a topic's thing or of a thing a relative clause names (their answers must be the gold one), an answer
 that is the thing the question talks of taken one hop further, a place named by its people read as people
-of its nationality (it must not answer), and an answer untyped when the question asks for two classes (its
+of its nationality (it must not answer), the answer turned to the subject of the verb the question asks
+with, and an answer untyped when the question asks for two classes (its
 answer must be the gold one), two things asked to have the same value, a fact of two things named side by
 side read of each, and a question asking of some of a named thing's members (their answers must be the gold
 one). A rule that would reject
@@ -150,6 +151,7 @@ def main() -> None:
         "same value": [],
         "named side by side": [],
         "members asked": [],
+        "verb's subject": [],
     }
     checked = {key: 0 for key in changed}
     for source, record in records(args.data, args.extra):
@@ -312,6 +314,9 @@ def main() -> None:
                 is not None
             ):
                 changed["values of a property"].append(where)
+            checked["verb's subject"] += 1
+            if repairer.subject_of_the_verb(tokens, said_linked) is not None:
+                changed["verb's subject"].append(where)
             checked["range of two ends"] += 1
             if repairer.span_compared(tokens, question) is not None:
                 changed["range of two ends"].append(where)

@@ -109,7 +109,7 @@ from nmt_sparql.inference.expected_answer import (
         ("True or false: Mars has two moons", YES_NO),
         ("Quick check: was the director of Rashomon born in Tokyo?", YES_NO),  # the question after a colon
         ("Curium is named after two scientists. Where were they born?", replace(THING, asks="where")),
-        ("Marie Curie won two prizes. Was she born in Poland?", YES_NO),  # the question after a sentence
+        ("What is Apple Inc. known for?", NOT_YES_NO_OR_COUNT),  # no sentence ends at "Inc."
         ("Who composed the St. Matthew Passion?", replace(THING, asks="who")),  # no sentence ends at "St."
         ("Radiohead - were they formed after 1990?", YES_NO),  # the question after a dash
         ("Morocco's capital - is it Casablanca or somewhere else?", NOT_YES_NO_OR_COUNT),  # a choice

@@ -4649,6 +4649,7 @@ ROLE_ENTRIES = [
     Entry("res:France", "entity", ("France",)),
     Entry("res:French", "entity", ("French",)),
     Entry("ont:Country", "class", ("country",)),
+    Entry("ont:Chemist", "class", ("chemist",)),
     Entry("ont:occupation", "property", ("occupation",)),
     Entry("ont:nationality", "property", ("nationality",)),
     Entry("ont:officialLanguage", "property", ("official language",)),
@@ -4660,7 +4661,8 @@ def test_a_role_named_in_the_plural_after_a_place_adjective_is_read_as_people_of
 ) -> None:
     """ "French chemists" decoded as what speaks French: "chemists" names res:Chemist in the plural, the
     value most things have by `ont:occupation`, and "French" France, which chemists are joined to by
-    nationality; "how many ..." counts them; "chemists" alone places nothing."""
+    nationality; "how many ..." counts them; "chemists" alone places nothing, nor does a singular, and a
+    class the question's units name "chemist" is the kind asked for instead."""
     spoken = _tokens("SELECT DISTINCT ?x WHERE { ?x ont:officialLanguage res:French }")
     units = ["res:French", "res:France", "res:Chemist", "ont:nationality", "ont:occupation"]
     facts = [("res:France", "a", "ont:Country"), ("res:United_Kingdom", "a", "ont:Country")]
@@ -4673,4 +4675,10 @@ def test_a_role_named_in_the_plural_after_a_place_adjective_is_read_as_people_of
         counted = roles.repair([spoken], units, "how many french chemsts are there")  # a typo too
         assert counted.answer.rows == (("2",),)
         assert roles.role_of_place(units, Said("chemists", roles.index), False) is None
-        assert roles.role_of_place(units, Said("which french chemist found radium", roles.index), False) is None
+        assert (
+            roles.role_of_place(units, Said("which french chemist found radium", roles.index), False) is None
+        )
+        # a class named by the word is the kind asked for, read by `place_adjective_read`
+        assert (
+            roles.role_of_place([*units, "ont:Chemist"], Said("French chemists", roles.index), False) is None
+        )

@@ -96,9 +96,12 @@ _TAGGED = re.compile(
 # A tag with no comma before it ("aarhus is a norwegian city right"), read only after a statement: a
 # question word first asks something else ("Which answer is correct").
 _BARE_TAG = re.compile(r"\s(?:right|correct|true)\s*\?*\s*$", re.IGNORECASE)
-# What sets a topic or a lead-in before the question proper: "Quick check: was ...", "Radiohead - were they ...",
-# a sentence before it ("Curium was named after two scientists. Where were they born?").
-_TOPIC = re.compile(r":|\s[-–—]+\s|[.!?]\s+(?=\S)")
+# What sets a topic or a lead-in before the question proper: "Quick check: was ...", "Radiohead - were they ...".
+_TOPIC = re.compile(r":|\s[-–—]+\s")
+# A sentence before a question that a question word opens ("Curium was named after two scientists. Where were
+# they born?"): a full stop after a lowercase letter, not one of a title's question marks ("Where Do We Come
+# From? What Are We?") nor a name's "Inc." before a verb.
+_SENTENCE = re.compile(r"(?<=[a-z])\.\s+(?=(?:what|which|who|whom|whose|where|when|how)\b)", re.IGNORECASE)
 _DATE = re.compile(r"^-?\d{4}(?:-\d\d(?:-\d\d)?)?(?:T[\d:.]+(?:Z|[+-]\d\d:\d\d)?)?$")
 _IRI = re.compile(r"^[A-Za-z][A-Za-z0-9+.\-]*:(?://|[^\s]*[/#:])\S*$")
 
@@ -304,7 +307,9 @@ def split_topic(question: str) -> tuple[str, str] | None:
     """(topic, question proper): the words before a topic's last separator, and those after it when a
     question word opens them ("the element named for alfred nobel - what's its symbol"); None for a
     question with no such topic."""
-    last = next(reversed(list(_TOPIC.finditer(question))), None)
+    last = max(
+        [*_TOPIC.finditer(question), *_SENTENCE.finditer(question)], key=lambda m: m.end(), default=None
+    )
     if last is None or not _WH.match(question[last.end() :].strip().lower()):
         return None
     return question[: last.start()], question[last.end() :]

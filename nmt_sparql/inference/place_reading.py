@@ -213,7 +213,7 @@ class PlaceReading(KBReader):
         noun the question says in the plural) as a value, by the property most things have it by
         (`?x ont:occupation res:Chemist`), joined to the place as the KB most often joins them
         (nationality), counted when the question asks how many; None unless the noun the question asks
-        with is such an adjective and such a role."""
+        with is such an adjective and such a role, and no class of the units is named by its word."""
         noun = said.asked_noun()
         if len(noun) < 2 or self.index is None:
             return None
@@ -222,19 +222,21 @@ class PlaceReading(KBReader):
         places = [
             u for u in dict.fromkeys(units) if self._kind(u) == "entity" and adjective in said.place_words(u)
         ]
-        if len(roles) != 1 or len(places) != 1 or not self._is_place(places[0]):
-            return None
+        classes = [u for u in units if self._kind(u) == "class" and self.named_by_head(u, plural)]
+        if len(roles) != 1 or len(places) != 1 or classes or not self._is_place(places[0]):
+            return None  # a class named so ("italian painters") is the kind asked for: `place_adjective_read`
         role, place = roles[0], places[0]
         holder = self._held_by(role)
         link = self._place_link("?x", (holder, role), place) if holder is not None else None
         if holder is None or link is None:
             return None
-        head = ["select", "(", "count", "(", "distinct", "?x", ")", "as", "?count", ")"] if counted else []
+        head = (
+            ["select", "(", "count", "(", "distinct", "?x", ")", "as", "?count", ")"]
+            if counted
+            else ["select", "distinct", "?x"]
+        )
         body = ["where", "{", "?x", holder, role, ".", *link, "}"]
-        return [
-            *(head or ["select", "distinct", "?x"]),
-            *body,
-        ], f"{plural} ({role}) of {place} ('{adjective}')"
+        return [*head, *body], f"{plural} ({role}) of {place} ('{adjective}')"
 
     def _role_said(self, entity: str, word: str) -> bool:
         """Whether `word` says the plural of the entity's one-word label, a common noun, or misspells it
