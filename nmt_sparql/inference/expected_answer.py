@@ -68,6 +68,8 @@ _NUMBER_OF = (
 _ARTICLES = frozenset({"the", "a", "an", "all", "some", "any"})
 # The words a question proper opens with.
 _WH = re.compile(r"(?:what|which|who|whom|whose|where|when|how)\b")
+# The words a question asks with.
+QUESTION_WORDS = frozenset({"what", "which", "who", "whom", "whose", "where", "when", "how", "why"})
 # Words that open a question or a request rather than a noun phrase.
 _NOT_A_NOUN = frozenset({
     "what", "which", "who", "whom", "whose", "where", "when", "why", "how", "list", "name",

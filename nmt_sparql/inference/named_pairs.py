@@ -22,14 +22,13 @@ from collections.abc import Sequence
 from nmt_sparql.annotation.linking.sources import token_of
 from nmt_sparql.inference.asked_order import is_verb_form
 from nmt_sparql.inference.comparisons import before_close
-from nmt_sparql.inference.expected_answer import AUXILIARIES, one_edit_from
+from nmt_sparql.inference.expected_answer import AUXILIARIES, QUESTION_WORDS, one_edit_from
 from nmt_sparql.inference.kb_reading import HELD_KEPT, KBReader
 from nmt_sparql.inference.said import Said
 from nmt_sparql.sparql.patterns import answer_variable, braces, triple_patterns
 from nmt_sparql.sparql.tokens import TokenType, detokenize, token_types
 
 # Words that make a question of a statement, or a request of it (`stated_of_two`).
-_QUESTION_WORDS = frozenset({"what", "which", "who", "whom", "whose", "where", "when", "how", "why"})
 _REQUESTS = frozenset({"list", "name", "give", "show", "find", "count", "tell"})
 # Two things asked to have one value of a property ("born in the same town", "the same year as"): `shared_value`.
 _SAME = re.compile(r"\bsame\b", re.IGNORECASE)
@@ -339,8 +338,8 @@ class NamedPairs(KBReader):
             return False
         words = said.text.split()
         named = self.named_entities(said, units)
-        asking = {one_edit_from(w, _QUESTION_WORDS) for w in words}  # "waht": what
-        if len(named) != 2 or _QUESTION_WORDS & asking or words[:1] and words[0] in _REQUESTS:
+        asking = {one_edit_from(w, QUESTION_WORDS) for w in words}  # "waht": what
+        if len(named) != 2 or QUESTION_WORDS & asking or words[:1] and words[0] in _REQUESTS:
             return False
 
         opening = int(words[:1] == ["the"])

@@ -218,6 +218,7 @@ from nmt_sparql.inference.expected_answer import (
     AUXILIARIES,
     COUNT,
     DATE,
+    QUESTION_WORDS,
     THING,
     TIME_NOUNS,
     YES_NO,
@@ -250,8 +251,6 @@ from nmt_sparql.sparql.tokens import NUMBER, TokenType, detokenize, token_types
 from nmt_sparql.sparql.validate import query_parse_error
 
 MAX_ROUNDS = 5
-# Words that ask: one after a question's opening noun asks for something other than that noun's things.
-_ASKING_WORDS = frozenset({"what", "which", "who", "whom", "whose", "where", "when", "how"})
 # A year a question says ("born before 1942").
 _YEAR = re.compile(r"\b(1\d{3}|20\d{2})\b")
 ANSWERED, PARSE_ERROR, EMPTY, UNKNOWN_IRI, REFUSED, KB_ERROR, WRONG_KIND = (
@@ -1972,7 +1971,7 @@ class Repairer(Comparisons, PlaceReading, NamedPairs, TopicReading, IdiomReading
         cls = self.asked_class(question, units) if question else None
         noun = said.asked_noun()[:1]
         words = said.text.split()
-        if words[:1] != ["which"] and _ASKING_WORDS & set(words[1:]):
+        if words[:1] != ["which"] and QUESTION_WORDS & set(words[1:]):
             return False  # "The country whose capital is Ulaanbaatar uses what money?": the noun is its topic
         if cls is None or not noun or not self.named_by_head(cls, noun[0]):
             return False
