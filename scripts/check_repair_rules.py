@@ -6,7 +6,8 @@ entities the query names, nor only entities the question names and the query doe
 joined to the answer variable and every variable an ORDER BY or FILTER reads bound, sparql/patterns.py), the direction of its superlative or comparative and whether it
 asks for a ranking or a comparison at all (inference/asked_order.py), a number it compares with that a
 pattern takes as its value, a value compared with an entity rather than its value, the measure a unit
-names ("the most people": population), a count of a measure's values, a value no other part of the
+names ("the most people": population), the one measure of an entity that a compared value read by no
+measure stands for, a count of a measure's values, a value no other part of the
 query reads (asked for when the question says its property, dropped when it does not), the class its
 opening words name, a
 property it says that the query leaves out (one hop further, among the linker's candidates), an entity
@@ -29,10 +30,11 @@ them by, a range the question names by its two ends (a FILTER made it), of one n
 be the gold one), an entity named and left out of an ASK (joined, its answer must be the gold one), things
 placed between or beyond named ones by a measure or compared with one linked as they are, the place an
 ordinal names in an order, the thing of the class asked for that a said place lies in, and the fact asked
-of a topic's thing or of a thing a relative clause names (their answers must be the gold one), an answer
+of a topic's thing or of a thing a relative clause names, things of a kind named after their maker,
+and where one named thing is from (their answers must be the gold one), an answer
 that is the thing the question talks of taken one hop further, a place named by its people read as people
 of its nationality (it must not answer), the answer turned to the subject of the verb the question asks
-with, and an answer untyped when the question asks for two classes (its
+with, two hops by one property the KB holds both ways made one, and an answer untyped when the question asks for two classes (its
 answer must be the gold one), two things asked to have the same value, a fact of two things named side by
 side read of each, and a question asking of some of a named thing's members (their answers must be the gold
 one). A rule that would reject
@@ -205,6 +207,9 @@ def main() -> None:
         checked["value compared"] += 1
         if repairer.value_compared(tokens, question) is not None:
             changed["value compared"].append(where)
+        checked["measure of a compared value"] += 1
+        if repairer.measure_of_compared(tokens, question) is not None:
+            changed["measure of a compared value"].append(where)
         checked["entity compared"] += 1
         if repairer.entity_compared(tokens) is not None:
             changed["entity compared"].append(where)
@@ -317,6 +322,9 @@ def main() -> None:
             checked["verb's subject"] += 1
             if repairer.subject_of_the_verb(tokens, said_linked) is not None:
                 changed["verb's subject"].append(where)
+            checked["there and back"] += 1
+            if repairer.there_and_back_removed(tokens) is not None:
+                changed["there and back"].append(where)
             checked["range of two ends"] += 1
             if repairer.span_compared(tokens, question) is not None:
                 changed["range of two ends"].append(where)

@@ -96,6 +96,14 @@ from nmt_sparql.inference.expected_answer import (
         ("Keith Richards studied at the LSE - true or not?", YES_NO),
         ("aarhus is a norwegian city right", YES_NO),  # a tag with no comma, after a statement
         ("Which answer is correct", NOT_A_DATE),  # a question word first: no statement tagged
+        ("the beatles came from liverpool?", YES_NO),  # a statement asked with a question mark
+        ("Hamlet was written by Marlowe?", YES_NO),
+        ("Curium - named after Marie Curie?", YES_NO),  # a verb's past after a topic
+        ("books orwell wrote?", NOT_YES_NO_OR_COUNT),  # the verb ends a noun phrase
+        ("paintings painted by dali?", NOT_YES_NO_OR_COUNT),  # a participle, no finite verb
+        ("rivers that were dammed before 1960?", NOT_YES_NO_OR_COUNT),  # a relative clause
+        ("the beatles came from liverpool or london?", NOT_YES_NO_OR_COUNT),  # a choice
+        ("Whre is The Hobbit's writer a citizen of?", NOT_YES_NO_OR_COUNT),  # a misspelt "where"
         ("Name the planet on the right", NOT_YES_NO_OR_COUNT),
         ("Van Gogh's most famous canvases", NOT_A_MEASURE),  # things he has: no date of his
         ("puccini's greatest hits on the opera stage", NOT_A_MEASURE),

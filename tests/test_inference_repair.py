@@ -1366,6 +1366,29 @@ def test_a_number_the_question_compares_with_that_a_pattern_takes_as_its_value_b
     assert inclusive[0] == _tokens("ASK WHERE { res:Alien ont:releaseYear ?v . FILTER(?v >= 1980) }")
 
 
+def test_a_value_compared_but_read_by_no_measure_is_read_by_the_one_measure_the_word_compares(
+    kb: Recording, index: KBIndex, prefixes: PrefixMap
+) -> None:
+    """ "Did Alien come out before 1980?" decoded as `res:Alien a ?v . FILTER(?v < 1980)` compares a class
+    with a year: always false. The entity's one measure that "before" compares (its release year) reads
+    the value instead, as a year where the values are dates ("born before 1940": a birth date)."""
+    typed = _tokens("ASK WHERE { res:Alien a ?v . FILTER(?v < 1980) }")
+    repairer = Repairer(kb, prefixes, index, max_rounds=1)
+
+    repaired = repairer.repair([typed], ["res:Alien", "1980"], "Did Alien come out before 1980?")
+
+    assert repaired.tokens == _tokens("ASK WHERE { res:Alien ont:releaseYear ?v . FILTER(?v < 1980) }")
+    assert repaired.answer is not None and repaired.answer.boolean is True
+    placed = _tokens("ASK WHERE { res:Ridley_Scott ont:birthPlace ?v . FILTER(?v < 1940) }")
+    dated = repairer.measure_of_compared(placed, "Was Ridley Scott born before 1940?")
+    assert dated is not None
+    assert dated[0] == _tokens("ASK WHERE { res:Ridley_Scott ont:birthDate ?v . FILTER(year(?v) < 1940) }")
+    # a measure read already, or a question that compares nothing
+    measured = _tokens("ASK WHERE { res:Alien ont:releaseYear ?v . FILTER(?v < 1980) }")
+    assert repairer.measure_of_compared(measured, "Did Alien come out before 1980?") is None
+    assert repairer.measure_of_compared(typed, "Is Alien a film of 1980?") is None
+
+
 def test_a_count_of_a_measures_values_asks_for_the_values_and_a_count_of_years_for_nothing(
     prefixes: PrefixMap, tmp_path: Path
 ) -> None:
@@ -3157,6 +3180,17 @@ def test_a_range_said_by_its_two_ends_replaces_the_comparison_a_query_makes(nati
         )
         assert repaired.answer.rows == (("2",),)
         assert nations.span_compared(wrong, "How many elements have atomic numbers above 100?") is None
+    # a pattern that takes one end as its value ("from 85 to 100" decoded as `?x ont:atomicNumber 100`)
+    end = _tokens(
+        "SELECT (COUNT(DISTINCT ?x) AS ?c) WHERE { ?x a ont:ChemicalElement . ?x ont:atomicNumber 100 }"
+    )
+    ranged = nations.repair([end], units, "How many elements have atomic numbers from 85 to 100?")
+    assert ranged.tokens == _tokens(
+        "SELECT (COUNT(DISTINCT ?x) AS ?c) WHERE { ?x a ont:ChemicalElement . ?x ont:atomicNumber ?v . "
+        "FILTER(?v >= 85 && ?v <= 100) }"
+    )
+    assert ranged.answer.rows == (("2",),)
+    assert nations.span_compared(end, "How many elements have atomic number 100?") is None
 
 
 def test_a_decade_of_numbers_or_a_year_of_dates_filters_the_answers(nations: Repairer) -> None:
@@ -4682,3 +4716,150 @@ def test_a_role_named_in_the_plural_after_a_place_adjective_is_read_as_people_of
         assert (
             roles.role_of_place([*units, "ont:Chemist"], Said("French chemists", roles.index), False) is None
         )
+
+
+MAKERS_TTL = """@prefix res: <http://repair.test/resource/> .
+@prefix ont: <http://repair.test/ontology/> .
+res:Don_Giovanni ont:genre res:Opera ; ont:composer res:Wolfgang_Mozart .
+res:The_Magic_Flute ont:genre res:Opera ; ont:composer res:Wolfgang_Mozart .
+res:Jupiter_Symphony ont:genre res:Symphony ; ont:composer res:Wolfgang_Mozart .
+res:Aida ont:genre res:Opera ; ont:composer res:Giuseppe_Verdi .
+res:Paths_of_Glory ont:genre res:War_film ; ont:director res:Stanley_Kubrick .
+res:The_Shining ont:genre res:Horror_film ; ont:director res:Stanley_Kubrick .
+res:Wolfgang_Mozart ont:spouse res:Constanze_Mozart .
+"""
+MAKER_ENTRIES = [
+    Entry("res:Opera", "entity", ("opera",)),
+    Entry("res:War_film", "entity", ("war film",)),
+    Entry("res:Wolfgang_Mozart", "entity", ("Wolfgang Amadeus Mozart",)),
+    Entry("res:Constanze_Mozart", "entity", ("Constanze Mozart",)),
+    Entry("res:Giuseppe_Verdi", "entity", ("Giuseppe Verdi",)),
+    Entry("res:Stanley_Kubrick", "entity", ("Stanley Kubrick",)),
+    Entry("ont:genre", "property", ("genre",)),
+    Entry("ont:composer", "property", ("composer",)),
+    Entry("ont:director", "property", ("director",)),
+    Entry("ont:spouse", "property", ("spouse",)),
+]
+
+
+def test_a_kind_named_in_the_plural_after_a_makers_name_is_read_as_the_makers_things_of_that_kind(
+    prefixes: PrefixMap, tmp_path: Path
+) -> None:
+    """ "Show me Mozart's operas" decoded as his spouse: "operas" names res:Opera in the plural, the value
+    things hold by `ont:genre`, and "mozart" names two people, of whom only Wolfgang has operas, joined
+    to him by `ont:composer`; a label of two words ("kubrick's war films") and a misspelt name ("verdy
+    operas") read the same, "how many" counts; a noun phrase that does not end the question, a
+    singular and a maker with no such things read nothing."""
+    spouse = _tokens("SELECT DISTINCT ?x WHERE { res:Wolfgang_Mozart ont:spouse ?x }")
+    units = ["res:Wolfgang_Mozart", "res:Constanze_Mozart", "res:Opera", "ont:spouse", "ont:genre"]
+    with _repairer_on(tmp_path, prefixes, MAKERS_TTL, MAKER_ENTRIES) as makers:
+        operas = makers.repair([spouse], units, "Show me Mozart's operas")
+        assert operas.tokens == _tokens(
+            "SELECT DISTINCT ?x WHERE { ?x ont:genre res:Opera . ?x ont:composer res:Wolfgang_Mozart }"
+        )
+        assert {row[0].rsplit("/", 1)[1] for row in operas.answer.rows} == {"Don_Giovanni", "The_Magic_Flute"}
+        war = makers.kind_by_maker(
+            ["res:Stanley_Kubrick", "res:War_film"], Said("kubrick's war films", makers.index), False
+        )
+        assert war is not None and war[0] == _tokens(
+            "SELECT DISTINCT ?x WHERE { ?x ont:genre res:War_film . ?x ont:director res:Stanley_Kubrick }"
+        )
+        verdi = ["res:Giuseppe_Verdi", "res:Opera"]
+        counted = makers.kind_by_maker(verdi, Said("how many verdy operas", makers.index), True)
+        assert counted is not None and counted[0][:3] == ["select", "(", "count"]
+        assert (
+            makers.kind_by_maker(units, Said("Mozart's operas premiered where?", makers.index), False) is None
+        )
+        assert makers.kind_by_maker(units, Said("Mozart's opera", makers.index), False) is None
+        assert (
+            makers.kind_by_maker(
+                ["res:Constanze_Mozart", "res:Opera"], Said("constanze mozart's operas", makers.index), False
+            )
+            is None
+        )
+
+
+ORIGINS_TTL = """@prefix res: <http://repair.test/resource/> .
+@prefix ont: <http://repair.test/ontology/> .
+res:AC_DC ont:hometown res:Sydney ; ont:genre res:Hard_rock ; ont:bandMember res:Angus_Young .
+res:Angus_Young ont:birthPlace res:Glasgow ; ont:nationality res:Australia .
+res:Sydney a ont:City .
+res:Glasgow a ont:City .
+res:Australia a ont:Country .
+res:Hard_rock a ont:Genre .
+"""
+ORIGIN_ENTRIES = [
+    Entry("res:AC_DC", "entity", ("AC/DC",)),
+    Entry("res:Angus_Young", "entity", ("Angus Young",)),
+    Entry("ont:City", "class", ("city",)),
+    Entry("ont:Country", "class", ("country",)),
+    Entry("ont:Genre", "class", ("genre",)),
+    Entry("ont:hometown", "property", ("hometown",)),
+    Entry("ont:genre", "property", ("genre",)),
+]
+ORIGIN_FACTS = [
+    ("res:Sydney", "a", "ont:City"),
+    ("res:Glasgow", "a", "ont:City"),
+    ("res:Australia", "a", "ont:Country"),
+    ("res:Hard_rock", "a", "ont:Genre"),
+]
+
+
+def test_where_one_named_thing_is_from_is_its_one_property_with_a_place_as_its_value(
+    prefixes: PrefixMap, tmp_path: Path
+) -> None:
+    """ "Where are AC/DC from?" decoded as the band's genre: the KB places the band by one property, its
+    hometown, so that is what "where ... from" asks; a thing the KB places by two (a person's
+    birthplace and nationality), more named than the one thing ("Where is Angus Young's band from?")
+    and a question that does not end with "from" read nothing."""
+    genre = _tokens("SELECT DISTINCT ?x WHERE { res:AC_DC ont:genre ?x }")
+    units = ["res:AC_DC", "ont:genre", "ont:hometown"]
+    with _repairer_on(tmp_path, prefixes, ORIGINS_TTL, ORIGIN_ENTRIES, facts=ORIGIN_FACTS) as places:
+        origin = places.repair([genre], units, "Where are AC/DC from?")
+        assert origin.tokens == _tokens("SELECT DISTINCT ?x WHERE { res:AC_DC ont:hometown ?x }")
+        assert origin.answer.rows == (("http://repair.test/resource/Sydney",),)
+        come = places.origin_asked(units, Said("where do ac/dc originally come from", places.index))
+        assert come is not None and come[0] == origin.tokens
+        person = ["res:Angus_Young", "res:AC_DC"]
+        assert places.origin_asked(person, Said("Where is Angus Young from?", places.index)) is None
+        assert places.origin_asked(person, Said("Where is Angus Young's band from?", places.index)) is None
+        assert places.origin_asked(units, Said("Where did AC/DC play?", places.index)) is None
+
+
+SPOUSES_TTL = """@prefix res: <http://repair.test/resource/> .
+@prefix ont: <http://repair.test/ontology/> .
+res:Frida_Kahlo ont:spouse res:Diego_Rivera ; ont:birthPlace res:Coyoacan .
+res:Diego_Rivera ont:spouse res:Frida_Kahlo ; ont:birthPlace res:Guanajuato .
+res:Titan ont:orbits res:Saturn .
+res:Saturn ont:orbits res:Sun .
+"""
+SPOUSE_ENTRIES = [
+    Entry("res:Frida_Kahlo", "entity", ("Frida Kahlo",)),
+    Entry("res:Titan", "entity", ("Titan",)),
+    Entry("ont:spouse", "property", ("spouse",)),
+    Entry("ont:birthPlace", "property", ("birth place",)),
+    Entry("ont:orbits", "property", ("orbits",)),
+]
+
+
+def test_two_hops_by_a_property_the_kb_holds_both_ways_are_one(prefixes: PrefixMap, tmp_path: Path) -> None:
+    """ "where was frida kahlo's husband born" decoded as her spouse's spouse's birthplace: the KB holds
+    `ont:spouse` both ways for her, so the second hop comes back to her and is dropped; a chain of a
+    property it does not hold so ("what does the planet Titan orbits orbit": the Sun) keeps both."""
+    twice = _tokens(
+        "SELECT DISTINCT ?v WHERE { res:Frida_Kahlo ont:spouse ?x . ?x ont:spouse ?h . ?h ont:birthPlace ?v }"
+    )
+    units = ["res:Frida_Kahlo", "ont:spouse", "ont:birthPlace"]
+    with _repairer_on(tmp_path, prefixes, SPOUSES_TTL, SPOUSE_ENTRIES) as spouses:
+        once = spouses.repair([twice], units, "where was frida kahlo's husband born")
+        assert once.tokens == _tokens(
+            "SELECT DISTINCT ?v WHERE { res:Frida_Kahlo ont:spouse ?x . ?x ont:birthPlace ?v }"
+        )
+        assert once.answer.rows == (("http://repair.test/resource/Guanajuato",),)
+        back = _tokens("SELECT DISTINCT ?x WHERE { ?y ont:spouse res:Frida_Kahlo . ?x ont:spouse ?y }")
+        assert spouses.there_and_back_removed(back) == (
+            _tokens("SELECT DISTINCT ?y WHERE { ?y ont:spouse res:Frida_Kahlo }"),
+            "ont:spouse there and back from res:Frida_Kahlo dropped",
+        )
+        chain = _tokens("SELECT DISTINCT ?x WHERE { res:Titan ont:orbits ?y . ?y ont:orbits ?x }")
+        assert spouses.there_and_back_removed(chain) is None

@@ -31,10 +31,10 @@ from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Literal
 
-from lemminflect import getAllInflections, getAllLemmas, getInflection
+from lemminflect import getAllLemmas, getInflection
 from rapidfuzz.distance import OSA
 
-from nmt_sparql.annotation.linking.wordforms import is_dictionary_word
+from nmt_sparql.annotation.linking.wordforms import is_dictionary_word, is_verb_form
 from nmt_sparql.core.marks import UNIT_PATTERN
 from nmt_sparql.inference.expected_answer import AREA_UNITS, LENGTH_UNITS, one_edit_from
 from nmt_sparql.sparql.patterns import constant_comparisons, idle_filters, triple_patterns
@@ -301,15 +301,6 @@ _ADVERB_ORDINAL = re.compile(r"\b(first|last|initially|finally) (?=([a-z]+)\b)")
 
 
 @functools.lru_cache(maxsize=8192)
-def is_verb_form(word: str, tags: tuple[str, ...]) -> bool:
-    """Whether `word` is one of a verb's forms of the Penn `tags` ("seen" of VBN, "goes" of VBZ)."""
-    for lemma in getAllLemmas(word, upos="VERB").get("VERB", ()):
-        forms = getAllInflections(lemma, upos="VERB")
-        if any(word in forms.get(tag, ()) for tag in tags):
-            return True
-    return False
-
-
 def _as_adverb(match: re.Match[str]) -> str:
     """The ordinal of `match` dropped when the word after it is a verb's past and no determiner or
     possessive comes before it ("Orwell's first published novel" ranks), else kept."""

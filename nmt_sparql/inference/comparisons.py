@@ -246,6 +246,34 @@ class Comparisons(KBReader):
             return new, f"the value {number} made a comparison ('{wanted.word}')"
         return None
 
+    def measure_of_compared(self, tokens: Sequence[str], question: str) -> tuple[list[str], str] | None:
+        """`tokens` with a value compared with a number but read by a property whose values cannot be
+        compared (`res:Neptune a ?v . filter ( ?v < 1850 )`: a class; or things) read instead by the one
+        measure of that entity that the question's comparative word fits ("Was Neptune spotted before
+        1850?": its discovery year), as a year where its values are dates; None when the query reads a
+        measure already, the question compares nothing, or not one measure fits."""
+        wanted = asked(question, "comparative")
+        if wanted is None or "filter" not in tokens:
+            return None
+        types = token_types(list(tokens), self.prefixes)
+        compared = compared_variables(tokens, types)
+        for s, p, o in triple_patterns(tokens, types):
+            value, prop = tokens[o], tokens[p]
+            if value not in compared or types[s] != TokenType.URI or tokens.count(value) != 2:
+                continue
+            if prop != "a" and (types[p] != TokenType.URI or self._measured_values(prop)):
+                continue
+            fitting = [m for m in self._literal_measures(tokens[s]) if self._direction(wanted, m) is not None]
+            if len(fitting) != 1:
+                return None
+            measure = fitting[0]
+            new = [*tokens[:p], measure, *tokens[p + 1 :]]
+            at = new.index(value, o + 1)  # the one other place the value stands: its comparison
+            if new[at - 2 : at] != ["year", "("]:
+                new[at : at + 1] = self._as_compared(measure, value, self.values_are_dates(measure))
+            return new, f"{prop} -> {measure}, the one measure of {tokens[s]} that '{wanted.word}' compares"
+        return None
+
     def entity_as_value(
         self, tokens: Sequence[str], question: str, units: Sequence[str]
     ) -> tuple[list[str], str] | None:
@@ -975,7 +1003,10 @@ class Comparisons(KBReader):
     def span_compared(self, tokens: Sequence[str], question: str) -> tuple[list[str], str] | None:
         """A query whose one FILTER compares a measured value with numbers, while the question names a
         range by its two ends ("atomic numbers from 21 to 30" decoded as `filter ( ?v > 30 )`, "numbered 57
-        through 71" as `= 71`): the FILTER made the range's (`span_test`). None otherwise."""
+        through 71" as `= 71`): the FILTER made the range's (`span_test`); so a query with no FILTER whose
+        pattern takes one end of the range as its value (`?x ont:atomicNumber 71`). None otherwise."""
+        if "filter" not in tokens and asked_span(question, False) is not None:
+            return self._end_as_span(tokens, question)
         if tokens.count("filter") != 1 or asked_span(question, False) is None:
             return None
         start = tokens.index("filter")
@@ -999,6 +1030,24 @@ class Comparisons(KBReader):
             return None
         made = [*tokens[:start], *test, *tokens[end:]]
         return made, f"its FILTER made the range the question names ({span})"
+
+    def _end_as_span(self, tokens: Sequence[str], question: str) -> tuple[list[str], str] | None:
+        """`span_compared` of a query whose pattern takes an end of the range as its value: the value made
+        a variable, kept within the range."""
+        types = token_types(list(tokens), self.prefixes)
+        for _, p, o in triple_patterns(tokens, types):
+            prop, number = tokens[p], tokens[o]
+            if types[p] != TokenType.URI or not NUMBER.fullmatch(number) or not self._measured_values(prop):
+                continue
+            span = asked_span(question, self.values_are_dates(prop))
+            if span is None or not span.closed or float(number) not in (span.low, span.high):
+                continue
+            value = fresh_value(tokens)
+            made = before_close(
+                [*tokens[:o], value, *tokens[o + 1 :]], [".", *self.span_test(prop, value, span)]
+            )
+            return made, f"its value {number} made the range the question names ({span})"
+        return None
 
     def span_test(self, prop: str, value: str, span: Span) -> list[str]:
         """The FILTER that keeps a value of `prop` within `span` (of dates: their years)."""

@@ -18,9 +18,10 @@ import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 
+from lemminflect import getAllLemmas
 from rapidfuzz.distance import OSA
 
-from nmt_sparql.annotation.linking.wordforms import is_dictionary_word
+from nmt_sparql.annotation.linking.wordforms import is_dictionary_word, is_past_only, is_verb_form
 from nmt_sparql.core.marks import UNIT_PATTERN
 from nmt_sparql.execution.answer import Answer, canonical_number
 
@@ -104,6 +105,10 @@ _TOPIC = re.compile(r":|\s[-–—]+\s")
 # they born?"): a full stop after a lowercase letter, not one of a title's question marks ("Where Do We Come
 # From? What Are We?") nor a name's "Inc." before a verb.
 _SENTENCE = re.compile(r"(?<=[a-z])\.\s+(?=(?:what|which|who|whom|whose|where|when|how)\b)", re.IGNORECASE)
+# Finite forms of "be" and "have", which make a statement of the words around them.
+_BE_HAVE = frozenset({"is", "are", "was", "were", "has", "have", "had"})
+# Words that open a relative clause: a verb after them belongs to a noun phrase ("rivers that flow ...").
+_RELATIVE = frozenset({"that", "who", "which", "whom", "whose"})
 _DATE = re.compile(r"^-?\d{4}(?:-\d\d(?:-\d\d)?)?(?:T[\d:.]+(?:Z|[+-]\d\d:\d\d)?)?$")
 _IRI = re.compile(r"^[A-Za-z][A-Za-z0-9+.\-]*:(?://|[^\s]*[/#:])\S*$")
 
@@ -184,6 +189,8 @@ def expected_answer(question: str) -> Expected:
         return YES_NO
     if _BARE_TAG.search(untagged) and not _WH.match(first) and first not in _NOT_A_NOUN:
         return YES_NO
+    if _stated(question):
+        return YES_NO
     if first in AUXILIARIES and second in ("is", "are", "was", "were"):
         return ANY  # "Were is Oslo?": a misspelt "where", no yes/no question
     if first in AUXILIARIES:
@@ -249,6 +256,30 @@ def expected_answer(question: str) -> Expected:
     if _possessed_plural(words):
         return NOT_A_MEASURE  # "Van Gogh's most famous canvases": things he has, not a date of his
     return NOT_YES_NO_OR_COUNT
+
+
+def _stated(question: str) -> bool:
+    """Whether `question` is a statement asked with a question mark ("rubber soul came out in 1966?",
+    "guernica was painted by dali?", "bohrium - named after niels bohr?"): it ends with one, has no
+    question word and offers no choice ("or"), opens with a noun, and a finite verb follows its first
+    word, not last nor in a relative clause (a form of be or have, or a past that no participle shares:
+    "came", not "painted" of "paintings painted by dali?"), or its part after a topic opens with a
+    verb's past."""
+    words = [re.split(r"['’]", w)[0] for w in _words(question)]  # "what's": what
+    if not question.rstrip().endswith("?") or not words or "or" in words or QUESTION_WORDS & set(words):
+        return False
+    if words[0] in _NOT_A_NOUN or words[0] in AUXILIARIES:
+        return False
+    if any(OSA.distance(words[0], w, score_cutoff=1) <= 1 for w in QUESTION_WORDS):
+        return False  # "Whre is The Hobbit's writer a citizen of?": a misspelt question word
+    topic = list(_TOPIC.finditer(question))
+    after = _words(question[topic[-1].end() :]) if topic else []
+    if after and not getAllLemmas(after[0]).get("NOUN") and is_verb_form(after[0], ("VBD", "VBN")):
+        return True  # "Europium - named after Jupiter's moon Europa?"
+    return any(
+        (w in _BE_HAVE or is_past_only(w)) and words[i - 1] not in _RELATIVE
+        for i, w in enumerate(words[1:-1], start=1)
+    )
 
 
 def _possessed_plural(words: Sequence[str]) -> bool:

@@ -20,7 +20,7 @@ import re
 from collections.abc import Sequence
 
 from nmt_sparql.annotation.linking.sources import token_of
-from nmt_sparql.inference.asked_order import is_verb_form
+from nmt_sparql.annotation.linking.wordforms import is_verb_form
 from nmt_sparql.inference.comparisons import before_close
 from nmt_sparql.inference.expected_answer import AUXILIARIES, QUESTION_WORDS, one_edit_from
 from nmt_sparql.inference.kb_reading import HELD_KEPT, KBReader

@@ -30,6 +30,10 @@ from nmt_sparql.sparql.tokens import TokenType, detokenize, token_types
 # before it that makes it a language's too ("written in French").
 _SPOKEN_AFTER = frozenset({"speaking", "language", "languages", "speaker", "speakers", "spoken"})
 _SPOKEN_BEFORE = frozenset({"in", "into", "from"})
+# Words of "where ... from" around the name of what is placed ("Where do U2 originally come from?").
+_ORIGIN_WORDS = frozenset(
+    {"is", "are", "was", "were", "do", "does", "did", "originally", "come", "comes", "hail", "the"}
+)
 
 
 class PlaceReading(KBReader):
@@ -237,6 +241,46 @@ class PlaceReading(KBReader):
         )
         body = ["where", "{", "?x", holder, role, ".", *link, "}"]
         return [*head, *body], f"{plural} ({role}) of {place} ('{adjective}')"
+
+    def origin_asked(self, units: Sequence[str], said: Said) -> tuple[list[str], str] | None:
+        """What "Where are AC/DC from?" and "where do U2 come from" ask: the one property by which the KB
+        places the one entity the question names between "where" and "from" (`res:AC_DC ont:hometown
+        ?x`): its only property whose values are places. None when the question asks otherwise, names
+        more than that entity ("Where is Dave Grohl's band from?"), or the KB places it by several
+        properties (a person's birthplace and nationality) or none."""
+        words = said.text.split()
+        if words[:1] != ["where"] or words[-1:] != ["from"] or self.index is None:
+            return None
+        content = {i for i in range(1, len(words) - 1) if words[i] not in _ORIGIN_WORDS}
+        named = [
+            u
+            for u in dict.fromkeys(units)
+            if self._kind(u) == "entity"
+            and any(
+                a > 0 and b < len(words) and content <= set(range(a, b)) for a, b in said.spans_in_full(u)
+            )
+        ]
+        if len(named) != 1:
+            return None
+        entity = named[0]
+        answer = self._query(
+            detokenize(
+                ["select", "distinct", "?_p", "?_v", "where", "{", entity, "?_p", "?_v", ".",
+                 "filter", "(", "isiri", "(", "?_v", ")", ")", "}", "limit", "50"],
+                self.prefixes,
+            )
+        )  # fmt: skip
+        rows = answer.rows if answer.ok else []
+        placing = {
+            token_of(p, self.prefixes)
+            for p, v in rows
+            if p is not None and v is not None and self._is_place(token_of(v, self.prefixes) or "")
+        }
+        if len(placing) != 1 or None in placing:
+            return None
+        prop = placing.pop()
+        assert prop is not None
+        return ["select", "distinct", "?x", "where", "{", entity, prop, "?x", "}"], f"where {entity} is from"
 
     def _role_said(self, entity: str, word: str) -> bool:
         """Whether `word` says the plural of the entity's one-word label, a common noun, or misspells it

@@ -182,6 +182,7 @@ from nmt_sparql.annotation.linking.wordforms import (
     inflections,
     is_common_noun,
     is_dictionary_word,
+    is_verb_form,
 )
 from nmt_sparql.annotation.units import units
 from nmt_sparql.execution.answer import Answer
@@ -197,7 +198,6 @@ from nmt_sparql.inference.asked_order import (
     asks_for_the_top,
     compares_with_a_bound,
     inclusive_bound,
-    is_verb_form,
     nearest_kept,
     ordered_variable,
     ranking_dropped,
@@ -231,8 +231,8 @@ from nmt_sparql.inference.expected_answer import (
 )
 from nmt_sparql.inference.idioms import IdiomReading
 from nmt_sparql.inference.kb_reading import ANSWERS_READ, element_name, typed_by
+from nmt_sparql.inference.kind_reading import KindReading
 from nmt_sparql.inference.named_pairs import NamedPairs
-from nmt_sparql.inference.place_reading import PlaceReading
 from nmt_sparql.inference.said import Said
 from nmt_sparql.inference.topics import TopicReading
 from nmt_sparql.sparql.patterns import (
@@ -341,7 +341,7 @@ def expected_of(question: str) -> Expected:
     return expected
 
 
-class Repairer(Comparisons, PlaceReading, NamedPairs, TopicReading, IdiomReading):
+class Repairer(Comparisons, KindReading, NamedPairs, TopicReading, IdiomReading):
     """Repairs the n-best hypotheses of questions on one KB (see the module docstring).
 
     `index`: the KB index the annotator uses (None: replacements come from the question's units only);
@@ -2217,17 +2217,45 @@ class Repairer(Comparisons, PlaceReading, NamedPairs, TopicReading, IdiomReading
         if len(patterns) != 1:
             return None
         s, p, o = patterns[0]
-        label = normalize(self.index.label(tokens[p]) or "").split() if self.index is not None else []
-        if (
-            tokens[o] != var
-            or types[s] != TokenType.URI
-            or verb not in self._verb_forms(tokens[p])
-            or verb not in inflections(label[0], ("VERB",))  # "founded" is no form of "founder"
-        ):
+        if tokens[o] != var or types[s] != TokenType.URI or verb not in self._verb_forms(tokens[p]):
             return None
         turned = list(tokens)
         turned[s], turned[o] = tokens[o], tokens[s]
         return turned, f"{tokens[s]} {tokens[p]} {var} turned (the question asks for what {verb} it)"
+
+    def there_and_back_removed(self, tokens: Sequence[str]) -> tuple[list[str], str] | None:
+        """`tokens` without the second of two hops in a row by one property that the KB holds both ways
+        for the entity they start from (`res:Frida_Kahlo ont:spouse ?y . ?y ont:spouse ?h . ?h
+        ont:birthPlace ?x`: her husband's spouse is herself, so "where was Frida Kahlo's husband born"
+        asks it of `?y`), the variable after them read as the one between; None when no chain goes so."""
+        types = token_types(list(tokens), self.prefixes)
+        patterns = triple_patterns(tokens, types)
+        for first, second in itertools.permutations(patterns, 2):
+            prop = tokens[first[1]]
+            if types[first[1]] != TokenType.URI or tokens[second[1]] != prop:
+                continue
+            # E P ?a . ?a P ?b, or ?a P E . ?b P ?a: from E to ?a and on to ?b by P the same way
+            forward = tokens[first[2]] == tokens[second[0]]
+            entity, between, after = (
+                (first[0], first[2], second[2]) if forward else (first[2], first[0], second[0])
+            )
+            if not forward and tokens[second[2]] != tokens[first[0]]:
+                continue
+            var, end = tokens[between], tokens[after]
+            if (
+                types[entity] != TokenType.URI
+                or types[between] != TokenType.VARIABLE
+                or types[after] != TokenType.VARIABLE
+                or var == end
+                or tokens.count(var) != 2
+                or not self._holds([tokens[entity], prop, "?_a", ".", "?_a", prop, tokens[entity]])
+            ):
+                continue
+            kept = without_positions(tokens, set(second))
+            return [
+                var if t == end else t for t in kept
+            ], f"{prop} there and back from {tokens[entity]} dropped"
+        return None
 
     def unsaid_dangling_removed(
         self, tokens: Sequence[str], said: Said | None
@@ -2516,12 +2544,14 @@ class Repairer(Comparisons, PlaceReading, NamedPairs, TopicReading, IdiomReading
         return verb if is_verb_form(verb, ("VBZ", "VBD")) else None
 
     def _verb_forms(self, prop: str) -> frozenset[str]:
-        """The one-word names of a property whose label opens with a verb ("orbits": orbit, orbited)."""
+        """The one-word names of a property whose label opens with a verb that are forms of that verb
+        ("orbits": orbit, orbited; "founder": foundered, not "founded", a name it has as founder)."""
         assert self.index is not None
         label = (self.index.label(prop) or "").lower().split()
         if not label or not is_verb_form(label[0], ("VB", "VBZ", "VBD", "VBP")):
             return frozenset()
-        return frozenset(n for n in self.index.names(prop) if " " not in n)
+        forms = inflections(label[0], ("VERB",))
+        return frozenset(n for n in self.index.names(prop) if " " not in n and n in forms)
 
     def answers_what_it_names(
         self, tokens: Sequence[str], answer: Answer, said: Said, units: Sequence[str], question: str
@@ -2634,17 +2664,20 @@ class Repairer(Comparisons, PlaceReading, NamedPairs, TopicReading, IdiomReading
         self, question: str, units: Sequence[str], said: Said, expected: Expected
     ) -> tuple[list[str], str] | None:
         """The query a question that places things by a measure or an order, or in a place, or that
-        sets a topic, or asks for a property by an idiom, or for a role of a place, asks, read from it
-        alone (`placed_between`, `role_of_place`, `kin_compared`, `placed_at`, `place_of`,
-        `place_past_said` unless it asks how many, `topic_read`, `clause_read`, `idiom_read`), counted
-        when it asks how many ("Name the planets between ..." is a list, though a count may answer it);
-        None for a yes/no question or one that places nothing."""
+        sets a topic, or asks for a property by an idiom, for a role of a place, a kind of a maker or
+        where one thing is from, asks, read from it alone (`placed_between`, `role_of_place`,
+        `kind_by_maker`, `origin_asked`, `kin_compared`, `placed_at`, `place_of`, `place_past_said`
+        unless it asks how many, `topic_read`, `clause_read`, `idiom_read`), counted when it asks how
+        many ("Name the planets between ..." is a list, though a count may answer it); None for a
+        yes/no question or one that places nothing."""
         if expected.boolean:
             return None
         counted = expected == COUNT
         return (
             self.placed_between(question, units, said, counted)
             or self.role_of_place(units, said, counted)
+            or self.kind_by_maker(units, said, counted)
+            or (None if counted else self.origin_asked(units, said))
             or self.kin_compared(question, units, said, counted)
             or self.placed_at(question, units, said, False)
             or self.place_of(question, units, said)
@@ -2727,6 +2760,7 @@ class Repairer(Comparisons, PlaceReading, NamedPairs, TopicReading, IdiomReading
                     lambda t: unasked_ranking_removed(t, question),
                     lambda t: self.unsaid_dangling_removed(t, said),
                     lambda t: self.subject_of_the_verb(t, said),
+                    self.there_and_back_removed,
                     lambda t: unordered_limit_removed(t, question),
                     lambda t: unlimited_top(t, question),
                     lambda t: nearest_kept(t, token_types(t, self.prefixes), question) if nearest else None,
@@ -2738,6 +2772,7 @@ class Repairer(Comparisons, PlaceReading, NamedPairs, TopicReading, IdiomReading
                     if change is not None:
                         tokens, source = change[0], f"{source}: {change[1]}"
                 for compare in (
+                    lambda t: self.measure_of_compared(t, question),
                     lambda t: self.value_compared(t, question),
                     lambda t: self.entity_as_value(t, question, units),
                     self.entity_compared,

@@ -56,6 +56,28 @@ def inflections(word: str, upos: tuple[str, ...] = ("NOUN", "VERB")) -> tuple[st
     return tuple(out)
 
 
+def is_verb_form(word: str, tags: tuple[str, ...]) -> bool:
+    """Whether `word` is one of a verb's forms of the Penn `tags` ("seen" of VBN, "goes" of VBZ)."""
+    for lemma in getAllLemmas(word, upos="VERB").get("VERB", ()):
+        forms = getAllInflections(lemma, upos="VERB")
+        if any(word in forms.get(tag, ()) for tag in tags):
+            return True
+    return False
+
+
+def is_past_only(word: str) -> bool:
+    """Whether `word` is a verb's past that is not also its participle, nor a noun or an adjective
+    ("came", "wrote", "was": a finite verb; not "painted", "born", "topped")."""
+    lemmas = getAllLemmas(word)
+    if "NOUN" in lemmas or "ADJ" in lemmas:
+        return False
+    for lemma in lemmas.get("VERB", ()):
+        forms = getAllInflections(lemma, upos="VERB")
+        if word in forms.get("VBD", ()) and forms.get("VBN") and word not in forms["VBN"]:
+            return True
+    return False
+
+
 def _is_verb(word: str) -> bool:
     return bool(getAllLemmas(word).get("VERB"))
 

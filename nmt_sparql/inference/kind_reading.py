@@ -1,0 +1,91 @@
+"""Things of a kind named after the one who made them, for repair (inference/repair.py).
+
+A question may name things by a common noun that the KB holds as a value, not as a class (a genre:
+"operas", "westerns", "war films"), after the name of the one who made them ("Mozart's operas", "sergio
+leone westerns", "Hitchcok thrillers"). It asks for the things with that value (`?x ont:genre
+res:Opera`) that the KB joins to the named one, by the property it most often joins such things to
+it by (`?x ont:composer res:Wolfgang_Amadeus_Mozart`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from nmt_sparql.annotation.linking.index import misspelt, normalize
+from nmt_sparql.annotation.linking.wordforms import head_plurals, is_common_noun
+from nmt_sparql.inference.expected_answer import asked_noun
+from nmt_sparql.inference.place_reading import PlaceReading
+from nmt_sparql.inference.said import Said
+
+# Words `kind_by_maker` reads of the noun phrase a question asks with: a maker's name of up to three
+# words, a possessive, and a kind of up to two.
+_NOUN_PHRASE = 6
+
+
+class KindReading(PlaceReading):
+    """Kinds of things read with their maker's name (see the module docstring)."""
+
+    def kind_by_maker(self, units: Sequence[str], said: Said, counted: bool) -> tuple[list[str], str] | None:
+        """The things a question that ends with a maker's name and the plural of a kind asks for ("Show
+        me Mozart's operas", "kubrick's war films"): those with the kind's entity (a common noun, the
+        value of the property most things hold it by) that the one named holds by one fact, as the KB
+        most often joins such things to it, counted when the question asks how many. None unless one
+        entity of the units is named so, by its label or by names within it, misspelt or not."""
+        words = asked_noun(said.text, _NOUN_PHRASE)
+        if len(words) < 2 or self.index is None or said.text.split()[-len(words) :] != words:
+            return None  # the noun phrase must end the question: "Mozart's operas premiered where?" asks on
+        entities = [u for u in dict.fromkeys(units) if self._kind(u) == "entity"]
+        for kind in entities:
+            at = self._said_last(kind, words)
+            if at is None:
+                continue
+            named = words[: at - 1] if words[at - 1] == "s" else words[:at]  # "mozart s": a possessive
+            linked = [
+                (maker, link)
+                for maker in entities
+                if maker != kind and named and self._names(maker, named, said)
+                for link in [self._made(kind, maker)]
+                if link is not None
+            ]
+            if len(linked) != 1:
+                continue
+            maker, (holder, made_by) = linked[0]
+            head = (
+                ["select", "(", "count", "(", "distinct", "?x", ")", "as", "?count", ")"]
+                if counted
+                else ["select", "distinct", "?x"]
+            )
+            body = ["where", "{", "?x", holder, kind, ".", "?x", made_by, maker, "}"]
+            return [*head, *body], f"{' '.join(words[at:])} ({kind}) of {maker} ('{' '.join(named)}')"
+        return None
+
+    def _said_last(self, kind: str, words: Sequence[str]) -> int | None:
+        """Where the plural of the entity's label (a common noun: "war films"), misspelt or not, starts
+        when it ends `words` after at least one other word; None otherwise, or for the singular."""
+        label = self.index.label(kind) if self.index is not None else None
+        if not label or not is_common_noun(label):
+            return None
+        for plural in head_plurals(label):
+            form = normalize(plural).split()
+            at = len(words) - len(form)
+            said = words[at:]
+            if at >= 1 and said != normalize(label).split() and all(map(misspelt, said, form)):
+                return at  # the plural or a misspelling of it, not the singular ("Mozart's last opera")
+        return None
+
+    def _names(self, maker: str, named: Sequence[str], said: Said) -> bool:
+        """Whether each of the words names the entity, within its label (a proper name, not a common
+        noun): "sergio leone", "mozart", "hitchcok"."""
+        label = self.index.label(maker) if self.index is not None else None
+        if not label or is_common_noun(label):
+            return False
+        return set(named) <= said.part_words(maker)
+
+    def _made(self, kind: str, maker: str) -> tuple[str, str] | None:
+        """(the property things hold the kind by, the one property that joins most such things to the
+        maker); None when the KB joins none so by one fact."""
+        holder = self._held_by(kind)
+        link = self._place_link("?x", (holder, kind), maker) if holder is not None else None
+        if holder is None or link is None or len(link) != 3:
+            return None
+        return holder, link[1]
