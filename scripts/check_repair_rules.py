@@ -116,6 +116,7 @@ def main() -> None:
         "order or comparison": [],
         "ranking": [],
         "value compared": [],
+        "measure of a compared value": [],
         "entity compared": [],
         "measure counted": [],
         "unit's measure": [],
@@ -154,6 +155,7 @@ def main() -> None:
         "named side by side": [],
         "members asked": [],
         "verb's subject": [],
+        "there and back": [],
     }
     checked = {key: 0 for key in changed}
     for source, record in records(args.data, args.extra):
