@@ -40,16 +40,19 @@ class KindReading(PlaceReading):
             if at is None:
                 continue
             named = words[: at - 1] if words[at - 1] == "s" else words[:at]  # "mozart s": a possessive
+            holder = self._held_by(kind) if named else None
+            if holder is None:
+                continue
             linked = [
-                (maker, link)
+                (maker, made_by)
                 for maker in entities
-                if maker != kind and named and self._names(maker, named, said)
-                for link in [self._made(kind, maker)]
-                if link is not None
+                if maker != kind and self._names(maker, named, said)
+                for made_by in [self._made_by(holder, kind, maker)]
+                if made_by is not None
             ]
             if len(linked) != 1:
                 continue
-            maker, (holder, made_by) = linked[0]
+            maker, made_by = linked[0]
             head = (
                 ["select", "(", "count", "(", "distinct", "?x", ")", "as", "?count", ")"]
                 if counted
@@ -81,11 +84,8 @@ class KindReading(PlaceReading):
             return False
         return set(named) <= said.part_words(maker)
 
-    def _made(self, kind: str, maker: str) -> tuple[str, str] | None:
-        """(the property things hold the kind by, the one property that joins most such things to the
-        maker); None when the KB joins none so by one fact."""
-        holder = self._held_by(kind)
-        link = self._place_link("?x", (holder, kind), maker) if holder is not None else None
-        if holder is None or link is None or len(link) != 3:
-            return None
-        return holder, link[1]
+    def _made_by(self, holder: str, kind: str, maker: str) -> str | None:
+        """The one property that joins most things holding the kind (by `holder`) to the maker; None when
+        the KB joins none so by one fact."""
+        link = self._place_link("?x", (holder, kind), maker)
+        return link[1] if link is not None and len(link) == 3 else None
