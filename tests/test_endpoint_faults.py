@@ -145,7 +145,7 @@ def trained_run(tmp_path_factory: pytest.TempPathFactory) -> Path:
     run = root / "run"
     main(["train", "model.dim=16", "model.ffn_dim=32", "model.heads=2", "model.encoder_layers=1",
           "model.decoder_layers=1", "train.max_steps=1", "evaluate=false", "train.progress_bar=false",
-          "dataset.reader_options.n_per_template=5", f"data.dir={root / 'data'}", f"hydra.run.dir={run}"])  # fmt: skip
+          "dataset.reader_options.n_per_template=5", "data.augment=null", f"data.dir={root / 'data'}", f"hydra.run.dir={run}"])  # fmt: skip
     return run
 
 

@@ -20,7 +20,6 @@ from nmt_sparql.data.readers.jsonl import read_jsonl_data
 from nmt_sparql.execution.embedded import EmbeddedStore
 from nmt_sparql.sparql.prefixes import prefix_map
 from nmt_sparql.sparql.tokens import TokenType, detokenize, token_types, tokenize
-from nmt_sparql.sparql.validate import round_trip
 
 BENCHMARKS = Path(__file__).resolve().parent.parent / "benchmarks"
 # Each set, with the questions it has at least in all and of each kind.
@@ -139,11 +138,11 @@ def test_the_held_out_set_shares_no_question_or_query_with_the_first() -> None:
 
 
 def test_every_query_tokenizes_and_round_trips(examples: list[Example]) -> None:
+    """The detokenized query is the gold text itself: stricter than `round_trip`'s same algebra, and it
+    spares rdflib's parser (16 ms a query, for 40 sets); the KB test below has the engine parse each."""
     pm = prefix_map(BUNDLED_KB)
     for example in examples:
         assert detokenize(tokenize(example.query, pm), pm) == example.query, example.id
-        checked = round_trip(example.query, BUNDLED_KB)
-        assert checked.ok, f"{example.id}: {checked.problem}"
 
 
 def test_every_query_names_only_kb_elements_and_has_an_answer(examples: list[Example], kb) -> None:

@@ -16,7 +16,7 @@ TINY = [
 
 def test_train_then_evaluate_writes_checkpoints_metrics_and_report(tmp_path, capsys):
     run = tmp_path / "run"
-    main(["train", *TINY, "train.max_steps=3", "dataset.reader_options.n_per_template=15", "train.progress_bar=false", f"data.dir={tmp_path / 'data'}",
+    main(["train", *TINY, "train.max_steps=3", "dataset.reader_options.n_per_template=15", "data.augment_n=100", "train.progress_bar=false", f"data.dir={tmp_path / 'data'}",
           f"hydra.run.dir={run}"])  # fmt: skip
     out = capsys.readouterr().out
     assert "answer accuracy %" in out
@@ -44,7 +44,7 @@ def test_train_then_evaluate_writes_checkpoints_metrics_and_report(tmp_path, cap
 
 def test_copy_false_trains_a_model_without_copy(tmp_path):
     run = tmp_path / "run"
-    main(["train", *TINY, "copy=false", "train.max_steps=1", "evaluate=false", "dataset.reader_options.n_per_template=5",
+    main(["train", *TINY, "copy=false", "train.max_steps=1", "evaluate=false", "dataset.reader_options.n_per_template=5", "data.augment=null",
           f"data.dir={tmp_path / 'data'}", f"hydra.run.dir={run}"])  # fmt: skip
     assert json.loads((run / "tokenizer" / "tokenization.json").read_text())["copy"] is False
 

@@ -67,6 +67,6 @@ def test_train_command_reshuffles_tag_end_units(tmp_path) -> None:
     main(["train", "model.dim=16", "model.ffn_dim=32", "model.heads=2", "model.encoder_layers=1",
           "model.decoder_layers=1", "annotation=tag_end", "reshuffle_tail=true", "train.max_steps=2",
           "evaluate=false", "dataset.reader_options.n_per_template=5", "train.progress_bar=false",
-          f"data.dir={tmp_path / 'data'}", f"hydra.run.dir={run}"])  # fmt: skip
+          "data.augment=null", f"data.dir={tmp_path / 'data'}", f"hydra.run.dir={run}"])  # fmt: skip
     events = [json.loads(line) for line in (run / "train_log.jsonl").read_text().splitlines()]
     assert events[-1]["event"] == "stop" and events[-1]["reason"] == "max_steps"
