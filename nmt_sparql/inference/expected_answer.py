@@ -258,6 +258,11 @@ def expected_answer(question: str) -> Expected:
     return NOT_YES_NO_OR_COUNT
 
 
+def _before_clitic(word: str) -> str:
+    """The word before its apostrophe ("what's": what, "when's": when)."""
+    return re.split(r"['’]", word)[0]
+
+
 def _stated(question: str) -> bool:
     """Whether `question` is a statement asked with a question mark ("rubber soul came out in 1966?",
     "guernica was painted by dali?", "bohrium - named after niels bohr?"): it ends with one, has no
@@ -265,7 +270,7 @@ def _stated(question: str) -> bool:
     word, not last nor in a relative clause (a form of be or have, or a past that no participle shares:
     "came", not "painted" of "paintings painted by dali?"), or its part after a topic opens with a
     verb's past."""
-    words = [re.split(r"['’]", w)[0] for w in _words(question)]  # "what's": what
+    words = [_before_clitic(w) for w in _words(question)]
     if not question.rstrip().endswith("?") or not words or "or" in words or QUESTION_WORDS & set(words):
         return False
     if words[0] in _NOT_A_NOUN or words[0] in AUXILIARIES:
@@ -287,7 +292,7 @@ def _possessed_plural(words: Sequence[str]) -> bool:
     plural that names no time follows it within four words with no verb of a clause between
     ("Edouard Manet's paintings", "puccini's greatest hits on the opera stage"), and no question word
     asks anything else."""
-    first = re.split(r"['’]", words[0])[0] if words else ""  # "when's": when
+    first = _before_clitic(words[0]) if words else ""
     if not first or first in _NOT_A_NOUN or first in AUXILIARIES or any(_WH.fullmatch(w) for w in words):
         return False  # "thom yorke's band plays what kind of music": a question word asks
     owner = next((i for i, w in enumerate(words[:5]) if re.search(r"['’]s$", w)), None)
@@ -385,7 +390,7 @@ def asked_noun(question: str, width: int = 3) -> list[str]:
     if words and words[-1] in ("who", "whom", "where", "when"):
         return []  # "the album back to black is by who": a statement asking at its end, not a noun phrase
     start = next((i for i, w in enumerate(words) if w not in _ARTICLES), len(words))
-    head = re.split(r"['’]", words[start])[0] if words[start:] else ""  # "what's": what
+    head = _before_clitic(words[start]) if words[start:] else ""
     if head and head not in _NOT_A_NOUN and head not in AUXILIARIES:
         return words[start : start + width]
     return []
