@@ -28,7 +28,7 @@ from nmt_sparql.inference.repair import (
     repair_rounds,
     rounds_histogram,
 )
-from nmt_sparql.inference.said import Said
+from nmt_sparql.inference.said import Said, names_the_kb_lacks
 from nmt_sparql.metrics.evaluate import PredictionRecord, evaluate_predictions
 from nmt_sparql.reports.report import write_report
 from nmt_sparql.sparql.patterns import (
@@ -4777,6 +4777,77 @@ def test_a_kind_named_in_the_plural_after_a_makers_name_is_read_as_the_makers_th
             )
             is None
         )
+
+
+SHORT_KIND_TTL = (
+    MAKERS_TTL
+    + """res:Psycho ont:genre res:Thriller_film ; ont:director res:Alfred_Hitchcock .
+res:Vertigo ont:genre res:Thriller_film ; ont:director res:Alfred_Hitchcock .
+res:The_Firm ont:genre res:Thriller_novel ; ont:author res:John_Grisham .
+res:Alien a ont:Film .
+"""
+)
+SHORT_KIND_ENTRIES = [
+    *MAKER_ENTRIES,
+    Entry("res:Horror_film", "entity", ("horror film",)),
+    Entry("res:Thriller_film", "entity", ("thriller film",)),
+    Entry("res:Thriller_novel", "entity", ("thriller novel",)),
+    Entry("res:Alfred_Hitchcock", "entity", ("Alfred Hitchcock",)),
+    Entry("res:John_Grisham", "entity", ("John Grisham",)),
+    Entry("ont:author", "property", ("author",)),
+    Entry("ont:Film", "class", ("film", "movie")),
+]
+
+
+def test_a_kind_shortened_or_named_by_its_class_s_other_name_is_read_after_a_makers_name(
+    prefixes: PrefixMap, tmp_path: Path
+) -> None:
+    """ "kubrick war movies": "movie", another name of the class that "film" labels, stands for the last
+    word of "war film"; "hitchcok thrillers": the words before "film" alone (lemminflect does not know
+    "thriller": its plural by spelling rules), the thriller film, not the thriller novel that no
+    Hitchcock film holds; a class's other name never stands for a word it does not label ("novel")."""
+    war = ["res:Stanley_Kubrick", "res:War_film", "res:Horror_film"]
+    thrillers = ["res:Alfred_Hitchcock", "res:Thriller_novel", "res:Thriller_film"]
+    with _repairer_on(tmp_path, prefixes, SHORT_KIND_TTL, SHORT_KIND_ENTRIES) as makers:
+        movies = makers.kind_by_maker(war, Said("kubrick war movies", makers.index), False)
+        assert movies is not None and movies[0] == _tokens(
+            "SELECT DISTINCT ?x WHERE { ?x ont:genre res:War_film . ?x ont:director res:Stanley_Kubrick }"
+        )
+        short = makers.kind_by_maker(thrillers, Said("hitchcok thrillers", makers.index), False)
+        assert short is not None and short[0] == _tokens(
+            "SELECT DISTINCT ?x WHERE { ?x ont:genre res:Thriller_film . ?x ont:director res:Alfred_Hitchcock }"
+        )
+        assert makers.kind_by_maker(thrillers, Said("hitchcock thriller movies", makers.index), False)
+        assert makers.kind_by_maker(thrillers, Said("hitchcock thriller novels", makers.index), False) is None
+        assert makers.kind_by_maker(war, Said("kubrick war movie", makers.index), False) is None
+
+
+def test_a_capitalised_name_the_kb_lacks_with_no_entity_linked_gives_up_rather_than_answer_another(
+    prefixes: PrefixMap, tmp_path: Path
+) -> None:
+    """ "what instruments did Jimi Hendrix play": no label holds "Jimi" or "Hendrix" and no entity was
+    linked, so the plays the model read "play" as are no answer: repair gives up and says why. Not for
+    a name the KB holds misspelt ("Kubrik"), a word English knows ("Alpine"), an abbreviation ("HQ"),
+    a hyphenated part the KB holds, a title in capitals, a question in lower case, nor when an entity
+    was linked (the name may only be said in passing)."""
+    plays = _tokens("SELECT DISTINCT ?x WHERE { ?x ont:genre res:Opera }")
+    with _repairer_on(tmp_path, prefixes, MAKERS_TTL, MAKER_ENTRIES) as makers:
+        lacking = makers.repair([plays], ["ont:genre"], "what instruments did Jimi Hendrix play")
+        assert lacking.answered_in is None and lacking.answer is not None and lacking.answer.rows == ()
+        assert lacking.gave_up == "the KB has nothing named 'Jimi Hendrix'"
+        for question in (
+            "which films did Stanley Kubrik direct",
+            "which Alpine operas are there",
+            "where do Verdi operas have their HQ",
+            "which Verdi-like operas are there",
+            "Which Instruments Did Jimi Hendrix Play",
+            "what instruments did jimi hendrix play",
+        ):
+            assert names_the_kb_lacks(question, makers.index) == [], question
+        passing = makers.repair(
+            [plays], ["res:Opera", "ont:genre"], "I heard Jimi Hendrix liked operas: list them"
+        )
+        assert passing.answered_in == 1
 
 
 ORIGINS_TTL = """@prefix res: <http://repair.test/resource/> .

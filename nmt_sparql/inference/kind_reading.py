@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from nmt_sparql.annotation.linking.index import misspelt, normalize
-from nmt_sparql.annotation.linking.wordforms import head_plurals, is_common_noun
+from nmt_sparql.annotation.linking.wordforms import any_plurals, head_plurals, is_common_noun, is_noun_lemma
 from nmt_sparql.inference.expected_answer import asked_noun
 from nmt_sparql.inference.place_reading import PlaceReading
 from nmt_sparql.inference.said import Said
@@ -63,18 +63,33 @@ class KindReading(PlaceReading):
         return None
 
     def _said_last(self, kind: str, words: Sequence[str]) -> int | None:
-        """Where the plural of the entity's label (a common noun: "war films"), misspelt or not, starts
-        when it ends `words` after at least one other word; None otherwise, or for the singular."""
+        """Where the plural of the entity's label (a common noun: "war films") or of a short form of it
+        (`_said_forms`), misspelt or not, starts when it ends `words` after at least one other word; None
+        otherwise, or for a singular."""
         label = self.index.label(kind) if self.index is not None else None
         if not label or not is_common_noun(label):
             return None
-        for plural in head_plurals(label):
+        forms = self._said_forms(normalize(label))
+        for plural in (p for _, plurals in forms for p in plurals):
             form = normalize(plural).split()
             at = len(words) - len(form)
             said = words[at:]
-            if at >= 1 and said != normalize(label).split() and all(map(misspelt, said, form)):
+            if at >= 1 and all(map(misspelt, said, form)) and all(said != s.split() for s, _ in forms):
                 return at  # the plural or a misspelling of it, not the singular ("Mozart's last opera")
         return None
+
+    def _said_forms(self, label: str) -> list[tuple[str, list[str]]]:
+        """(singular, its plurals) of the label ("war film"), and, when its last word is a class's label,
+        of the label with that class's other one-word names in its place ("war movie") and of the words
+        before it alone ("thriller" for "thriller film"): the kind named as people shorten it."""
+        *rest, head = label.split()
+        forms = [(label, head_plurals(label))]
+        classes = self.index.exact(head, ("class",)) if rest and self.index is not None else []
+        if len(classes) != 1 or normalize(classes[0].label) != head:
+            return forms
+        names = [n for n in self.index.names(classes[0].token) if n != head and is_noun_lemma(n)]
+        forms += [(s, head_plurals(s)) for s in (" ".join([*rest, n]) for n in names)]
+        return [*forms, (" ".join(rest), any_plurals(" ".join(rest)))]
 
     def _names(self, maker: str, named: Sequence[str], said: Said) -> bool:
         """Whether each of the words names the entity, within its label (a proper name, not a common

@@ -233,7 +233,7 @@ from nmt_sparql.inference.idioms import IdiomReading
 from nmt_sparql.inference.kb_reading import ANSWERS_READ, element_name, typed_by
 from nmt_sparql.inference.kind_reading import KindReading
 from nmt_sparql.inference.named_pairs import NamedPairs
-from nmt_sparql.inference.said import Said
+from nmt_sparql.inference.said import Said, names_the_kb_lacks
 from nmt_sparql.inference.topics import TopicReading
 from nmt_sparql.sparql.patterns import (
     answer_variable,
@@ -2724,6 +2724,17 @@ class Repairer(Comparisons, KindReading, NamedPairs, TopicReading, IdiomReading)
         expected = expected_of(question)
         said = Said(question, self.index) if question and self.index is not None else None
         asks_class = self.asked_class(question, units) if question else None
+        lacking = names_the_kb_lacks(question, self.index) if said is not None else []
+        if lacking and not any(self._kind(u) == "entity" for u in units):
+            # "what instruments did Jimi Hendrix play": any answer would be about something else
+            names = ", ".join(f"'{name}'" for name in lacking)
+            return Repaired(
+                list(hypotheses[0]),
+                Answer("select", ("x",)),
+                rounds,
+                None,
+                f"the KB has nothing named {names}",
+            )
         choice = self.choice_between(question, units, said) if question else None
         if choice is not None and choice.lacking is not None:  # any answer would be a guess
             reason = f"{choice.note}, but the KB gives {choice.lacking} no value to choose by"

@@ -6,6 +6,7 @@ a place adjective.
 from __future__ import annotations
 
 import itertools
+import re
 from collections.abc import Sequence
 
 from nmt_sparql.annotation.linking.index import QUALIFIER, KBIndex, misspelt, normalize
@@ -170,3 +171,49 @@ class Said:
             found |= {n for n in names if " " not in n and any(misspelt(w, n) for w in self._typos())}
             self._words[key] = frozenset(found - _FUNCTION_WORDS)
         return self._words[key]
+
+
+# A capitalised word after one of these starts a sentence, so it is no sign of a name.
+_SENTENCE_END = re.compile(r"[.?!:;]\s*$")
+_CASED_WORD = re.compile(r"[A-Za-z][\w'’.-]*")
+
+
+def names_the_kb_lacks(question: str, index: KBIndex) -> list[str]:
+    """The names a question writes with capitals ("Jimi Hendrix") that English does not know (a word of
+    the name is no dictionary word) and whose words no label of the KB holds, even misspelt
+    (`KBIndex.lookup` finds nothing for the name, nor for any of its words or their hyphenated parts).
+    Not a question's first word or a word that starts a sentence, a stopword, a contraction ("I'm"), an
+    abbreviation ("HQ", "PhD") nor a question in capitals throughout (a title: "Which Films Did Kubrick Direct"), so a
+    question typed in lower case names none."""
+    words = [
+        (m.group().rstrip(".").removesuffix("'s").removesuffix("’s"), m.start())
+        for m in _CASED_WORD.finditer(question)
+    ]
+    content = [w for w, _ in words[1:] if w.lower() not in STOPWORDS and len(w) > 1]
+    if not content or all(w[0].isupper() for w in content):
+        return []
+    names: list[list[str]] = []
+    last = -2
+    for i, (word, start) in enumerate(words):
+        if (
+            i > 0
+            and len(word) > 2
+            and word[0].isupper()
+            and word[1:] == word[1:].lower()
+            and "'" not in word
+            and "’" not in word
+            and word.lower() not in STOPWORDS
+            and not _SENTENCE_END.search(question[:start])
+        ):
+            if last == i - 1:
+                names[-1].append(word)
+            else:
+                names.append([word])
+            last = i
+    return [
+        " ".join(name)
+        for name in names
+        if not all(is_dictionary_word(w.lower()) for w in name)
+        and not index.lookup(" ".join(name), k=1)
+        and not any(index.lookup(part, k=1) for w in name for part in {w, *w.split("-")} if part)
+    ]

@@ -15,7 +15,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
-from lemminflect import getAllInflections, getAllLemmas
+from lemminflect import getAllInflections, getAllInflectionsOOV, getAllLemmas
 
 if TYPE_CHECKING:  # the index imports this module
     from nmt_sparql.annotation.linking.index import Entry
@@ -241,6 +241,25 @@ def head_plurals(label: str) -> list[str]:
     """The label with its last word in each of its noun forms: "physicists", "horror films"."""
     *rest, head = label.split()
     return [" ".join([*rest, form]) for form in inflections(head, ("NOUN",)) if form != head]
+
+
+def is_noun_lemma(word: str) -> bool:
+    """Whether `word` is a noun's own dictionary form and no other noun's plural ("movie"; not "movies",
+    which lemminflect also lists as a lemma)."""
+    lemmas = getAllLemmas(word).get("NOUN", ())
+    others = (lemma for lemma in lemmas if lemma != word)
+    return word in lemmas and not any(
+        word in getAllInflections(lemma, upos="NOUN").get("NNS", ()) for lemma in others
+    )
+
+
+def any_plurals(phrase: str) -> list[str]:
+    """`head_plurals`, or for a last word lemminflect does not know ("thriller"), its plural by
+    English spelling rules: what a question may say, not what the index derives labels into."""
+    *rest, head = phrase.split()
+    if getAllLemmas(head):
+        return head_plurals(phrase)
+    return [" ".join([*rest, form]) for form in getAllInflectionsOOV(head, upos="NOUN").get("NNS", ())]
 
 
 def with_word_forms(entries: Iterable[Entry]) -> Iterator[Entry]:
