@@ -182,9 +182,9 @@ def names_the_kb_lacks(question: str, index: KBIndex) -> list[str]:
     """The names a question writes with capitals ("Jimi Hendrix") that English does not know (a word of
     the name is no dictionary word) and whose words no label of the KB holds, even misspelt
     (`KBIndex.lookup` finds nothing for the name, nor for any of its words or their hyphenated parts).
-    Not a question's first word or a word that starts a sentence, a stopword, a contraction ("I'm"), an
-    abbreviation ("HQ", "PhD") nor a question in capitals throughout (a title: "Which Films Did Kubrick Direct"), so a
-    question typed in lower case names none."""
+    Not a question's first word or a word that starts a sentence, a stopword, a contraction ("I'm"),
+    an abbreviation ("HQ", "PhD"), nor a question in capitals throughout (a title: "Which Films Did
+    Kubrick Direct"), so a question typed in lower case names none."""
     words = [
         (m.group().rstrip(".").removesuffix("'s").removesuffix("’s"), m.start())
         for m in _CASED_WORD.finditer(question)
