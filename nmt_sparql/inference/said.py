@@ -175,45 +175,52 @@ class Said:
 
 # A capitalised word after one of these starts a sentence, so it is no sign of a name.
 _SENTENCE_END = re.compile(r"[.?!:;]\s*$")
-_CASED_WORD = re.compile(r"[A-Za-z][\w'’.-]*")
+_CASED_WORD = re.compile(r"[^\W\d_][\w'’.-]*")
 
 
 def names_the_kb_lacks(question: str, index: KBIndex) -> list[str]:
-    """The names a question writes with capitals ("Jimi Hendrix") that English does not know (a word of
-    the name is no dictionary word) and whose words no label of the KB holds, even misspelt
-    (`KBIndex.lookup` finds nothing for the name, nor for any of its words or their hyphenated parts).
-    Not a question's first word or a word that starts a sentence, a stopword, a contraction ("I'm"),
-    an abbreviation ("HQ", "PhD"), nor a question in capitals throughout (a title: "Which Films Did
-    Kubrick Direct"), so a question typed in lower case names none."""
+    """The names a question says that the KB does not hold: words that no label holds, even misspelt
+    (`KBIndex.lookup` finds nothing for the name, nor for any of its words or their hyphenated parts),
+    one of which at least English does not know, and that read as a name: written with capitals
+    ("Jimi Hendrix"), or two such words in a row in any case ("jimi hendrix"). A capital says nothing of
+    a question's first word, a word that starts a sentence, a contraction ("I'm"), an abbreviation
+    ("HQ", "PhD") nor a question in capitals throughout (a title: "Which Films Did Kubrick Direct")."""
     words = [
         (m.group().rstrip(".").removesuffix("'s").removesuffix("’s"), m.start())
         for m in _CASED_WORD.finditer(question)
     ]
     content = [w for w, _ in words[1:] if w.lower() not in STOPWORDS and len(w) > 1]
-    if not content or all(w[0].isupper() for w in content):
-        return []
+    title = all(w[0].isupper() for w in content)
     names: list[list[str]] = []
-    last = -2
+    runs: list[list[str]] = []
     for i, (word, start) in enumerate(words):
-        if (
-            i > 0
+        lowered = word.lower()
+        plain = lowered not in STOPWORDS and "'" not in word and "’" not in word
+        capitalised = (
+            plain
+            and not title
+            and i > 0
             and len(word) > 2
             and word[0].isupper()
-            and word[1:] == word[1:].lower()
-            and "'" not in word
-            and "’" not in word
-            and word.lower() not in STOPWORDS
+            and word[1:] == lowered[1:]
             and not _SENTENCE_END.search(question[:start])
-        ):
-            if last == i - 1:
-                names[-1].append(word)
-            else:
-                names.append([word])
-            last = i
+        )
+        unknown = plain and not all(map(is_dictionary_word, filter(None, lowered.split("-"))))
+        for group, member in ((names, capitalised), (runs, unknown and not _held(index, word))):
+            if member and group and group[-1][-1] == i - 1:
+                group[-1].append(i)
+            elif member:
+                group.append([i])
+    spans = [span for span in names if not all(is_dictionary_word(words[j][0].lower()) for j in span)]
+    spans += [span for span in runs if len(span) > 1 and span not in spans]
+    found = [" ".join(words[j][0] for j in span) for span in spans]
     return [
-        " ".join(name)
-        for name in names
-        if not all(is_dictionary_word(w.lower()) for w in name)
-        and not index.lookup(" ".join(name), k=1)
-        and not any(index.lookup(part, k=1) for w in name for part in {w, *w.split("-")} if part)
+        name
+        for name in found
+        if not index.lookup(name, k=1) and not any(_held(index, word) for word in name.split())
     ]
+
+
+def _held(index: KBIndex, word: str) -> bool:
+    """Whether a label of the KB holds the word, or one of its hyphenated parts, even misspelt."""
+    return any(index.lookup(part, k=1) for part in {word, *word.split("-")} if part)
