@@ -2724,8 +2724,9 @@ class Repairer(Comparisons, KindReading, NamedPairs, TopicReading, IdiomReading)
         expected = expected_of(question)
         said = Said(question, self.index) if question and self.index is not None else None
         asks_class = self.asked_class(question, units) if question else None
-        lacking = names_the_kb_lacks(question, self.index) if said is not None else []
-        if lacking and not any(self._kind(u) == "entity" for u in units):
+        linked_entity = any(self._kind(u) == "entity" for u in units)
+        lacking = names_the_kb_lacks(question, self.index) if said is not None and not linked_entity else []
+        if lacking:
             # "what instruments did Jimi Hendrix play": any answer would be about something else
             names = ", ".join(f"'{name}'" for name in lacking)
             return Repaired(

@@ -191,8 +191,15 @@ def names_the_kb_lacks(question: str, index: KBIndex) -> list[str]:
     ]
     content = [w for w, _ in words[1:] if w.lower() not in STOPWORDS and len(w) > 1]
     title = all(w[0].isupper() for w in content)
-    names: list[list[str]] = []
-    runs: list[list[str]] = []
+    held: dict[str, bool] = {}  # `_held` of each word, asked of the index once
+
+    def is_held(word: str) -> bool:
+        if word not in held:
+            held[word] = _held(index, word)
+        return held[word]
+
+    names: list[list[int]] = []  # runs of capitalised words, by position
+    runs: list[list[int]] = []  # runs of words English does not know and no label holds
     for i, (word, start) in enumerate(words):
         lowered = word.lower()
         plain = lowered not in STOPWORDS and "'" not in word and "’" not in word
@@ -206,7 +213,7 @@ def names_the_kb_lacks(question: str, index: KBIndex) -> list[str]:
             and not _SENTENCE_END.search(question[:start])
         )
         unknown = plain and not all(map(is_dictionary_word, filter(None, lowered.split("-"))))
-        for group, member in ((names, capitalised), (runs, unknown and not _held(index, word))):
+        for group, member in ((names, capitalised), (runs, unknown and not is_held(word))):
             if member and group and group[-1][-1] == i - 1:
                 group[-1].append(i)
             elif member:
@@ -217,7 +224,7 @@ def names_the_kb_lacks(question: str, index: KBIndex) -> list[str]:
     return [
         name
         for name in found
-        if not index.lookup(name, k=1) and not any(_held(index, word) for word in name.split())
+        if not any(is_held(word) for word in name.split()) and not index.lookup(name, k=1)
     ]
 
 
