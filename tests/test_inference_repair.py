@@ -1410,6 +1410,8 @@ def test_a_count_of_a_measures_values_asks_for_the_values_and_a_count_of_years_f
         )
         assert repairer.measure_not_counted(people) is None
         assert repairer.measure_not_counted(years) is None
+        without_where = _tokens("SELECT (COUNT(DISTINCT ?x) AS ?count) { res:Uranium ont:atomicNumber ?x }")
+        assert repairer.measure_not_counted(without_where) == repairer.measure_not_counted(counted)
         asked = repairer.repair([counted], question="How many protons has uranium?")
         assert asked.answer is not None and asked.answer.rows == (("92",),)
         founders = repairer.repair([years, people], question="How many people discovered uranium?")

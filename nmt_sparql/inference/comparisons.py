@@ -48,13 +48,14 @@ def before_close(tokens: Sequence[str], added: Sequence[str]) -> list[str]:
 
 def uncounted(tokens: Sequence[str]) -> list[str] | None:
     """A COUNT of one variable (`select ( count ( distinct ?x ) as ?c ) where { ... }`) as the list of what it
-    counts (`select distinct ?x where { ... }`); None for any other query, or one that groups."""
+    counts (`select distinct ?x where { ... }`); None for any other query, or one that groups. WHERE
+    is optional in SPARQL, and a model may leave it out."""
     if tokens[:4] != ["select", "(", "count", "("] or ")" not in tokens[4:] or "group" in tokens:
         return None
-    counted = [t for t in tokens[4 : tokens.index(")", 4)] if t.startswith("?")]
-    if len(counted) != 1 or "where" not in tokens:
+    counted = [t for t in tokens[4 : tokens.index(")", 4)] if t.startswith(("?", "$"))]
+    if len(counted) != 1 or "{" not in tokens:
         return None
-    return ["select", "distinct", counted[0], *tokens[tokens.index("where") :]]
+    return ["select", "distinct", counted[0], "where", *tokens[tokens.index("{") :]]
 
 
 def _closing(tokens: Sequence[str], opening: int) -> int:
@@ -854,8 +855,7 @@ class Comparisons(KBReader):
         if measured is None or any(self.values_are_dates(p) for p in measured[1]):
             return None
         values = uncounted(tokens)
-        assert values is not None  # a count of one variable, not grouped: `counted_measure`
-        return values, "a count of a measure's values asks for the values"
+        return (values, "a count of a measure's values asks for the values") if values is not None else None
 
     def choice_between(self, question: str, units: Sequence[str], said: Said | None = None) -> Choice | None:
         """The query a choice between named entities asks, the choice last ("Who is older, Mick Jagger
