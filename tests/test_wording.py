@@ -14,6 +14,7 @@ from nmt_sparql.data.lexicon import Lexicon
 from nmt_sparql.data.querygraph import Path, QueryGraph, Step
 from nmt_sparql.data.synthesize import superclasses
 from nmt_sparql.data.wording import (
+    FAMILY_WEIGHTS,
     LEAD_IN_RATE,
     LEAD_INS,
     TYPO_RATE,
@@ -36,8 +37,8 @@ def wording(tmp_path_factory: pytest.TempPathFactory) -> Wording:
     return Wording(KBGraph.read(store), superclasses(store), Lexicon())
 
 
-def _questions(wording: Wording, graph: QueryGraph, answer: frozenset[str]) -> list[str]:
-    return [wording.question(graph, answer, random.Random(i)) for i in range(40)]
+def _questions(wording: Wording, graph: QueryGraph, answer: frozenset[str], n: int = 40) -> list[str]:
+    return [wording.question(graph, answer, random.Random(i)) for i in range(n)]
 
 
 def _one_hop(subject: str, prop: str) -> QueryGraph:
@@ -94,10 +95,44 @@ def test_passive_and_object_questions_are_worded(wording: Wording) -> None:
     lexicon = Lexicon({V + "author": {"active": ("{o} wrote {s}",), "passive": ("{s} was written by {o}",)}})
     w = Wording(wording.g, wording.supers, lexicon)
     by_ann = QueryGraph("select", (Path((Step(V + "author", True),), ox.NamedNode(T + "Ann")),))
-    questions = _questions(w, by_ann, frozenset({T + "Sea_Book", T + "Sky_Book"}))
+    questions = _questions(w, by_ann, frozenset({T + "Sea_Book", T + "Sky_Book"}), n=200)
     lowered = {q.lower() for q in questions}
     assert any("<was written by> <ann lee>" in q or "<were written by> <ann lee>" in q for q in lowered)
     assert any("did <ann lee> <write>" in q for q in lowered)  # active, the object questioned
+    assert any(q.startswith("<ann lee> <wrote> what") for q in lowered)  # the question word left in place
+
+
+def test_each_family_of_phrasing_is_chosen_at_its_weight_however_many_phrasings_it_has(
+    wording: Wording,
+) -> None:
+    """The noun gives one property many requests and noun questions, its verb one question: people's
+    mix, not the count of phrasings, decides how often "who wrote <X>?" is trained on."""
+    lexicon = Lexicon({V + "author": {"active": ("{o} wrote {s}",), "passive": ("{s} was written by {o}",)}})
+    w = Wording(wording.g, wording.supers, lexicon)
+    graph, answer = _one_hop("Sea_Book", "author"), frozenset({T + "Ann"})
+    questions = [w.question(graph, answer, random.Random(i)).lower() for i in range(2000)]
+    heads = [
+        re.sub(
+            r"^(can you tell me|do you know|please tell me|i want to know|i wonder|please|could you|can you) ",
+            "",
+            q,
+        )
+        for q in questions
+    ]
+    verb = sum(bool(re.search(r"<wrote>|written by>", q) and re.search(r"\bwho\b", q)) for q in heads) / len(
+        heads
+    )
+    requests = sum(q.startswith(("tell me", "give me", "list")) for q in heads) / len(heads)
+    assert abs(verb - FAMILY_WEIGHTS["verb question"]) < 0.05  # every family has phrasings here
+    assert abs(requests - FAMILY_WEIGHTS["request"]) < 0.05
+
+
+def test_a_statement_with_a_check_after_it_asks_yes_or_no(wording: Wording) -> None:
+    lexicon = Lexicon({V + "author": {"active": ("{o} wrote {s}",), "passive": ("{s} was written by {o}",)}})
+    w = Wording(wording.g, wording.supers, lexicon)
+    graph = QueryGraph("ask", (_one_hop("Sea_Book", "author").paths[0],), target=ox.NamedNode(T + "Ann"))
+    lowered = {q.lower() for q in _questions(w, graph, True, n=200)}  # type: ignore[arg-type]
+    assert any(re.fullmatch(r"<ann lee> <wrote> <the sea book>, (true|right|correct)\??", q) for q in lowered)
 
 
 def test_surface_noise_rates_are_bounded_and_never_touch_marks() -> None:
@@ -131,7 +166,7 @@ def test_large_round_numbers_are_sometimes_worded_with_a_scale() -> None:
     assert {number_words("1234567", rng) for _ in range(20)} == {"1234567"}  # not round: as it is
 
 
-def test_lead_ins_fit_a_question_a_request_and_a_noun_phrase() -> None:
+def test_lead_ins_fit_a_question_a_request_and_a_noun_phrase_but_not_a_statement_that_asks() -> None:
     rng = random.Random(0)
     question = {lead_in("Who wrote <The Sea Book>?", rng) for _ in range(100)}
     assert {q.split(" who ")[0] for q in question} == set(LEAD_INS["question"])
@@ -141,6 +176,7 @@ def test_lead_ins_fit_a_question_a_request_and_a_noun_phrase() -> None:
     )
     phrases = {lead_in("<Ann Lee> <books>", rng) for _ in range(100)}
     assert {p.removesuffix(" <Ann Lee> <books>") for p in phrases} == set(LEAD_INS["phrase"])
+    assert lead_in("<Ann Lee> <wrote> what?", rng) == "<Ann Lee> <wrote> what?"  # a statement that asks
 
 
 def test_a_node_between_answer_and_anchor_is_named_by_its_class(wording: Wording) -> None:

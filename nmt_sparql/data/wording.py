@@ -6,9 +6,12 @@ measures); a property is worded as a noun ("the director of X", "X's director", 
 is X") and, when its label allows, as a verb in the active and the passive ("who directed X?",
 "which films were directed by X?", "what did X direct?"), derived with lemminflect from labels such
 as "director" (an agent noun: direct), "flows through" (a verb) or "located in" (a participle). A
-lexicon file (`nmt_sparql.data.lexicon`) adds phrasings the labels cannot give. Classes are worded
-singular and plural, questions as questions or requests, and a share of them lower-cased, without
-final punctuation or with one typo (never inside a KB element's name).
+lexicon file (`nmt_sparql.data.lexicon`) adds phrasings the labels cannot give, and people's word
+order where the question word stays in place ("X was directed by who?", "X directed Y, true?").
+Classes are worded singular and plural. Each graph's phrasings fall into families (verb questions,
+noun questions, bare phrases, requests), one family is drawn by FAMILY_WEIGHTS and then a phrasing,
+and a share of questions is lower-cased, without final punctuation or with one typo (never inside a
+KB element's name).
 
 Each KB element whose label the wording contains is marked `<...>` (LC-QuAD 1.0 style), so
 tag-within annotation aligns it exactly; `question` returns the marked text.
@@ -65,6 +68,7 @@ MORE = {
     ">": ("greater than", "more than", "above", "over"),
     "<": ("less than", "below", "under", "fewer than"),
 }
+CHECKS = ("true", "right", "correct")  # a statement made a yes/no question: "<X> was born in <Y>, true?"
 LATER = {">": ("after", "later than"), "<": ("before", "earlier than")}
 MOST = {"DESC": ("highest", "largest", "greatest"), "ASC": ("lowest", "smallest", "least")}
 LATEST = {"DESC": ("latest", "most recent"), "ASC": ("earliest",)}
@@ -72,6 +76,10 @@ LOWERCASE_RATE = 0.2
 NO_PUNCTUATION_RATE = 0.2
 TYPO_RATE = 0.05
 CONTRACTION_RATE = 0.3  # "What is" -> "What's"
+# How often each family of phrasing is chosen, when the graph has one: people mostly ask questions,
+# with a verb where the property has one ("who directed <X>?") or with its noun ("who is the director
+# of <X>?"); some type a bare phrase ("<X>'s films"), few write a request ("List the ...").
+FAMILY_WEIGHTS = {"verb question": 0.35, "question": 0.35, "phrase": 0.15, "request": 0.15}
 LEAD_IN_RATE = 0.1  # "Can you tell me who ...", "I'd like a list of the cities ..."
 # Words people put before a question, a request, or a bare noun phrase ("Stanford alumni").
 LEAD_INS = {
@@ -227,6 +235,20 @@ def _object_gap(template: str, gap: str, other: str, wh: str, mark: Mark = _plai
     return " ".join([wh, aux, other, mark(" ".join([lemma, *rest]))])
 
 
+def _in_situ(template: str, gap: str, other: str, wh: str, mark: Mark = _plain) -> str | None:
+    """The clause with the question word left in its last slot, as people type it: "<X> <was directed
+    by> who", "<X> <was released in> what year"."""
+    lead, middle, tail = _parts(template)
+    if tail != gap or lead == gap or not middle:
+        return None
+    preposition = middle[-1] in PREPOSITIONS
+    if wh == "When":
+        wh = ("what date" if middle[-1] == "on" else "what year") if preposition else "when"
+    elif wh == "Where":
+        wh = "what place" if preposition else "where"
+    return " ".join([other, mark(" ".join(middle)), wh[:1].lower() + wh[1:]])
+
+
 def _relative_object(template: str, gap: str, other: str, mark: Mark = _plain) -> str | None:
     """A relative clause on the last slot: "that <X> directed"."""
     lead, middle, tail = _parts(template)
@@ -269,6 +291,12 @@ class Wording:
         self.paths = paths or FactIndex.build(g)
         self._kinds: dict[str, str] = {}
         self._tags: list[str] = []  # the IRI each tagged mark of the question being worded names
+        self._verbs: set[str] = set()  # phrasings of the question being worded that use the property's verb
+
+    def _verbal(self, questions: list[str]) -> list[str]:
+        """`questions` (or predicates), remembered as using the property's verb ("who directed <X>?")."""
+        self._verbs.update(questions)
+        return questions
 
     def _m(self, text: str, iri: str | None = None) -> str:
         """A mark; tagged with the element it names, so the element's label can be the words used."""
@@ -441,7 +469,9 @@ class Wording:
                 out.append(f"{be} the {plural(n) if many and n[:1] != '<' else n} of {inner}")
         gap = "s" if step.forward else "o"
         mark = self.marker(step.prop)
-        out += [v for c in self.clauses(step.prop) if (v := _subject_gap(c, gap, inner, many, mark))]
+        out += self._verbal(
+            [v for c in self.clauses(step.prop) if (v := _subject_gap(c, gap, inner, many, mark))]
+        )
         return out
 
     def relatives(self, path: Path, many: bool, rng: random.Random) -> list[str]:
@@ -535,15 +565,25 @@ class Wording:
         elif len(graph.paths) == 1:
             path = graph.paths[0]
             wh = f"{rng.choice(('Which', 'What'))} {self.class_noun(graph.answer_class, many, rng)}"
-            out += self._object_questions(path, wh, rng)
+            out += self._object_questions(path, wh, rng, in_situ=True)
         return out
 
-    def _object_questions(self, path: Path, wh: str, rng: random.Random) -> list[str]:
+    def _object_questions(self, path: Path, wh: str, rng: random.Random, in_situ: bool = False) -> list[str]:
+        """ "What did <X> direct?"; with `in_situ`, also the clause with `wh` left in the gap, as people
+        type it ("<X> <directed> what?")."""
         step, rest = path.steps[0], Path(path.steps[1:], path.anchor)
         inner = self.np(rest, rng)
         gap = "s" if step.forward else "o"
         mark = self.marker(step.prop)
-        return [f"{q}?" for c in self.clauses(step.prop) if (q := _object_gap(c, gap, inner, wh, mark))]
+        worders = (_object_gap, _in_situ) if in_situ else (_object_gap,)
+        return self._verbal(
+            [
+                f"{q}?"
+                for word in worders
+                for c in self.clauses(step.prop)
+                if (q := word(c, gap, inner, wh, mark))
+            ]
+        )
 
     def _one_path(self, path: Path, answers: frozenset[str], many: bool, rng: random.Random) -> list[str]:
         """Questions that name the property as the answer's role: "what is the capital of <X>?"."""
@@ -555,7 +595,7 @@ class Wording:
         if step.forward:
             out += [f"Whose {n} is {inner}?" for n in self.prop_nouns(step.prop) if kind == "person"]
             wh = {"person": "Who", "place": "Where"}.get(kind, "What")
-            return out + self._object_questions(path, wh, rng)
+            return out + self._object_questions(path, wh, rng, in_situ=True)
         for n in self.prop_nouns(step.prop):
             out += [
                 f"{who} is the {n} of {inner}?",
@@ -568,16 +608,16 @@ class Wording:
                 ns = plural(n) if n[:1] != "<" else n
                 out += [f"{who} are the {ns} of {inner}?", f"List the {ns} of {inner}."]
         if kind in ("date", "number") and self._is_time(step.prop):
-            out += self._object_questions(path, "When", rng)
-            out += [f"In which year {q[5:]}" for q in self._object_questions(path, "When", rng)]
+            out += self._object_questions(path, "When", rng, in_situ=True)
+            out += self._verbal([f"In which year {q[5:]}" for q in self._object_questions(path, "When", rng)])
         elif kind == "number":
             adjective = self.measure(step.prop, rng)
             if adjective:
                 out.append(f"How {self._m(adjective, step.prop)} is {inner}?")
         elif kind == "place":
-            out += self._object_questions(path, "Where", rng)
+            out += self._object_questions(path, "Where", rng, in_situ=True)
         else:
-            out += self._object_questions(path, who, rng)
+            out += self._object_questions(path, who, rng, in_situ=True)
         out += [q.replace("{s}", inner) for q in self.lexicon.get(step.prop, "question")]
         return out
 
@@ -619,6 +659,7 @@ class Wording:
                 f"Is {target} among the {nouns}?",
                 f"Is it true that {target} is {a} {noun}?",
                 f"Would you call {target} {a} {noun}?",
+                f"{target} is {a} {noun}, {rng.choice(CHECKS)}?",
             ]
         path = graph.paths[0]
         step, rest = path.steps[0], Path(path.steps[1:], path.anchor)
@@ -629,8 +670,11 @@ class Wording:
             out += [f"Is {o} {s}'s {n}?" for n in self.prop_nouns(step.prop)]
         out += [f"Does {s} have {o} as its {n}?" for n in self.prop_nouns(step.prop)]
         mark = self.marker(step.prop)
-        out += [f"{q}?" for c in self.clauses(step.prop) if (q := _yes_no(c, s, o, mark))]
+        out += self._verbal([f"{q}?" for c in self.clauses(step.prop) if (q := _yes_no(c, s, o, mark))])
         out += [f"Is it true that {_declarative(c, s, o, mark)}?" for c in self.clauses(step.prop)]
+        out += self._verbal(
+            [f"{_declarative(c, s, o, mark)}, {rng.choice(CHECKS)}?" for c in self.clauses(step.prop)]
+        )
         return out
 
     def _time_predicates(self, p: str, many: bool) -> list[str]:
@@ -755,7 +799,7 @@ class Wording:
     ) -> tuple[str, dict[str, str]]:
         """(marked question, IRI -> the words that name it there): every element the wording names
         is marked, its words kept as its label so that annotation aligns each mark exactly."""
-        self._tags = []
+        self._tags, self._verbs = [], set()
         answers = answer if isinstance(answer, frozenset) else frozenset()
         if graph.form == "ask":
             options = self._ask(graph, rng)
@@ -778,7 +822,25 @@ class Wording:
             labels.setdefault(self._tags[int(match.group(2))], match.group(1))
             return f"<{match.group(1)}>"
 
-        return _TAGGED.sub(untag, surface(rng.choice(options), rng)), labels
+        return _TAGGED.sub(untag, surface(self._pick(options, rng), rng)), labels
+
+    def _pick(self, options: list[str], rng: random.Random) -> str:
+        """One option, by family first (FAMILY_WEIGHTS): how many phrasings a family has for a graph
+        must not decide how often people are taken to use it."""
+        families: dict[str, list[str]] = {}
+        for option in options:
+            families.setdefault(self._family(option), []).append(option)
+        names = sorted(families)
+        family = rng.choices(names, weights=[FAMILY_WEIGHTS[n] for n in names])[0]
+        return rng.choice(families[family])
+
+    def _family(self, option: str) -> str:
+        """A request, a phrase, or a question that asks with a verb or with a noun."""
+        if option.split(maxsplit=1)[0].lower() in _REQUEST_WORDS:
+            return "request"
+        if not option.endswith("?"):
+            return "phrase"
+        return "verb question" if any(verb in option for verb in self._verbs) else "question"
 
     def _count_answers(self, graph: QueryGraph) -> frozenset[str]:
         """The counted entities' classes decide the noun of "how many ..."; the class alone when given."""
@@ -831,9 +893,12 @@ def _outside_marks(marked: str) -> list[tuple[int, int]]:
 
 def lead_in(text: str, rng: random.Random) -> str:
     """`text` after words that ask for it politely or indirectly, chosen by what it is (a question,
-    a request or a noun phrase); a KB element's name keeps its capitals."""
+    a request or a noun phrase); a KB element's name keeps its capitals. A statement that asks
+    ("<X> directed what?", "<X> is a river, true?") takes none."""
     first = text.split(maxsplit=1)[0].lower() if text else ""
     kind = "question" if first in _QUESTION_WORDS else "request" if first in _REQUEST_WORDS else "phrase"
+    if kind == "phrase" and text.endswith("?"):
+        return text
     body = text if text.startswith("<") else text[:1].lower() + text[1:]
     return f"{rng.choice(LEAD_INS[kind])} {body}"
 
