@@ -27,6 +27,9 @@ from nmt_sparql.data.wording import (
 )
 
 T, V = "http://example.org/town/", "http://example.org/vocab/"
+AUTHOR_LEXICON = Lexicon(
+    {V + "author": {"active": ("{o} wrote {s}",), "passive": ("{s} was written by {o}",)}}
+)
 
 
 @pytest.fixture(scope="module")
@@ -92,8 +95,7 @@ def test_agent_nouns_verbs_and_participles_give_active_and_passive_clauses() -> 
 
 
 def test_passive_and_object_questions_are_worded(wording: Wording) -> None:
-    lexicon = Lexicon({V + "author": {"active": ("{o} wrote {s}",), "passive": ("{s} was written by {o}",)}})
-    w = Wording(wording.g, wording.supers, lexicon)
+    w = Wording(wording.g, wording.supers, AUTHOR_LEXICON)
     by_ann = QueryGraph("select", (Path((Step(V + "author", True),), ox.NamedNode(T + "Ann")),))
     questions = _questions(w, by_ann, frozenset({T + "Sea_Book", T + "Sky_Book"}), n=200)
     lowered = {q.lower() for q in questions}
@@ -107,18 +109,11 @@ def test_each_family_of_phrasing_is_chosen_at_its_weight_however_many_phrasings_
 ) -> None:
     """The noun gives one property many requests and noun questions, its verb one question: people's
     mix, not the count of phrasings, decides how often "who wrote <X>?" is trained on."""
-    lexicon = Lexicon({V + "author": {"active": ("{o} wrote {s}",), "passive": ("{s} was written by {o}",)}})
-    w = Wording(wording.g, wording.supers, lexicon)
+    w = Wording(wording.g, wording.supers, AUTHOR_LEXICON)
     graph, answer = _one_hop("Sea_Book", "author"), frozenset({T + "Ann"})
     questions = [w.question(graph, answer, random.Random(i)).lower() for i in range(2000)]
-    heads = [
-        re.sub(
-            r"^(can you tell me|do you know|please tell me|i want to know|i wonder|please|could you|can you) ",
-            "",
-            q,
-        )
-        for q in questions
-    ]
+    lead_ins = tuple(f"{w.lower()} " for kind in ("question", "request") for w in LEAD_INS[kind])
+    heads = [next((q[len(w) :] for w in lead_ins if q.startswith(w)), q) for q in questions]
     verb = sum(bool(re.search(r"<wrote>|written by>", q) and re.search(r"\bwho\b", q)) for q in heads) / len(
         heads
     )
@@ -128,8 +123,7 @@ def test_each_family_of_phrasing_is_chosen_at_its_weight_however_many_phrasings_
 
 
 def test_a_statement_with_a_check_after_it_asks_yes_or_no(wording: Wording) -> None:
-    lexicon = Lexicon({V + "author": {"active": ("{o} wrote {s}",), "passive": ("{s} was written by {o}",)}})
-    w = Wording(wording.g, wording.supers, lexicon)
+    w = Wording(wording.g, wording.supers, AUTHOR_LEXICON)
     graph = QueryGraph("ask", (_one_hop("Sea_Book", "author").paths[0],), target=ox.NamedNode(T + "Ann"))
     lowered = {q.lower() for q in _questions(w, graph, True, n=200)}  # type: ignore[arg-type]
     assert any(re.fullmatch(r"<ann lee> <wrote> <the sea book>, (true|right|correct)\??", q) for q in lowered)

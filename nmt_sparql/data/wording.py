@@ -218,10 +218,16 @@ def _subject_gap(template: str, gap: str, other: str, many: bool, mark: Mark = _
     return f"{mark(' '.join(_agree(middle, many)))} {other}"
 
 
+def _last_slot_words(template: str, gap: str) -> list[str] | None:
+    """The clause's words between its slots when `gap` is its last slot (the object side), else None."""
+    lead, middle, tail = _parts(template)
+    return middle if tail == gap and lead != gap and middle else None
+
+
 def _object_gap(template: str, gap: str, other: str, wh: str, mark: Mark = _plain) -> str | None:
     """The clause questioned on its last slot: "what did <X> direct", "when was <X> born"."""
-    lead, middle, tail = _parts(template)
-    if tail != gap or lead == gap or not middle:
+    middle = _last_slot_words(template, gap)
+    if middle is None:
         return None
     head, rest = middle[0], middle[1:]
     if wh.lower() in ("when", "where") and rest and rest[-1] in ("in", "on", "at"):
@@ -238,8 +244,8 @@ def _object_gap(template: str, gap: str, other: str, wh: str, mark: Mark = _plai
 def _in_situ(template: str, gap: str, other: str, wh: str, mark: Mark = _plain) -> str | None:
     """The clause with the question word left in its last slot, as people type it: "<X> <was directed
     by> who", "<X> <was released in> what year"."""
-    lead, middle, tail = _parts(template)
-    if tail != gap or lead == gap or not middle:
+    middle = _last_slot_words(template, gap)
+    if middle is None:
         return None
     preposition = middle[-1] in PREPOSITIONS
     if wh == "When":
@@ -251,8 +257,8 @@ def _in_situ(template: str, gap: str, other: str, wh: str, mark: Mark = _plain) 
 
 def _relative_object(template: str, gap: str, other: str, mark: Mark = _plain) -> str | None:
     """A relative clause on the last slot: "that <X> directed"."""
-    lead, middle, tail = _parts(template)
-    if tail != gap or lead == gap or not middle:
+    middle = _last_slot_words(template, gap)
+    if middle is None:
         return None
     return " ".join(["that", other, mark(" ".join(middle))])
 

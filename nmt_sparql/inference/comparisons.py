@@ -828,14 +828,11 @@ class Comparisons(KBReader):
         """(variable, properties) of a COUNT of the values of measures (numbers or years: `count (
         distinct ?x )` over `res:Iceland ont:population ?x`), else None: such a count is 1, whatever
         the question asked."""
-        if tokens[:4] != ["select", "(", "count", "("] or "as" not in tokens or "}" not in tokens:
-            return None
-        close = tokens.index(")", 4)
-        counted = [t for t in tokens[4:close] if t.startswith(("?", "$"))]
-        if len(counted) != 1 or "group" in tokens:
+        listed = uncounted(tokens)
+        if listed is None or "as" not in tokens:
             return None
         types = token_types(list(tokens), self.prefixes)
-        var = counted[0]
+        var = listed[2]
         binding = [(s, p, o) for s, p, o in triple_patterns(tokens, types) if var in (tokens[s], tokens[o])]
         if not binding or any(tokens[o] != var or types[p] != TokenType.URI for s, p, o in binding):
             return None
