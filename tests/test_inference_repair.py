@@ -687,6 +687,10 @@ def test_a_query_whose_patterns_fall_apart_gives_way_to_one_joined_to_its_answer
     assert not falls_apart(than, token_types(than, prefixes))  # a comparison joins what it compares
     ask = _tokens("ASK WHERE { res:Alien ont:director ?y . res:Blade_Runner ont:director ?z }")
     assert not falls_apart(ask, token_types(ask, prefixes))
+    each = _tokens(
+        "SELECT DISTINCT ?x WHERE { ?x a ont:Person . VALUES ?k { res:Alien res:Blade_Runner res:Prometheus } ?k ont:director ?x }"
+    )
+    assert not falls_apart(each, token_types(each, prefixes))  # a VALUES block is no pattern
     repairer = Repairer(kb, prefixes, index, max_rounds=1)
     repaired = repairer.repair([apart, joined], question="Which film did Alien's director make?")
     assert repaired.tokens == joined
@@ -838,7 +842,7 @@ def test_an_ask_setting_a_value_that_is_no_measure_equal_to_a_number_is_repaired
     repaired = repairer.repair(
         [year, equal], ["res:Alien", "ont:director", "ont:releaseYear"], "Was Alien released in 1979?"
     )
-    assert repaired.tokens == _tokens("ASK WHERE { res:Alien ont:releaseYear ?v FILTER(?v = 1979) }")
+    assert repaired.tokens == _tokens("ASK WHERE { res:Alien ont:releaseYear ?v . FILTER(?v = 1979) }")
     assert repaired.answer.boolean is True
     named = _tokens("ASK WHERE { res:Alien ont:director ?v FILTER(?v = res:Ridley_Scott) }")
     assert not repairer.ruled_out(named, token_types(named, prefixes))  # equal to a thing: no measure needed
@@ -1776,11 +1780,13 @@ def test_an_ask_that_leaves_out_an_entity_the_question_names_joins_it(
 ) -> None:
     """ "Is Tosca an opera by Verdi?" decoded as whether Tosca is an opera: yes, but the question asks it
     of Verdi too. No fact links Tosca to Verdi, so he is joined by the property that links Tosca to
-    composers: "no". Aida and Verdi are linked by a fact: "yes"."""
+    composers: "no". Aida and Verdi are linked by a fact: "yes". "did verdi compose tosca" decoded as
+    whether Verdi composed anything asks it of Tosca, in the place of the variable nothing else reads;
+    not where the variable's place holds no things of Tosca's kind (a year)."""
     ttl = """@prefix res: <http://repair.test/resource/> .
 @prefix ont: <http://repair.test/ontology/> .
-res:Tosca ont:genre res:Opera ; ont:composer res:Giacomo_Puccini .
-res:Aida ont:genre res:Opera ; ont:composer res:Giuseppe_Verdi .
+res:Tosca a ont:MusicalWork ; ont:genre res:Opera ; ont:composer res:Giacomo_Puccini ; ont:premiereYear 1900 .
+res:Aida a ont:MusicalWork ; ont:genre res:Opera ; ont:composer res:Giuseppe_Verdi .
 res:Giacomo_Puccini a ont:Composer .
 res:Giuseppe_Verdi a ont:Composer .
 """
@@ -1816,6 +1822,20 @@ res:Giuseppe_Verdi a ont:Composer .
             [_tokens("ASK WHERE { res:Tosca ont:genre res:Opera }")], units, "Is Tosca an opera?"
         )
         assert alone.tokens == _tokens("ASK WHERE { res:Tosca ont:genre res:Opera }")
+        anything = _tokens("ASK WHERE { ?x ont:composer res:Giuseppe_Verdi }")
+        said = repairer.repair([anything], units, "did verdi compose tosca")
+        assert said.tokens == _tokens("ASK WHERE { res:Tosca ont:composer res:Giuseppe_Verdi }")
+        assert said.answer.boolean is False
+        assert repairer.index is not None
+        read = repairer.named_left_out_of_ask(
+            anything, Said("did verdi compose tosca", repairer.index), units
+        )
+        assert read is not None and read[0] == said.tokens
+        year = _tokens("ASK WHERE { res:Aida ont:premiereYear ?y }")
+        read = repairer.named_left_out_of_ask(
+            year, Said("did aida premiere before tosca", repairer.index), units
+        )
+        assert read is None or "?y" in read[0]
 
 
 def test_with_no_answer_of_the_kind_asked_for_an_answer_of_the_form_asked_for_is_kept(
@@ -2763,6 +2783,46 @@ def test_a_choice_may_follow_of_or_the_verb_that_opens_the_question(nations: Rep
     assert nations.choice_between("Is Iceland and Malta the bigger one?", units) is None
 
 
+def test_a_choice_may_be_a_bare_list_an_owned_name_or_end_with_and_after_of(nations: Repairer) -> None:
+    """People list a choice without a joining word ("France, Iceland, Malta - which is smallest?"), after
+    "out of", with "and" after "of" ("the biggest of france, iceland and malta"), and with an owner's
+    possessive before a name ("floyd's barrett or waters"); "and" elsewhere joins no choice ("films by
+    France and Malta" ranks nothing), nor do names listed before no question word."""
+    units = ["res:France", "res:Iceland", "res:Malta", "ont:area"]
+    smallest = _tokens(
+        "SELECT DISTINCT ?x WHERE { ?x ont:area ?v . FILTER(?x = res:France || ?x = res:Iceland || ?x = res:Malta) }"
+        " ORDER BY ASC(?v) LIMIT 1"
+    )
+    listed = nations.choice_between("France, Iceland, Malta - which is smallest?", units)
+    assert listed is not None and listed.query == smallest
+    of = nations.choice_between("the smallest of france, iceland and malta", units)
+    assert of is not None and of.query == smallest
+    assert nations.choice_between("the smallest country near france, iceland and malta", units) is None
+    assert nations.choice_between("France, Iceland, Malta smallest", units) is None
+    out = nations.choice_between("out of iceland and malta, which is the bigger country", units)
+    assert out is not None and "res:France" not in out.query and "desc" in out.query
+    people = ["res:Syd_Barrett", "res:Roger_Waters"]
+    owned = nations.choice_between("floyd's barrett or waters: who was born first", people)
+    assert owned is not None and "ont:birthDate" in owned.query and "asc" in owned.query
+
+
+def test_a_yes_no_choice_asks_whether_the_one_it_names_is_the_top(nations: Repairer) -> None:
+    """ "Iceland vs Malta - is Malta the bigger one?" asks of Malta: an ASK comparing its area with
+    Iceland's ("no"), not the name of the bigger; a yes/no choice that names neither after it ("Is
+    Iceland or Malta the bigger one?") still asks for one of the two."""
+    units = ["res:Iceland", "res:Malta", "ont:area"]
+    fact = _tokens("ASK WHERE { res:Iceland ont:continent res:Malta }")
+    asked = nations.repair([fact], units, "Iceland vs Malta - is Malta the bigger one?")
+    assert asked.tokens == _tokens(
+        "ASK WHERE { res:Malta ont:area ?v . res:Iceland ont:area ?_o0 . FILTER(?v > ?_o0) }"
+    )
+    assert asked.answer.boolean is False
+    correct = nations.repair([fact], units, "iceland vs malta - iceland is the bigger of the two, correct?")
+    assert correct.answer.boolean is True
+    bigger = nations.repair([fact], units, "Is Iceland or Malta the bigger one?")
+    assert bigger.answer.rows == (("http://repair.test/resource/Iceland",),)
+
+
 PLANETS_TTL = """@prefix res: <http://repair.test/resource/> .
 @prefix ont: <http://repair.test/ontology/> .
 res:Mercury a ont:Planet ; ont:orderFromSun 1 .
@@ -2775,6 +2835,46 @@ res:France a ont:Country ; ont:area 640 .
 res:Germany a ont:Country ; ont:area 357 .
 res:Rhine a ont:River ; ont:flowsThrough res:France, res:Germany .
 """
+
+
+def test_two_compared_by_the_measure_the_word_grades_and_not_the_thing_its_name_holds(
+    prefixes: PrefixMap, tmp_path: Path
+) -> None:
+    """ "Is Uranus farther from the sun than Neptune?" names the Sun within the measure ("from the sun"):
+    Uranus is compared with Neptune, by the measure "farther" grades (the order from the Sun), not by
+    the discovery year both also have."""
+    ttl = """@prefix res: <http://repair.test/resource/> .
+@prefix ont: <http://repair.test/ontology/> .
+res:Uranus ont:orderFromSun 7 ; ont:discoveryYear 1781 .
+res:Neptune ont:orderFromSun 8 ; ont:discoveryYear 1846 .
+"""
+    entries = [Entry(f"res:{n}", "entity", (n,)) for n in ("Uranus", "Neptune", "Sun")]
+    entries += [
+        Entry("ont:discoveryYear", "property", ("discovery year",)),
+        Entry("ont:orderFromSun", "property", ("order from the Sun", "far")),
+    ]
+    with _repairer_on(tmp_path, prefixes, ttl, entries, max_rounds=1) as repairer:
+        assert repairer.index is not None
+        units = ["res:Uranus", "ont:discoveryYear", "ont:orderFromSun", "res:Sun", "res:Neptune"]
+        question = "Is Uranus farther from the sun than Neptune?"
+        said = Said(question, repairer.index)
+        compared = repairer.pair_compared(question, units, repairer.named_entities(said, units), said)
+        assert compared is not None and compared[0] == _tokens(
+            "ASK WHERE { res:Uranus ont:orderFromSun ?v . res:Neptune ont:orderFromSun ?_than . FILTER ( ?v > ?_than ) }"
+        )
+
+
+def test_the_one_in_a_place_compared_with_is_the_thing_named_alike(nations: Repairer) -> None:
+    """ "Is the Sorbonne older than the one in Leuven?": "the one in Leuven" is the university named
+    after the town, the thing named alike that has a founding year, not the town."""
+    assert nations.index is not None
+    units = ["res:Sorbonne", "res:Leuven_City", "ont:foundingYear"]
+    question = "Is the Sorbonne older than the one in Leuven?"
+    said = Said(question, nations.index)
+    compared = nations.pair_compared(question, units, ["res:Sorbonne", "res:Leuven_City"], said)
+    assert compared is not None and compared[0] == _tokens(
+        "ASK WHERE { res:Sorbonne ont:foundingYear ?v . res:Leuven ont:foundingYear ?_than . FILTER ( ?v < ?_than ) }"
+    )
 
 
 def test_things_placed_between_or_beyond_named_ones_of_their_kind_are_compared_by_its_measure(
@@ -3219,7 +3319,8 @@ def test_a_decade_of_numbers_or_a_year_of_dates_filters_the_answers(nations: Rep
 
 def test_a_yes_no_question_about_one_named_entity_and_a_range_asks_its_one_measure(nations: Repairer) -> None:
     """ "did oppenheimer come out in the 2020s" decoded as whether it is a film: the question asks whether
-    the film's one measure, its release year, is in the decade. Not with two named entities."""
+    the film's one measure, its release year, is in the decade, or the one year it says ("in 2023").
+    Not with two named entities."""
     typed = _tokens("ASK WHERE { res:Oppenheimer a ont:Film }")
     units = ["res:Oppenheimer", "ont:Film"]
     recent = nations.repair([typed], units, "did oppenheimer come out in the 2020s")
@@ -3228,6 +3329,10 @@ def test_a_yes_no_question_about_one_named_entity_and_a_range_asks_its_one_measu
     )
     assert recent.answer.boolean is True
     assert nations.repair([typed], units, "did oppenheimer come out in the 90s").answer.boolean is False
+    year = nations.repair([typed], units, "Oppenheimer came out in 2023, correct?")
+    assert year.tokens == _tokens("ASK WHERE { res:Oppenheimer ont:releaseYear ?v . FILTER(?v = 2023) }")
+    assert year.answer.boolean is True
+    assert nations.repair([typed], units, "did oppenheimer come out in 1999").answer.boolean is False
     said = Said("did oppenheimer come out in iceland in the 2020s", nations.index)
     assert nations.span_of_named(said.text, said, [*units, "res:Iceland"]) is None
 
@@ -4453,6 +4558,53 @@ def test_a_fact_of_one_of_things_named_side_by_side_is_read_of_each(
         assert three.tokens == _tokens(
             "SELECT DISTINCT ?x WHERE { VALUES ?_each { res:Nike res:Adidas res:Puma } ?_each ont:founder ?x }"
         )
+
+
+def test_values_asked_of_things_named_side_by_side_are_pooled_unless_they_must_share_them(
+    prefixes: PrefixMap, tmp_path: Path
+) -> None:
+    """ "belgium and switzerland together - how many official languages" decoded as the languages both
+    have (`res:Belgium ont:officialLanguage ?x . res:Switzerland ont:officialLanguage ?x`), or with one
+    pattern written twice: the languages of each, pooled; "share", "both", "same" or "common" ask for
+    the ones they have in common."""
+    ttl = """@prefix res: <http://repair.test/resource/> .
+@prefix ont: <http://repair.test/ontology/> .
+res:Belgium a ont:Country ; ont:officialLanguage res:French, res:Dutch, res:German .
+res:Switzerland a ont:Country ; ont:officialLanguage res:French, res:German, res:Italian, res:Romansh .
+"""
+    entries = [
+        Entry("res:Belgium", "entity", ("Belgium",)),
+        Entry("res:Switzerland", "entity", ("Switzerland",)),
+        Entry("ont:officialLanguage", "property", ("official language",)),
+    ]
+    with _repairer_on(tmp_path, prefixes, ttl, entries, max_rounds=1) as repairer:
+        units = ["res:Belgium", "res:Switzerland", "ont:officialLanguage"]
+        both = _tokens(
+            "SELECT (COUNT(DISTINCT ?x) AS ?c) WHERE { res:Belgium ont:officialLanguage ?x . "
+            "res:Switzerland ont:officialLanguage ?x }"
+        )
+        pooled = _tokens(
+            "SELECT (COUNT(DISTINCT ?x) AS ?c) WHERE { VALUES ?_each { res:Belgium res:Switzerland } "
+            "?_each ont:officialLanguage ?x }"
+        )
+        together = repairer.repair(
+            [both], units, "belgium and switzerland together - how many official languages"
+        )
+        assert together.tokens == pooled and together.answer.rows == (("5",),)
+        twice = _tokens(
+            "SELECT (COUNT(DISTINCT ?x) AS ?c) WHERE { res:Belgium ont:officialLanguage ?x . "
+            "res:Belgium ont:officialLanguage ?x }"
+        )
+        assert (
+            repairer.repair(
+                [twice], units, "how many official languages do belgium and switzerland have"
+            ).tokens
+            == pooled
+        )
+        shared = repairer.repair(
+            [both], units, "how many official languages do belgium and switzerland share"
+        )
+        assert shared.tokens == both and shared.answer.rows == (("2",),)
 
 
 def test_a_yes_no_question_about_things_named_side_by_side_asks_it_of_each(

@@ -68,6 +68,18 @@ def test_verbs_and_plurals_name_properties_and_classes(linker: Linker) -> None:
     )
 
 
+def test_a_surname_two_entities_share_lists_the_better_known_first(tmp_path: Path) -> None:
+    """ "what did wagner compose": Richard and Cosima Wagner match "wagner" equally well; the one with
+    more facts comes first, whatever the tokens' alphabetical order (the model and repair read the
+    first as the one meant)."""
+    entries = [
+        Entry("ex:Cosima_Wagner", "entity", ("Cosima Wagner",), popularity=5),
+        Entry("ex:Richard_Wagner", "entity", ("Richard Wagner",), popularity=13),
+    ]
+    found = Linker(KBIndex.build(tmp_path / "index.sqlite", entries)).link("what did wagner compose")
+    assert [c.token for c in found] == ["ex:Richard_Wagner", "ex:Cosima_Wagner"]
+
+
 def test_part_of_a_name_the_way_people_say_it(linker: Linker) -> None:
     """A surname after initials, a capitalised dictionary word inside the question, a label without its
     qualifier, a class by the head of its label."""

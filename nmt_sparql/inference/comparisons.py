@@ -102,6 +102,8 @@ _PLACE_ASKED = re.compile(
     r"|\bwhich\s+\w+\s+from\s+the\b"  # "venus is which planet from the sun": its place
 )
 _ORDERING = frozenset({"<", ">", "<=", ">=", "=", "!="})
+# The words after "the one" that name a thing by where it is ("the one in leipzig").
+_ONE_OF = (["in"], ["of"], ["from"], ["at"], ["on"])
 
 
 def _said_at(words: Sequence[str], start: int, forms: Sequence[Sequence[str]]) -> list[str] | None:
@@ -141,46 +143,73 @@ def _choice_last(
 ) -> tuple[list[str], str] | None:
     """The entities of "A or B" (or "A, B or C": commas are gone from `words`, and each one before the
     last two must be `alike` the one after it) when the question ends with it, and the words before, of
-    which there must be some; else None. A name may follow its owner's ("or manet's dejeuner sur l'herbe")."""
+    which there must be some; else None. A name may follow its owner's ("or manet's dejeuner sur l'herbe").
+    "and" joins the last two after a word that opens a choice ("the oldest of jagger, richards and
+    watts", "who is taller between A and B"), not elsewhere ("films by Kubrick and Lean")."""
     for last, forms in names.items():
         for name in forms:
             join = len(words) - len(name) - 1
             if join < 2 or _said_at(words, join + 1, [name]) is None:
                 continue
             join = _owner_start(words, join + 1, names) - 1
-            if join < 2 or words[join] not in _CHOICE_LAST:
+            if join < 2 or words[join] not in (*_CHOICE_LAST, "and"):
                 continue
             chosen, start = [last], join
             while (found := _named_at(words, start, names, _fits(chosen, alike), ending=True)) is not None:
                 chosen.insert(0, found[0])
                 start = _owner_start(words, found[1], names)
-            if len(chosen) > 1 and start >= 1:
-                return chosen, " ".join(words[:start])
+            if (
+                len(chosen) < 2
+                or start < 1
+                or (words[join] == "and" and words[start - 1] not in _CHOICE_LEADS)
+            ):
+                continue
+            return chosen, " ".join(words[:start])
     return None
 
 
+def _named_owned(
+    words: Sequence[str], at: int, names: dict[str, list[list[str]]], fits: Callable[[str], bool]
+) -> tuple[str, int] | None:
+    """`_named_at` from `at`, or past an owner's possessive of one or two words there, named or not
+    ("wagner s flying dutchman", "borneo s kinabalu"): the entity and where its name ends."""
+    found = _named_at(words, at, names, fits, ending=False)
+    if found is not None and words[found[1] : found[1] + 1] == ["s"]:  # a named owner ("wagner s")
+        return _named_at(words, found[1] + 1, names, fits, ending=False) or found
+    for owner in (1, 2):
+        if found is None and words[at + owner : at + owner + 1] == ["s"]:
+            found = _named_at(words, at + owner + 1, names, fits, ending=False)
+    return found
+
+
 def _choice_first(
-    words: Sequence[str], names: dict[str, list[list[str]]], alike: Callable[[str, str], bool]
+    words: Sequence[str], names: dict[str, list[list[str]]], alike: Callable[[str, str], bool], yes_no: bool
 ) -> tuple[list[str], str] | None:
-    """The entities of "[between|of|among] A or B" (or "A, B or C", as `_choice_last` reads them) when the
-    question starts with it and a question word follows, or of "A or B" after the verb that opens a
-    question ("Is the Po or the Tiber the longer river", "was kepler or galileo born first"), and the
-    words after; else None."""
+    """The entities of "[between|of|among|out of] A or B" (or "A, B or C", as `_choice_last` reads them,
+    and "A, B, C" with no word between, all `alike`) when the question starts with it and a question
+    word follows, or the rest of a yes/no question (`yes_no`: "Kinabalu vs Fuji - is Kinabalu the
+    taller peak?"), or of "A or B" after the verb that opens a question ("Is the Po or the Tiber the
+    longer river", "was kepler or galileo born first"), and the words after; else None. A name may
+    follow its owner's ("wagner's flying dutchman or tristan und isolde")."""
     opening = words[0] if words else ""
     verb = opening in _CHOICE_VERBS
-    found = _named_at(words, int(verb or opening in _CHOICE_LEADS), names, lambda _: True, ending=False)
+    lead = 2 if words[:2] == ["out", "of"] else int(verb or opening in _CHOICE_LEADS)
+    found = _named_owned(words, lead, names, lambda _: True)
     joins = ("or",) if verb else _CHOICE_FIRST
     chosen = [found[0]] if found is not None else []
     while found is not None and found[1] < len(words) and words[found[1]] not in joins:
-        found = _named_at(words, found[1], names, _fits(chosen, alike, ahead=1), ending=False)
+        listed = _named_owned(words, found[1], names, _fits(chosen, alike, ahead=1))
+        if listed is None and not verb and len(chosen) > 1 and words[found[1]] in _QUESTION_WORDS:
+            return chosen, " ".join(words[found[1] :])  # "Siemens, Nokia, Nestlé - which was founded first"
+        found = listed
         chosen += [found[0]] if found is not None else []
     if found is None or found[1] >= len(words):
         return None
-    last = _named_at(words, found[1] + 1, names, lambda e: e not in chosen, ending=False)
+    last = _named_owned(words, found[1] + 1, names, lambda e: e not in chosen)
     if last is None:
         return None
     rest = words[last[1] :]
-    asking = bool(rest) and (verb or rest[0] in _QUESTION_WORDS)
+    asking = bool(rest) and (verb or rest[0] in _QUESTION_WORDS or yes_no)
     return ([*chosen, last[0]], " ".join(rest)) if asking else None
 
 
@@ -438,18 +467,23 @@ class Comparisons(KBReader):
         """The ASK a yes/no question comparing two named entities asks ("Was Harvard founded earlier than
         Yale?", "were the eagles around before queen?"): the first's value of a measure compared with
         the second's, the one named after the comparing word, in the direction the word says. The
-        measure: of the units both have, one the question says first; else the one measure both
-        have. None when the question compares no two of `named` (the entities it names)."""
+        measure: of the units both have, one the question says first, then one the comparing word grades
+        ("farther": the order from the Sun, not the discovery year); else the one measure both have. An
+        entity named within the measure's name ("from the sun") is not compared. None when the question
+        compares no two of `named` (the entities it names)."""
         wanted = asked(question, "comparative")
         than = self._compared_with(question, units, wanted.word) if wanted is not None else None
-        others = [e for e in named if e != than]
+        others = [e for e in named if e != than and not self._names_a_measure(e, units)]
         if wanted is None or than is None or than not in named or len(others) != 1:
             return None
         measured = [
             u for u in dict.fromkeys(units) if self._kind(u) == "property" and self._measured_values(u)
         ]
         prop, pair = None, [others[0], than]
-        for candidate in sorted(measured, key=lambda p: not said.words(p)):
+        lemma = graded_lemma(wanted.word.split()[-1])
+        for candidate in sorted(
+            measured, key=lambda p: (not said.words(p), lemma not in self._graded_names(p))
+        ):
             # one the KB gives no value of it is read as one named alike that has one ("the Amazon")
             alike = [
                 e if self._holds([e, candidate, "?_v"]) else self.named_alike(e, candidate, True, said)
@@ -468,6 +502,16 @@ class Comparisons(KBReader):
         other, test = self._comparison(prop, "?v", *direction, None, second)
         query = ["ask", "where", "{", first, prop, "?v", ".", *other, ".", *test, "}"]
         return query, f"{first} compared with {second} by {prop} ({wanted.word})"
+
+    def _names_a_measure(self, entity: str, units: Sequence[str]) -> bool:
+        """Whether `entity`'s label is within the label of a measured property of the units ("the Sun" of
+        "order from the Sun"): "farther from the sun than Neptune" compares Neptune, not the Sun."""
+        label = f" {normalize(self.index.label(entity) or '')} " if self.index is not None else "  "
+        return label.strip() != "" and any(
+            label in f" {normalize(self.index.label(u) or '')} "
+            for u in units
+            if self._kind(u) == "property" and self._measured_values(u)
+        )
 
     def kin_compared(
         self, question: str, units: Sequence[str], said: Said, counted: bool
@@ -867,12 +911,13 @@ class Comparisons(KBReader):
         replaced by an entity named alike that has one (`named_alike`: "the Amazon" is the river, not
         the company), else the choice says which it lacks."""
         words = [w for w in normalize(question).split() if w != "the"]  # "the Danube or the Rhine"
-        if self.index is None or not set(words) & {*_CHOICE_LAST, *_CHOICE_FIRST}:
+        if self.index is None:
             return None
         said = said or Said(question, self.index)
         entities = [u for u in units if self._kind(u) == "entity"]
         names = self._names_of(entities, said)
-        found = _choice_last(words, names, self.alike) or _choice_first(words, names, self.alike)
+        yes_no = expected_answer(question).boolean is True
+        found = _choice_last(words, names, self.alike) or _choice_first(words, names, self.alike, yes_no)
         if found is None:
             return None
         chosen, rest = found
@@ -911,7 +956,22 @@ class Comparisons(KBReader):
         ).split()
         missing = next((e for e in lacking if alike[e] is None), None)
         between = f"{', '.join(chosen[:-1])} and {chosen[-1]}"
-        return Choice(query, f"a choice between {between} by {prop} ({graded.word})", missing)
+        note = f"a choice between {between} by {prop} ({graded.word})"
+        said_after = rest.split()
+        asked_of = {
+            f[0]
+            for at in range(len(said_after))
+            if (f := _named_at(said_after, at, names, bool, ending=False))
+        }
+        if yes_no and len(asked_of) == 1:  # "Kinabalu vs Fuji - is Kinabalu the taller peak?"
+            one = alike.get(named := asked_of.pop()) or named
+            others = [e for e in chosen if e != one]
+            values = [f"?_o{k}" for k in range(len(others))]
+            tests = " && ".join(f"?v {'<' if up else '>'} {v}" for v in values)
+            facts = " ".join(f"{o} {prop} {v} ." for o, v in zip(others, values, strict=True))
+            query = f"ask where {{ {one} {prop} ?v . {facts} filter ( {tests} ) }}".split()
+            note = f"whether {one} is the top of {note}"
+        return Choice(query, note, missing)
 
     def _names_of(self, entities: Sequence[str], said: Said) -> dict[str, list[list[str]]]:
         """Each entity's names (`_said_as`): its label, then the names within it that no other of
@@ -978,16 +1038,20 @@ class Comparisons(KBReader):
 
     def span_of_named(self, question: str, said: Said, units: Sequence[str]) -> tuple[list[str], str] | None:
         """What a yes/no question about one named entity and a range asks ("did radiohead form in the 90s",
-        "Does Philips date back to the 19th century?"): whether the entity's value of a measure lies in the
-        range (`asked_span`); the measure one the question says, else the entity's only measure the range
-        can be of. None when the question names no range, not one entity, or no such measure."""
-        if not any(asked_span(question, dates) for dates in (True, False)):
+        "Does Philips date back to the 19th century?", "did tosca premiere in 1900": the one year a date is
+        in): whether the entity's value of a measure lies in the range (`asked_span`); the measure one the
+        question says, else the entity's only measure the range can be of. None when the question names no
+        range, not one entity, or no such measure."""
+        if not any(asked_span(question, dates, one_year=True) for dates in (True, False)):
             return None
         named = self.named_entities(said, units)
         if len(named) != 1:
             return None
         entity = named[0]
-        spans = {p: asked_span(question, self.values_are_dates(p)) for p in self._literal_measures(entity)}
+        spans = {
+            p: asked_span(question, self.values_are_dates(p), one_year=True)
+            for p in self._literal_measures(entity)
+        }
         measures = [p for p, span in spans.items() if span is not None]
         chosen = [p for p in measures if said.words(p)] or measures
         if len(chosen) != 1:
@@ -1063,7 +1127,8 @@ class Comparisons(KBReader):
     def _compared_with(self, question: str, units: Sequence[str], word: str) -> str | None:
         """The entity among the units that the question compares with: named right after "than" or the
         comparing word ("farther from the sun than Earth", "directed after Alien"), or after a possessive
-        there ("than dali's persistence of memory"), misspelt or not, by its label or,
+        there ("than dali's persistence of memory") or "the one in" ("than the one in leipzig": a thing
+        named alike, `named_alike`, takes its place), misspelt or not, by its label or,
         when no other unit has it, by a name within it ("longer than the Congo": the Congo River);
         None without one."""
         if self.index is None:
@@ -1072,6 +1137,10 @@ class Comparisons(KBReader):
         entities = [u for u in units if self._kind(u) == "entity"]
         starts = [
             i + 1 + (words[i + 1 : i + 2] == ["the"]) for i, w in enumerate(words) if w in ("than", word)
+        ]
+        # "older than the one in leipzig": the thing of its kind named by the place ("the one" of it)
+        starts += [
+            at + 2 for at in starts if words[at : at + 1] == ["one"] and words[at + 1 : at + 2] in _ONE_OF
         ]
         owned = [  # "older than dali's persistence of memory": the thing after its owner's possessive
             at + 1 + (words[at + 1 : at + 2] == ["the"])

@@ -36,6 +36,8 @@ _SAME_YEAR = re.compile(r"\bsame (year|day|date)\b", re.IGNORECASE)
 _SAME_AS = re.compile(r"\bsame\b.*\bas\b", re.IGNORECASE)
 # Words that ask whether two things share a value, not whether each has one (`_each_asked`).
 _SHARED = re.compile(r"\b(?:same|common|share|shared|between|border)\b", re.IGNORECASE)
+# Words that ask for a value two things have in common (`_pooled`).
+_SHARED_VALUE = re.compile(r"\b(?:both|same|common|share|shared|shares)\b", re.IGNORECASE)
 # Words that ask what two things share, or of both at once: not a fact of each (`coordinated`).
 _TOGETHER = re.compile(r"\b(?:both|same|common|share|shared|together|between|border)\b", re.IGNORECASE)
 
@@ -154,9 +156,12 @@ class NamedPairs(KBReader):
         nothing changes."""
         if said is not None and tokens[:1] == ["ask"] and not _SHARED.search(question):
             return self._each_asked(tokens, said, units)
-        if said is None or not tokens or tokens[0] != "select" or _TOGETHER.search(question):
+        if said is None or not tokens or tokens[0] != "select":
             return None
         types = token_types(tokens, self.prefixes)
+        pooled = self._pooled(tokens, types, question, said, units)
+        if pooled is not None or _TOGETHER.search(question):
+            return pooled
         for group in self._side_by_side(said, self.named_entities(said, units)):
             said_in_query = [e for e in group if e in tokens]
             if len(said_in_query) != 1 or tokens.count(said_in_query[0]) != 1 or "{" not in tokens:
@@ -176,6 +181,49 @@ class NamedPairs(KBReader):
             start = tokens.index("{") + 1
             body = ["?_each" if i == at else t for i, t in enumerate(tokens[start:], start)]
             note = f"read of each of {', '.join(group)}, named side by side"
+            return [*tokens[:start], "values", "?_each", "{", *group, "}", *body], note
+        return None
+
+    def _pooled(
+        self, tokens: list[str], types: Sequence[TokenType], question: str, said: Said, units: Sequence[str]
+    ) -> tuple[list[str], str] | None:
+        """A SELECT whose only patterns of entities named side by side give each the one value its answer
+        takes (`res:Belgium ont:officialLanguage ?x . res:Luxembourg ont:officialLanguage ?x`, or one
+        pattern written twice) read of each of them (`values ?_each { ... } ?_each ont:officialLanguage
+        ?x`): "how many official languages do belgium, the netherlands and luxembourg have between them"
+        asks for the languages of any of them; only "both", "same", "common" or "share" ask for a value
+        they have in common. None when nothing changes."""
+        if _SHARED_VALUE.search(question) or "{" not in tokens:
+            return None
+        patterns = triple_patterns(tokens, types)
+        for group in self._side_by_side(said, self.named_entities(said, units)):
+            own = [t for t in patterns if tokens[t[0]] in group or tokens[t[2]] in group]
+            read = {(tokens[p], tokens[o]) for _, p, o in own}
+            if (
+                not own
+                or len(read) != 1
+                or any(tokens[o] in group or (p, o) != (s + 1, s + 2) for s, p, o in own)
+            ):
+                continue
+            prop, value = read.pop()
+            used = {tokens[s] for s, _, _ in own}
+            if (
+                types[own[0][2]] != TokenType.VARIABLE
+                or prop == "a"
+                or any(tokens.count(e) != sum(tokens[s] == e for s, _, _ in own) for e in used)
+                or not all(self._holds([e, prop, "?_v"]) for e in group)
+                or not self._share_a_class(group[0], group[1:])
+            ):
+                continue
+            gone = {i for s, _, o in own[1:] for i in range(s, o + 1)}
+            gone |= {s - 1 if tokens[s - 1] == "." else o + 1 for s, _, o in own[1:]} - {len(tokens) - 1}
+            start = tokens.index("{") + 1
+            body = [
+                "?_each" if i == own[0][0] else t
+                for i, t in enumerate(tokens)
+                if i >= start and i not in gone
+            ]
+            note = f"{prop} read of each of {', '.join(group)}, named side by side"
             return [*tokens[:start], "values", "?_each", "{", *group, "}", *body], note
         return None
 
@@ -401,6 +449,25 @@ class NamedPairs(KBReader):
                 return ["ask", "where", "{", s, prop, alike, "}"], note
         return None
 
+    def _free_variable(self, tokens: Sequence[str], types: Sequence[TokenType], entity: str) -> str | None:
+        """The one variable of a query that a single triple pattern reads as its subject or object and
+        nothing else does (`?x` of `ask { ?x ont:discoverer res:William_Herschel }`), when things of a
+        class of `entity`'s take that place of the property in the KB: it stands for anything, so it
+        may stand for the thing the question names; None for none, several, or a place that holds
+        values of another kind (a year)."""
+        free = [
+            (tokens[i], tokens[p], i == s)
+            for s, p, o in triple_patterns(tokens, types)
+            for i in (s, o)
+            if types[i] == TokenType.VARIABLE and list(tokens).count(tokens[i]) == 1
+        ]
+        if len(free) != 1 or self._kind(free[0][1]) != "property":
+            return None
+        variable, prop, subject = free[0]
+        place = ["?_v", prop, "?_o"] if subject else ["?_o", prop, "?_v"]
+        fits = self._holds([*place, ".", "?_v", "a", "?_c", ".", entity, "a", "?_c"])
+        return variable if fits else None
+
     def _joins_two(self, tokens: Sequence[str]) -> bool:
         """Whether a query names two entities, or one and a value (`res:Saturn ont:orderFromSun 5`): the
         model's own reading of a question about two things ("Did Hubble study at Oxford?" with the
@@ -453,10 +520,13 @@ class NamedPairs(KBReader):
         self, tokens: Sequence[str], said: Said | None, units: Sequence[str]
     ) -> tuple[list[str], str] | None:
         """An ASK of named entities that leaves out one more the question names ("Is Tosca an opera by
-        Verdi?" as `res:Tosca ont:genre res:Opera`) with that one joined: by the fact the KB links it to an
-        entity of the query by, else `S P L` by the property that most often links the query's subject S to
-        things of its kind (`res:Tosca ont:composer res:Giuseppe_Verdi`: "no"). What the question says of
-        the one left out is part of what it asks. None unless exactly one named entity is left out."""
+        Verdi?" as `res:Tosca ont:genre res:Opera`) with that one joined: in the place of an entity's
+        variable that no other part of the query reads ("did herschel discover titan" as `?x
+        ont:discoverer res:William_Herschel`: whether he discovered anything), else by the fact the KB
+        links it to an entity of the query by, else `S P L` by the property that most often links the
+        query's subject S to things of its kind (`res:Tosca ont:composer res:Giuseppe_Verdi`: "no"). What
+        the question says of the one left out is part of what it asks. None unless exactly one named
+        entity is left out."""
         if tokens[:1] != ["ask"] or said is None or self.index is None:
             return None
         types = token_types(list(tokens), self.prefixes)
@@ -465,10 +535,16 @@ class NamedPairs(KBReader):
         ]
         names = said.names_used(tokens)  # "Oxford" within the University of Oxford's name is no other one
         left = [u for u in self.named_entities(said, units) if u not in tokens and not said.inside(u, names)]
-        subjects = [tokens[s] for s, _, _ in triple_patterns(tokens, types) if tokens[s] in used]
-        if len(left) != 1 or not subjects:
+        if len(left) != 1:
             return None
         out = left[0]
+        free = self._free_variable(tokens, types, out)
+        if free is not None:  # "did herschel discover titan" as whether Herschel discovered anything
+            named = [out if t == free else t for t in tokens]
+            return named, f"{out} in the place of {free}, which nothing else reads"
+        subjects = [tokens[s] for s, _, _ in triple_patterns(tokens, types) if tokens[s] in used]
+        if not subjects:
+            return None
         for entity in dict.fromkeys(used):
             fact = self.fact_between(entity, out, units)
             if fact is not None:

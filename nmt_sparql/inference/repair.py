@@ -2741,8 +2741,9 @@ class Repairer(Comparisons, KindReading, NamedPairs, TopicReading, IdiomReading)
             reason = f"{choice.note}, but the KB gives {choice.lacking} no value to choose by"
             return Repaired(choice.query, Answer("select", ("x",)), rounds, None, reason)
         if choice is not None:
-            # "Is the Po or the Tiber the longer river": a choice asks for one of them, not a yes or no
-            chosen = THING if expected.boolean else expected
+            # "Is the Po or the Tiber the longer river": a choice asks for one of them, not a yes or no,
+            # unless the question asks it of one ("Kinabalu vs Fuji - is Kinabalu the taller peak?")
+            chosen = expected if choice.query[:1] == ["ask"] else THING if expected.boolean else expected
             answer = self._question_read((choice.query, choice.note), chosen, first, seen)
             if answer is not None:
                 return Repaired(choice.query, answer, rounds, 1)

@@ -12,13 +12,15 @@ _TERMS = (TokenType.URI, TokenType.LITERAL, TokenType.VARIABLE)
 
 def triple_patterns(tokens: Sequence[str], types: Sequence[TokenType]) -> list[tuple[int, int, int]]:
     """(subject, predicate, object) token positions of the plain triple patterns of a query, in order
-    (`;` and `,` abbreviations expanded); FILTER, BIND, paths and the like are passed over."""
-    free, subject, predicate, obj, end = range(5)
+    (`;` and `,` abbreviations expanded); FILTER, BIND, paths, VALUES blocks and the like are passed over."""
+    free, subject, predicate, obj, end, values = range(6)
     state, depth, s, p = free, 0, -1, -1
     out: list[tuple[int, int, int]] = []
     for i, (tok, kind) in enumerate(zip(tokens, types)):
         term = kind in _TERMS
-        if tok == "{":
+        if state == values or tok == "values":  # `values ?k { res:A res:B }` is no pattern `res:A res:B ...`
+            state = subject if tok == "}" else values
+        elif tok == "{":
             state, depth = subject, 0
         elif state == subject and term:
             s, state = i, predicate

@@ -13,6 +13,7 @@ element become literal candidates, written as sparql/tokens.py writes literal to
 from __future__ import annotations
 
 import functools
+import itertools
 import re
 from collections.abc import Collection, Generator, Sequence
 from dataclasses import dataclass
@@ -387,7 +388,8 @@ class Linker:
         return any(w in words for name in self.index.names(token) for w in name.split())
 
     def link(self, question: str) -> list[Candidate]:
-        """Candidates sorted by start, then score (highest first), then token; one per token (its best)."""
+        """Candidates sorted by start, then score (highest first), then token, entities that tie as found
+        (the index's rank: the more popular of two equal matches first); one per token (its best)."""
         return self.link_many([question])[0]
 
     def link_many(self, questions: Sequence[str]) -> list[list[Candidate]]:
@@ -525,7 +527,17 @@ class Linker:
             best.setdefault(c.token, c)
         for c in (yield from self._similar_candidates(list(best.values()), question)):
             best.setdefault(c.token, c)
-        return sorted(best.values(), key=lambda c: (c.start, -c.score, c.token))
+        ordered = sorted(best.values(), key=lambda c: (c.start, -c.score, c.token))
+        # Entities that tie keep the order they were found in: a span's hits come from the index most
+        # popular first, so "wagner" lists the composer before his wife (by token, Cosima came first).
+        found = {token: i for i, token in enumerate(best)}
+        out: list[Candidate] = []
+        for (*_, entity), group in itertools.groupby(
+            ordered, key=lambda c: (c.start, c.score, c.kind == "entity")
+        ):
+            tied = list(group)
+            out += sorted(tied, key=lambda c: found[c.token]) if entity else tied
+        return out
 
     def _sense_candidates(self, found: list[Candidate]) -> list[Candidate]:
         """Beside an entity named by its whole label, the other things a longer name shortened to it
