@@ -152,6 +152,13 @@ repairer looks for a query that answers:
   the subject of the verb that names the property; a measure read where the question's unit names another
   ("How big is Iceland in square kilometres?": its population) gives way to the unit's.
 
+- a choice may be a bare list before a question word ("Siemens, Nokia, Nestlé - which was founded earliest?"),
+  follow "out of" or "the oldest of", and a yes/no choice asked of one of its things is an ASK whether that one
+  is the top ("Kinabalu vs Fuji - is Kinabalu the taller peak?"); an ASK's variable that one pattern alone
+  reads takes the place of the one named entity it leaves out ("did herschel discover titan"); things named
+  side by side given one shared value by a SELECT are read each ("belgium and switzerland together - how many
+  official languages"), unless the question says they share it.
+
 The rules that compare and rank by a measure are inference/comparisons.py, the reading of place
 adjectives inference/place_reading.py, yes/no questions about two named entities and questions of two
 named things' values inference/named_pairs.py, the cached KB reads they share inference/kb_reading.py,
