@@ -396,6 +396,8 @@ def test_a_century_or_a_decade_is_the_years_it_spans(question: str, years: tuple
         ("How many elements have an atomic number in the 90s?", False, Span(90, 100, False)),
         ("elements with atomic numbers in the sixties", False, Span(60, 70, False)),  # a decade in words
         ("did radiohead form in the 90s", True, Span(1990, 2000, False)),  # a decade of years
+        ("michael jackson's 80s albums", True, Span(1980, 1990, False)),  # after a possessive
+        ("the 1960s", True, Span(1960, 1970, False)),  # four digits: not the sixties of "60s"
         ("how many beatles were born in 1940", False, None),  # a number said, no range
         ("novels of the nineteenth century", False, None),  # a period is of years
         ("Which peaks lie on the border between China and Nepal?", True, None),

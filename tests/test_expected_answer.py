@@ -108,7 +108,10 @@ from nmt_sparql.inference.expected_answer import (
         ("Van Gogh's most famous canvases", NOT_A_MEASURE),  # things he has: no date of his
         ("puccini's greatest hits on the opera stage", NOT_A_MEASURE),
         ("Mozart's birth and death years", NOT_YES_NO_OR_COUNT),  # plurals of time: dates
-        ("When's Greta Gerwig's birthday?", NOT_YES_NO_OR_COUNT),  # "when's" opens no noun phrase
+        ("release years of bob dylan's albums", NOT_YES_NO_OR_COUNT),  # years "of" the things he has
+        ("When's Greta Gerwig's birthday?", DATE),  # "when's" is "when", and opens no noun phrase
+        ("Where's the band that made Rumours from?", replace(THING, asks="where")),
+        ("the band behind kid a, when did they form", DATE),  # the question after a comma
         (
             "Just finished The Kite Runner - where was its author born?",
             replace(THING, asks="where"),

@@ -777,10 +777,35 @@ def test_an_order_or_filter_over_a_variable_no_pattern_binds_gives_way(
     assert "no triple pattern binds" in repaired.rounds[0].attempts[0].detail
 
 
+def test_a_period_or_year_the_query_leaves_out_dates_its_answers(
+    kb: Recording, index: KBIndex, prefixes: PrefixMap
+) -> None:
+    """ "ridley scott's 80s films" decoded as all his films: the question dates its answers, so they
+    are kept by their one dated measure (release year) within the decade; "before 1980" compares with
+    the year. A question that dates nothing, or a query that compares already, is left as it is."""
+    films = _tokens("SELECT DISTINCT ?x WHERE { ?x a ont:Film . ?x ont:director res:Ridley_Scott }")
+    repairer = Repairer(kb, prefixes, index, max_rounds=1)
+    eighties = repairer.repair([films], ["res:Ridley_Scott", "ont:Film"], "ridley scott's 80s films")
+    assert eighties.tokens == _tokens(
+        "SELECT DISTINCT ?x WHERE { ?x a ont:Film . ?x ont:director res:Ridley_Scott . ?x ont:releaseYear ?v . "
+        "FILTER(?v >= 1980 && ?v < 1990) }"
+    )
+    assert eighties.answer.rows == (("http://repair.test/resource/Blade_Runner",),)
+    before = repairer.repair([films], ["res:Ridley_Scott", "ont:Film"], "ridley scott films before 1980")
+    assert before.answer.rows == (("http://repair.test/resource/Alien",),)
+    said = Said("ridley scott films", index)
+    assert repairer.bound_left_out(films, "ridley scott films", said) is None
+    compared = _tokens(
+        "SELECT DISTINCT ?x WHERE { ?x ont:director res:Ridley_Scott . ?x ont:releaseYear ?v FILTER(?v > 1980) }"
+    )
+    assert repairer.bound_left_out(compared, "ridley scott films before 1980", said) is None
+
+
 def test_a_filter_that_tests_one_term_alone_gives_way(
     kb: Recording, index: KBIndex, prefixes: PrefixMap
 ) -> None:
-    """`filter ( ?v )` keeps every film with a release year: "films released after 1980" lost its number."""
+    """`filter ( ?v )` keeps every film with a release year: "films released after 1980" lost its number,
+    which the FILTER is given back (`bound_compared`); with no number said, the query gives way."""
     bare = _tokens(
         "SELECT DISTINCT ?x WHERE { ?x ont:director res:Ridley_Scott . ?x ont:releaseYear ?v FILTER(?v) }"
     )
@@ -795,7 +820,12 @@ def test_a_filter_that_tests_one_term_alone_gives_way(
         [bare, compared], question="films of ridley scott released after 1980"
     )
     assert repaired.tokens == compared
-    assert "compares nothing" in repaired.rounds[0].attempts[0].detail
+    assert repaired.rounds[0].attempts[0].source.endswith("made a bound (> 1980, as the question says)")
+    later = Repairer(kb, prefixes, index, max_rounds=1).repair(
+        [bare, compared], question="films of ridley scott released later on"
+    )
+    assert later.tokens == compared
+    assert "compares nothing" in later.rounds[0].attempts[0].detail
 
 
 def test_a_how_many_question_answered_by_a_list_is_counted(
@@ -1503,6 +1533,62 @@ def test_an_answer_that_is_the_thing_talked_of_goes_one_hop_further(
             assert asked.answer is not None and asked.answer.rows == (
                 ("http://repair.test/resource/The_Wailers",),
             )
+
+
+EXODUS_TTL = """@prefix res: <http://repair.test/resource/> .
+@prefix ont: <http://repair.test/ontology/> .
+res:Exodus a ont:Album ; ont:artist res:The_Wailers .
+res:Catch_a_Fire a ont:Album ; ont:artist res:Bob_Marley .
+res:The_Wailers a ont:Band ; ont:bandMember res:Bob_Marley ; ont:hometown res:Kingston ; ont:formationYear 1963 .
+res:Bob_Marley a ont:Person ; ont:birthDate "1945-02-06"^^<http://www.w3.org/2001/XMLSchema#date> ;
+    ont:birthPlace res:Nine_Mile .
+res:Kingston a ont:City .
+res:Nine_Mile a ont:City .
+"""
+
+
+def test_the_thing_talked_of_asked_where_or_when_goes_by_its_one_place_or_date(
+    prefixes: PrefixMap, tmp_path: Path
+) -> None:
+    """ "where is the band that recorded exodus from" answered by the band, the question saying no
+    property: the one place the KB gives the band (its hometown); "the band behind exodus, when did
+    they form" by its one date. Not for a person, whose one date in the KB is not the only one a person
+    has ("the man who made catch a fire, when did he die"), nor for things the question does not talk of
+    after "the"."""
+    entries = [
+        Entry("res:Exodus", "entity", ("Exodus",)),
+        Entry("res:Catch_a_Fire", "entity", ("Catch a Fire",)),
+        Entry("ont:Band", "class", ("band",)),
+        Entry("ont:Person", "class", ("person", "man")),
+        Entry("ont:City", "class", ("city",)),
+        Entry("ont:artist", "property", ("artist",)),
+    ]
+    facts = [
+        ("res:The_Wailers", "a", "ont:Band"),
+        ("res:Bob_Marley", "a", "ont:Person"),
+        ("res:Kingston", "a", "ont:City"),
+        ("res:Nine_Mile", "a", "ont:City"),
+    ]
+    band = _tokens("SELECT DISTINCT ?x WHERE { res:Exodus ont:artist ?x }")
+    units = ["res:Exodus", "ont:artist"]
+    with _repairer_on(tmp_path, prefixes, EXODUS_TTL, entries, facts=facts) as repairer:
+        assert repairer.placing_properties("res:The_Wailers") == ["ont:hometown"]
+        where = repairer.repair([band], units, "where is the band that recorded exodus from")
+        assert where.tokens == _tokens(
+            "SELECT DISTINCT ?x WHERE { res:Exodus ont:artist ?h . ?h ont:hometown ?x }"
+        )
+        assert where.answer.rows == (("http://repair.test/resource/Kingston",),)
+        when = repairer.repair([band], units, "the band behind exodus, when did they form")
+        assert when.tokens == _tokens(
+            "SELECT DISTINCT ?x WHERE { res:Exodus ont:artist ?h . ?h ont:formationYear ?x }"
+        )
+        assert when.answer.rows == (("1963",),)
+        assert repairer.repair([band], units, "exodus, when did they form").tokens == band
+        person = _tokens("SELECT DISTINCT ?x WHERE { res:Catch_a_Fire ont:artist ?x }")
+        died = repairer.repair(
+            [person], ["res:Catch_a_Fire", "ont:artist"], "the man who made catch a fire, when did he die"
+        )
+        assert died.tokens == person
 
 
 def test_a_value_nothing_else_reads_is_what_the_question_asks_for(
@@ -3293,6 +3379,57 @@ def test_a_range_said_by_its_two_ends_replaces_the_comparison_a_query_makes(nati
     )
     assert ranged.answer.rows == (("2",),)
     assert nations.span_compared(end, "How many elements have atomic number 100?") is None
+
+
+def test_a_number_the_question_bounds_is_compared_with_not_matched(nations: Repairer) -> None:
+    """ "how many countries exceed 100 thousand km² in area" decoded with the number as the area
+    itself (`?x ont:area 100000`, no country has it): the area is kept past the number (France and
+    Iceland). A query that also reads the measure into a variable compares that one ("come after 90"
+    with `?x ont:atomicNumber 90 . ?x ont:atomicNumber ?v`), and a FILTER on the variable alone is given
+    the comparison; a number said with no comparing word ("atomic number 96") stays a value. A query
+    that leaves the bound out is kept by the measure the unit names (`bound_left_out`)."""
+    units = ["ont:Country", "ont:area", "100000"]
+    question = "how many countries exceed 100 thousand km² in area?"
+    matched = _tokens("SELECT (COUNT(DISTINCT ?x) AS ?c) WHERE { ?x a ont:Country . ?x ont:area 100000 }")
+    repaired = nations.repair([matched], units, question)
+    assert repaired.tokens == _tokens(
+        "SELECT (COUNT(DISTINCT ?x) AS ?c) WHERE { ?x a ont:Country . ?x ont:area ?v . FILTER(?v > 100000) }"
+    )
+    assert repaired.answer.rows == (("2",),)
+    alone = _tokens(
+        "SELECT (COUNT(DISTINCT ?x) AS ?c) WHERE { ?x a ont:Country . ?x ont:area ?v . FILTER(?v) }"
+    )
+    assert nations.bound_compared(alone, question) == (
+        repaired.tokens,
+        "its FILTER on ?v alone made a bound (> 100000, as the question says)",
+    )
+    both = _tokens(
+        "SELECT (COUNT(DISTINCT ?x) AS ?c) WHERE { ?x a ont:ChemicalElement . ?x ont:atomicNumber 90 . "
+        "?x ont:atomicNumber ?v }"
+    )
+    after = nations.repair(
+        [both], ["ont:ChemicalElement", "ont:atomicNumber", "90"], "count the elements after 90"
+    )
+    assert after.tokens == _tokens(
+        "SELECT (COUNT(DISTINCT ?x) AS ?c) WHERE { ?x a ont:ChemicalElement . ?x ont:atomicNumber ?v . "
+        "FILTER(?v > 90) }"
+    )
+    assert after.answer.rows == (("2",),)
+    filtered = _tokens(
+        "SELECT DISTINCT ?x WHERE { ?x ont:atomicNumber 90 . ?x ont:atomicNumber ?v . FILTER(?v >= 90) }"
+    )
+    dropped = nations.bound_compared(filtered, "elements numbered 90 or more")
+    assert dropped is not None
+    assert dropped[0] == _tokens("SELECT DISTINCT ?x WHERE { ?x ont:atomicNumber ?v . FILTER(?v >= 90) }")
+    valued = _tokens("SELECT DISTINCT ?x WHERE { ?x ont:atomicNumber 96 }")
+    assert nations.bound_compared(valued, "which element has atomic number 96") is None
+    # a bound the query leaves out, kept by the measure its unit names ("square kilometres": area)
+    countries = _tokens("SELECT DISTINCT ?x WHERE { ?x a ont:Country }")
+    big = nations.repair([countries], ["ont:Country"], "countries bigger than 200,000 square kilometres")
+    assert big.tokens == _tokens(
+        "SELECT DISTINCT ?x WHERE { ?x a ont:Country . ?x ont:area ?v . FILTER(?v > 200000) }"
+    )
+    assert big.answer.rows == (("http://repair.test/resource/France",),)
 
 
 def test_a_decade_of_numbers_or_a_year_of_dates_filters_the_answers(nations: Repairer) -> None:

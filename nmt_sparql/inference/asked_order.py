@@ -34,11 +34,12 @@ from typing import Literal
 from lemminflect import getAllLemmas, getInflection
 from rapidfuzz.distance import OSA
 
+from nmt_sparql.annotation.linking.linker import literal_candidates
 from nmt_sparql.annotation.linking.wordforms import is_dictionary_word, is_verb_form
 from nmt_sparql.core.marks import UNIT_PATTERN
 from nmt_sparql.inference.expected_answer import AREA_UNITS, LENGTH_UNITS, one_edit_from
 from nmt_sparql.sparql.patterns import constant_comparisons, idle_filters, triple_patterns
-from nmt_sparql.sparql.tokens import TokenType, literal_value
+from nmt_sparql.sparql.tokens import NUMBER, TokenType, literal_value
 
 Sense = Literal["high", "low", "early", "late"]
 Form = Literal["superlative", "comparative"]
@@ -471,8 +472,9 @@ _DECADE_WORDS = {
 _DECADE_WORD = re.compile(rf"\bthe\s+({'|'.join(_DECADE_WORDS)})\b")
 
 
-# A decade by its last two digits ("the 90s", "'90s"): of years, the twentieth century's; of numbers, 90 to 99.
-_SHORT_DECADE = re.compile(r"(?:\bthe\s+|['’])([1-9])0['’]?s\b")
+# A decade by its last two digits ("the 90s", "'90s", "jackson's 80s albums"): of years, the twentieth
+# century's; of numbers, 90 to 99.
+_SHORT_DECADE = re.compile(r"(?:['’]|\b)([1-9])0['’]?s\b")
 _NUMBER_WORD = r"(\d[\d,]*(?:\.\d+)?)"
 # Two ends said ("from 21 to 30", "between 1900 and 1950", "numbered 57 through 71", "57-71").
 _ENDS = re.compile(
@@ -684,6 +686,38 @@ def text_bound_removed(tokens: Sequence[str], types: Sequence[TokenType]) -> tup
     return without_positions(
         tokens, drop
     ), "a FILTER ordering a value against words removed (words bound no measure)"
+
+
+# How many words may stand between a bounding word and the number it bounds ("more than 8000", "over
+# 50 million", "bigger than 1,000,000": the comparing word and "than").
+_BOUND_REACH = 3
+_BOUND_OPERATOR: dict[Sense, str] = {"high": ">", "late": ">", "low": "<", "early": "<"}
+
+
+@functools.lru_cache(maxsize=1024)
+def said_numbers(question: str) -> frozenset[str]:
+    """The numbers `question` says, as a query writes them ("five million": 5000000, "1,000,000")."""
+    return frozenset(c.token for c in literal_candidates(question) if NUMBER.fullmatch(c.token))
+
+
+@functools.lru_cache(maxsize=1024)
+def said_bounds(question: str) -> Mapping[str, str]:
+    """The numbers `question` bounds, as a query writes them, with the comparison each asks for: a
+    comparing word just before the number ("exceed five million km²": {"5000000": ">"}, "after 115",
+    "fewer than 3", "at least 3": ">=") or an inclusive bound after it ("113 and up": ">="). A number
+    said with no such word ("atomic number 79") is bounded by nothing."""
+    found: dict[str, str] = {}
+    for candidate in literal_candidates(question):
+        if not NUMBER.fullmatch(candidate.token):
+            continue
+        before = _WORD.findall(_outside_units(question[: candidate.start]))[-_BOUND_REACH:]
+        comparing = [a for a in asked_orders(" ".join(before)) if a.form == "comparative"]
+        if comparing:
+            last = comparing[-1]
+            found[candidate.token] = {"at least": ">=", "at most": "<="}.get(
+                last.word, _BOUND_OPERATOR[last.sense]
+            )
+    return MappingProxyType({**found, **inclusive_bounds(question)})
 
 
 def without_positions(tokens: Sequence[str], drop: set[int]) -> list[str]:

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
 from nmt_sparql.annotation.linking.index import QUALIFIER, misspelt, normalize
@@ -32,6 +32,9 @@ from nmt_sparql.inference.asked_order import (
     nearest_kept,
     ordered_variable,
     plain_number,
+    said_bounds,
+    said_numbers,
+    without_positions,
 )
 from nmt_sparql.inference.expected_answer import expected_answer
 from nmt_sparql.inference.kb_reading import KBReader, element_name
@@ -256,24 +259,30 @@ class Comparisons(KBReader):
         that a pattern takes as its value (`res:Bolero ont:premiereYear 1930`) made a comparison of the
         value (`res:Bolero ont:premiereYear ?v . filter ( ?v < 1930 )`), in the direction the question's
         word says (`year ( ?v )` for dates), including the number when the question says so ("in 1942 or
-        later": `>= 1942`); None when the query compares already or nothing fits."""
-        wanted = asked(question, "comparative")
-        if wanted is None or "filter" in tokens or "}" not in tokens:
+        later": `>= 1942`), or the word just before the number says where that says nothing of such values
+        (`said_bounds`: "the elements after 115"); None when the query compares already or nothing fits.
+        A number said as words ("exceed five million km²") is one the question says."""
+        wanted, bounds = asked(question, "comparative"), said_bounds(question)
+        if (wanted is None and not bounds) or "filter" in tokens or "}" not in tokens:
             return None
-        said = set(re.findall(r"\d+(?:\.\d+)?", question.replace(",", "")))
+        said = said_numbers(question)
         types = token_types(list(tokens), self.prefixes)
         for _, p, o in triple_patterns(tokens, types):
             number, prop = tokens[o], tokens[p]
             if types[p] != TokenType.URI or not NUMBER.fullmatch(number) or number not in said:
                 continue
-            direction = self._direction(wanted, prop)
-            if direction is None:
-                continue
-            dates, low = direction
+            direction = self._direction(wanted, prop) if wanted is not None else None
             value = fresh_value(tokens)
-            _, test = self._comparison(prop, value, dates, low, number, None, question)
+            if direction is not None:
+                assert wanted is not None
+                _, test = self._comparison(prop, value, *direction, number, None, question)
+                word = wanted.word
+            elif number in bounds and self._measured_values(prop):  # "count the elements after 115"
+                test, word = self._bound_test(prop, value, bounds[number], number), bounds[number]
+            else:
+                continue
             new = before_close([*tokens[:o], value, *tokens[o + 1 :]], [".", *test])
-            return new, f"the value {number} made a comparison ('{wanted.word}')"
+            return new, f"the value {number} made a comparison ('{word}')"
         return None
 
     def measure_of_compared(self, tokens: Sequence[str], question: str) -> tuple[list[str], str] | None:
@@ -1109,6 +1118,73 @@ class Comparisons(KBReader):
             )
             return made, f"its value {number} made the range the question names ({span})"
         return None
+
+    def bound_compared(self, tokens: Sequence[str], question: str) -> tuple[list[str], str] | None:
+        """A query that reads a measure of a thing both as a number the question bounds (`said_bounds`)
+        and into a variable ("count the elements after 115" decoded as `?x ont:atomicNumber 115 . ?x
+        ont:atomicNumber ?v`): the pattern with the number goes, and the variable is compared with it,
+        unless a FILTER compares it already ("between 90 and 100"); a FILTER testing the variable alone
+        (`filter ( ?v )`) is the one given the comparison, as it is in a query with no such pattern. (A
+        number a pattern takes with no variable beside it is `value_compared`.) None otherwise."""
+        bounds = said_bounds(question)
+        types = token_types(list(tokens), self.prefixes)
+        patterns = triple_patterns(tokens, types)
+        for s, p, o in patterns:
+            prop, number = tokens[p], tokens[o]
+            if types[p] != TokenType.URI or not NUMBER.fullmatch(number) or (s, p) != (o - 2, o - 1):
+                continue
+            same = [tokens[v] for r, q, v in patterns if (tokens[r], tokens[q]) == (tokens[s], prop)]
+            value = next((v for v in same if v.startswith(("?", "$"))), None)
+            if value is None or not self._measured_values(prop):
+                continue
+            dropped = without_positions(tokens, {s, p, o})
+            if value in compared_variables(tokens, types):
+                return dropped, f"the pattern giving {prop} the value {number} dropped (a FILTER compares it)"
+            op = bounds.get(number)
+            if op is None:
+                continue
+            test = self._bound_test(prop, value, op, number)
+            return self._idle_filled(
+                dropped, value, test
+            ), f"the pattern giving {prop} {number} made a bound ({op} {number})"
+        return self._idle_bounded(tokens, types, patterns, bounds)
+
+    def _idle_bounded(
+        self,
+        tokens: Sequence[str],
+        types: Sequence[TokenType],
+        patterns: Sequence[tuple[int, int, int]],
+        bounds: Mapping[str, str],
+    ) -> tuple[list[str], str] | None:
+        """`bound_compared` of a query whose FILTER tests a measured variable alone (`filter ( ?v )`) while
+        the question bounds one number: the FILTER made that comparison."""
+        if len(bounds) != 1 or "filter" not in tokens:
+            return None
+        ((number, op),) = bounds.items()
+        for _, p, o in patterns:
+            prop, value = tokens[p], tokens[o]
+            if types[o] != TokenType.VARIABLE or types[p] != TokenType.URI or not self._measured_values(prop):
+                continue
+            made = self._idle_filled(tokens, value, self._bound_test(prop, value, op, number), add=False)
+            if made is not None:
+                return made, f"its FILTER on {value} alone made a bound ({op} {number}, as the question says)"
+        return None
+
+    def _bound_test(self, prop: str, value: str, op: str, number: str) -> list[str]:
+        """The FILTER that keeps a value of `prop` past a bound (of dates: their years)."""
+        return ["filter", "(", *self._as_compared(prop, value, self.values_are_dates(prop)), op, number, ")"]
+
+    @staticmethod
+    def _idle_filled(
+        tokens: Sequence[str], value: str, test: list[str], add: bool = True
+    ) -> list[str] | None:
+        """`tokens` with its FILTER that tests `value` alone made `test`; without one, `test` added (None
+        when not `add`)."""
+        alone = ["filter", "(", value, ")"]
+        at = next((i for i in range(len(tokens)) if list(tokens[i : i + 4]) == alone), None)
+        if at is not None:
+            return [*tokens[:at], *test, *tokens[at + 4 :]]
+        return before_close(tokens, [".", *test]) if add else None
 
     def span_test(self, prop: str, value: str, span: Span) -> list[str]:
         """The FILTER that keeps a value of `prop` within `span` (of dates: their years)."""

@@ -105,6 +105,9 @@ _TOPIC = re.compile(r":|\s[-–—]+\s")
 # they born?"): a full stop after a lowercase letter, not one of a title's question marks ("Where Do We Come
 # From? What Are We?") nor a name's "Inc." before a verb.
 _SENTENCE = re.compile(r"(?<=[a-z])\.\s+(?=(?:what|which|who|whom|whose|where|when|how)\b)", re.IGNORECASE)
+# A clause a question word opens after a comma ("the band behind kid a, when did they form"): the
+# question proper, the words before it its topic.
+_CLAUSE = re.compile(r",\s+(?=(?:what|which|who|whom|whose|where|when|how)\b)", re.IGNORECASE)
 # Finite forms of "be" and "have", which make a statement of the words around them.
 _BE_HAVE = frozenset({"is", "are", "was", "were", "has", "have", "had"})
 # Words that open a relative clause: a verb after them belongs to a noun phrase ("rivers that flow ...").
@@ -225,6 +228,8 @@ def expected_answer(question: str) -> Expected:
         if second == "may":
             return NOT_YES_NO  # "How may places does the Nile flow through?": a misspelt "many"
         return NOT_YES_NO_OR_COUNT if second in AUXILIARIES or not second else MEASURE
+    if _before_clitic(first) in ("when", "where", "who"):
+        first = _before_clitic(first)  # "Where's the band that made Rumours from?", "when's her birthday"
     if first == "when" or (first in ("what", "which") and second in TIME_NOUNS):
         return DATE
     if first in ("in", "on", "during", "from") and second in ("what", "which") and words[2:3]:
@@ -291,12 +296,12 @@ def _possessed_plural(words: Sequence[str]) -> bool:
     """Whether the words are a noun phrase of things a named one has: a possessive opens them, and a
     plural that names no time follows it within four words with no verb of a clause between
     ("Edouard Manet's paintings", "puccini's greatest hits on the opera stage"), and no question word
-    asks anything else."""
+    asks anything else nor a noun "of" them before it ("release years of bob dylan's albums")."""
     first = _before_clitic(words[0]) if words else ""
     if not first or first in _NOT_A_NOUN or first in AUXILIARIES or any(_WH.fullmatch(w) for w in words):
         return False  # "thom yorke's band plays what kind of music": a question word asks
     owner = next((i for i, w in enumerate(words[:5]) if re.search(r"['’]s$", w)), None)
-    if owner is None:
+    if owner is None or "of" in words[:owner]:  # "release years of bob dylan's albums": years, of them
         return False
     for word in words[owner + 1 : owner + 5]:
         if word in AUXILIARIES or word in _NOT_A_NOUN or re.search(r"['’]", word):
@@ -346,7 +351,9 @@ def split_topic(question: str) -> tuple[str, str] | None:
     question word opens them ("the element named for alfred nobel - what's its symbol"); None for a
     question with no such topic."""
     last = max(
-        [*_TOPIC.finditer(question), *_SENTENCE.finditer(question)], key=lambda m: m.end(), default=None
+        [*_TOPIC.finditer(question), *_SENTENCE.finditer(question), *_CLAUSE.finditer(question)],
+        key=lambda m: m.end(),
+        default=None,
     )
     if last is None or not _WH.match(question[last.end() :].strip().lower()):
         return None

@@ -263,6 +263,24 @@ class PlaceReading(KBReader):
         if len(named) != 1:
             return None
         entity = named[0]
+        placing = self.placing_properties(entity)
+        if len(placing) != 1:
+            return None
+        return [
+            "select",
+            "distinct",
+            "?x",
+            "where",
+            "{",
+            entity,
+            placing[0],
+            "?x",
+            "}",
+        ], f"where {entity} is from"
+
+    def placing_properties(self, entity: str) -> list[str]:
+        """The properties by which the KB gives `entity` a place (`_is_place`): a band's hometown, not its
+        members; a person's birthplace and nationality."""
         answer = self._query(
             detokenize(
                 ["select", "distinct", "?_p", "?_v", "where", "{", entity, "?_p", "?_v", ".",
@@ -270,17 +288,12 @@ class PlaceReading(KBReader):
                 self.prefixes,
             )
         )  # fmt: skip
-        rows = answer.rows if answer.ok else []
-        placing = {
+        placing = (
             token_of(p, self.prefixes)
-            for p, v in rows
+            for p, v in (answer.rows if answer.ok else [])
             if p is not None and v is not None and self._is_place(token_of(v, self.prefixes) or "")
-        }
-        if len(placing) != 1 or None in placing:
-            return None
-        prop = placing.pop()
-        assert prop is not None
-        return ["select", "distinct", "?x", "where", "{", entity, prop, "?x", "}"], f"where {entity} is from"
+        )
+        return [p for p in dict.fromkeys(placing) if p is not None]
 
     def _role_said(self, entity: str, word: str) -> bool:
         """Whether `word` says the plural of the entity's one-word label, a common noun, or misspells it

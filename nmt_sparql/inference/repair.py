@@ -205,10 +205,12 @@ from nmt_sparql.inference.asked_order import (
     asks_for_the_top,
     compares_with_a_bound,
     inclusive_bound,
+    measured_by_unit,
     nearest_kept,
     ordered_variable,
     ranking_dropped,
     ranks_by_size,
+    said_bounds,
     text_bound_removed,
     turned_to_question,
     unasked_bound_removed,
@@ -1171,10 +1173,19 @@ class Repairer(Comparisons, KindReading, NamedPairs, TopicReading, IdiomReading)
             hopped := self._said_hop(tokens, said, units, attempt.source, rnd, expected)
         ):
             return hopped
+        own = self._one_place_or_date(tokens, answer, question, attempt.source, rnd, expected)
+        if own is not None:  # "the band behind kid a, when did they form" answered by the band
+            return self._accept(*own, rnd.attempts[-1], rnd, question, units, expected, said)
         for rewritten in (
             self._joined(tokens, units, attempt.source, rnd, expected),
             self._hop_back(tokens, attempt.source, rnd, expected),
         ):
+            if rewritten is not None and rewritten[2].outcome == WRONG_KIND and rewritten[1] is not None:
+                own = self._one_place_or_date(
+                    rewritten[0], rewritten[1], question, rewritten[2].source, rnd, expected
+                )
+                if own is not None:  # "the band that recorded exodus - when did they get together"
+                    return self._accept(*own, rnd.attempts[-1], rnd, question, units, expected, said)
             if rewritten is not None and rewritten[2].outcome == WRONG_KIND:
                 # "Which country that uses the euro has the fewest people?": its countries, then ranked
                 ranked = self._ranked(rewritten[0], units, question, rewritten[2].source, rnd, expected, said)
@@ -1511,6 +1522,57 @@ class Repairer(Comparisons, KindReading, NamedPairs, TopicReading, IdiomReading)
         if compared is None:
             return None
         return compared[0], f"{change}: {compared[1]} (the question dates the event)"
+
+    def bound_left_out(
+        self, tokens: Sequence[str], question: str, said: Said | None
+    ) -> tuple[list[str], str] | None:
+        """A query that compares nothing and leaves out the period, year or bound the question keeps its
+        answers by ("michael jackson's 80s albums", "Austen novels that came out before 1815?", "Asian
+        countries bigger than 1,000,000 square kilometres" decoded as his albums, her novels, the
+        countries): its answers kept by a measure of theirs within the span (`asked_span`) or past the
+        number (`value_compared`). For a period or a year, the answers' one dated measure, or the one of
+        several the question says ("born"); for another number, the measure the question names, by its
+        label or the word its unit stands for (`measured_by_unit`: "area"). None when the query uses the
+        number, or not one measure fits."""
+        if said is None or "filter" in tokens or {"order", "group", "ask"} & set(tokens):
+            return None
+        span = asked_span(question, True, one_year=True)
+        years = set(_YEAR.findall(question))
+        bounds = [n for n in said_bounds(question) if n not in years]
+        dated = span is not None or len(years) == 1
+        if not dated and len(bounds) != 1 or (years | set(bounds)) & set(tokens):
+            return None
+        types = token_types(list(tokens), self.prefixes)
+        var, found = answer_variable(tokens, types), braces(tokens)
+        if var is None or found is None or self.index is None:
+            return None
+        measures = self._literal_measures(var, tokens[found[0] + 1 : found[1]])
+        if dated:
+            dates = [p for p in measures if self.values_are_dates(p)]
+            chosen = [p for p in dates if said.words(p)] or dates
+        else:
+            unit = measured_by_unit(question)
+            chosen = [
+                p
+                for p in measures
+                if not self.values_are_dates(p)
+                and (
+                    said.words(p)
+                    or (unit is not None and unit in normalize(self.index.label(p) or "").split())
+                )
+            ]
+        if len(chosen) != 1:
+            return None
+        prop = chosen[0]
+        if span is not None:
+            value = fresh_value(tokens)
+            new = before_close(tokens, [".", var, prop, value, ".", *self.span_test(prop, value, span)])
+            return new, f"its answers' {prop} in {span} (the question keeps them so)"
+        number = next(iter(years)) if dated else bounds[0]
+        compared = self.value_compared(before_close(tokens, [".", var, prop, number]), question)
+        if compared is None:
+            return None
+        return compared[0], f"its answers' {prop}: {compared[1]} (the question keeps them so)"
 
     def named_fills_dangling(
         self, tokens: Sequence[str], said: Said | None, units: Sequence[str]
@@ -2459,7 +2521,9 @@ class Repairer(Comparisons, KindReading, NamedPairs, TopicReading, IdiomReading)
         country where Kilimanjaro is?" by Tanzania; "the element named for alfred nobel - what's its
         symbol"), to the class it asks for when it names one. The query must read it by one fact: a
         chain's end is what the question asks for ("the capital of the country of the city that Led
-        Zeppelin comes from"). None otherwise."""
+        Zeppelin comes from"). A "where" or "when" question whose units give no such property goes by the
+        one place or date the KB gives the thing ("where is the band that recorded hotel california
+        from": its hometown). None otherwise."""
         if tokens[:1] != ["select"] or {"count", "order", "filter"} & set(tokens) or self.index is None:
             return None
         types = token_types(tokens, self.prefixes)
@@ -2482,9 +2546,42 @@ class Repairer(Comparisons, KindReading, NamedPairs, TopicReading, IdiomReading)
         ]
         if not talked_of:
             return None
-        return self._one_hop_further(  # to the class asked for, if any ("the band ... was from which city")
-            tokens, asked_for, units, f"{source}: past the {talked_of[0]} talked of", rnd, expected
+        label = f"{source}: past the {talked_of[0]} talked of"
+        further = (
+            self._one_hop_further(  # to the class asked for, if any ("the band ... was from which city")
+                tokens, asked_for, units, label, rnd, expected
+            )
         )
+        if further is not None:
+            return further
+        # "where is the band that recorded hotel california from", the question saying no property
+        return self._one_place_or_date(tokens, answer, question, label, rnd, expected)
+
+    def _one_place_or_date(
+        self, tokens: list[str], answer: Answer, question: str, source: str, rnd: Round, expected: Expected
+    ) -> tuple[list[str], Answer] | None:
+        """A query answering a "where" or "when" question with the thing it talks of (of a class named
+        after "the": a band, not its hometown or when it formed) taken one hop further by the one place or date property the KB gives its first
+        answer (`placing_properties`, or its dated measures); None when it gives none or several, or the question asks for
+        something else. Never of people: a person has a birth and a death, and a KB that holds one of
+        them only does not make it what was asked ("when did they get together" answered by a member)."""
+        if self.index is None or not (expected.asks == "where" or expected.values == {"date"}):
+            return None
+        if self._only_people(answer):
+            return None
+        first = next((v for v in answer.cells() if value_kinds(v) == {"iri"}), None)
+        entity = token_of(first, self.prefixes) if first else None
+        words = normalize(question).split()
+        if entity is None or not any(self._named_after_the(words, c) for c in self.index.classes(entity)):
+            return None
+        own = (
+            self.placing_properties(entity)
+            if expected.asks == "where"
+            else [p for p in self._literal_measures(entity) if self.values_are_dates(p)]
+        )
+        if len(own) != 1:
+            return None
+        return self._one_hop_further(tokens, None, own, f"{source}, to its one {own[0]}", rnd, expected)
 
     def _named_after_the(self, words: Sequence[str], cls: str) -> bool:
         """Whether `words` name a thing of `cls` by its label's head (`named_by_head`) right after "the" or a
@@ -2778,6 +2875,7 @@ class Repairer(Comparisons, KindReading, NamedPairs, TopicReading, IdiomReading)
                     lambda t: self.coordinated(t, question, said, units),
                     lambda t: self.members_asked(t, question, said, units),
                     lambda t: unasked_ranking_removed(t, question),
+                    lambda t: self.bound_compared(t, question),
                     lambda t: self.unsaid_dangling_removed(t, said),
                     lambda t: self.subject_of_the_verb(t, said),
                     self.there_and_back_removed,
@@ -2846,9 +2944,10 @@ class Repairer(Comparisons, KindReading, NamedPairs, TopicReading, IdiomReading)
                 dangling = self.dangling_value_asked(tokens, said) if asks_class is None else None
                 if dangling is not None:
                     tokens, source = dangling[0], f"{source}: {dangling[1]}"
-                dated = self.dated_by_the_sibling(tokens, question, said)
-                if dated is not None:
-                    tokens, source = dated[0], f"{source}: {dated[1]}"
+                for dating in (self.dated_by_the_sibling, self.bound_left_out):
+                    dated = dating(tokens, question, said)
+                    if dated is not None:
+                        tokens, source = dated[0], f"{source}: {dated[1]}"
             if tuple(tokens) in seen:
                 continue
             seen.add(tuple(tokens))
@@ -2956,10 +3055,12 @@ class Repairer(Comparisons, KindReading, NamedPairs, TopicReading, IdiomReading)
                 targets.insert(0, outcome)
         rounds[-1].notes += passed
         joined = self.class_joined_to_named(asks_class, said, units, expected == COUNT)
+        label = f"the question: {joined[-2]} things joined to what it names" if joined is not None else ""
+        dated = self.bound_left_out(joined, question, said) if joined is not None else None
+        if dated is not None:  # "Austen novels that came out before 1815?": her novels, then dated
+            joined, label = dated[0], f"{label}: {dated[1]}"
         if joined is not None and tuple(joined) not in seen:
-            attempt, answer, _ = self._try(
-                joined, f"the question: {joined[-2]} things joined to what it names", expected
-            )
+            attempt, answer, _ = self._try(joined, label, expected)
             first.attempts.append(attempt)
             if attempt.outcome == ANSWERED and answer is not None:
                 return Repaired(joined, answer, rounds, 1)
