@@ -27,7 +27,8 @@ question says of it, a measure the graded word grades, the measure a unit after 
 names and the class whose things have a said measure, a date of the other entity named, a measure's
 value given way to the things asked for, answers restricted to values of a property the question names
 them by, a range the question names by its two ends (a FILTER made it), of one named entity (its answer must
-be the gold one), an entity named and left out of an ASK (joined, its answer must be the gold one), things
+be the gold one), a bound said beside a variable reading the same measure, a bound, period or year left
+out, an entity named and left out of an ASK (joined, its answer must be the gold one), things
 placed between or beyond named ones by a measure or compared with one linked as they are, the place an
 ordinal names in an order, the thing of the class asked for that a said place lies in, and the fact asked
 of a topic's thing or of a thing a relative clause names, things of a kind named after their maker,
@@ -144,6 +145,8 @@ def main() -> None:
         "measured thing": [],
         "values of a property": [],
         "range of two ends": [],
+        "bound compared": [],
+        "bound left out": [],
         "range of one named": [],
         "named left out of an ask": [],
         "placed by a measure": [],  # or by an order, in a place, or as a topic, the question not yes/no
@@ -330,6 +333,12 @@ def main() -> None:
             checked["range of two ends"] += 1
             if repairer.span_compared(tokens, question) is not None:
                 changed["range of two ends"].append(where)
+            checked["bound compared"] += 1
+            if repairer.bound_compared(tokens, question) is not None:
+                changed["bound compared"].append(where)
+            checked["bound left out"] += 1
+            if repairer.bound_left_out(tokens, question, said_linked) is not None:
+                changed["bound left out"].append(where)
             spanned = repairer.span_of_named(question, said_linked, linked) if expected.boolean else None
             if spanned is not None:  # its answer must be the gold one
                 checked["range of one named"] += 1

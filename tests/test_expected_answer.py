@@ -123,6 +123,8 @@ from nmt_sparql.inference.expected_answer import (
         ("What is Apple Inc. known for?", NOT_YES_NO_OR_COUNT),  # no sentence ends at "Inc."
         ("Who composed the St. Matthew Passion?", replace(THING, asks="who")),  # no sentence ends at "St."
         ("Radiohead - were they formed after 1990?", YES_NO),  # the question after a dash
+        ("the rhone, does any of it run through italy", YES_NO),  # the question after a comma
+        ("How many moons, do you know?", COUNT),  # a question word first asks it
         ("Morocco's capital - is it Casablanca or somewhere else?", NOT_YES_NO_OR_COUNT),  # a choice
         (
             "Bohrium or dubnium: which has the bigger atomic number?",

@@ -108,6 +108,9 @@ _SENTENCE = re.compile(r"(?<=[a-z])\.\s+(?=(?:what|which|who|whom|whose|where|wh
 # A clause a question word opens after a comma ("the band behind kid a, when did they form"): the
 # question proper, the words before it its topic.
 _CLAUSE = re.compile(r",\s+(?=(?:what|which|who|whom|whose|where|when|how)\b)", re.IGNORECASE)
+# A clause an auxiliary opens after a comma ("the rhone, does any of it run through italy"): a yes/no
+# question after its topic.
+_AUX_CLAUSE = re.compile(rf",\s+(?=(?:{'|'.join(sorted(AUXILIARIES))})\b)", re.IGNORECASE)
 # Finite forms of "be" and "have", which make a statement of the words around them.
 _BE_HAVE = frozenset({"is", "are", "was", "were", "has", "have", "had"})
 # Words that open a relative clause: a verb after them belongs to a noun phrase ("rivers that flow ...").
@@ -199,6 +202,8 @@ def expected_answer(question: str) -> Expected:
     if first in AUXILIARIES:
         return YES_NO
     asking = _words(_TOPIC.split(question)[-1]) if _TOPIC.search(question) else []
+    if not asking and first not in QUESTION_WORDS and _AUX_CLAUSE.search(question):
+        asking = _words(_AUX_CLAUSE.split(question)[-1])  # "the rhone, does any of it run through italy"
     if (
         asking[:1]
         and asking[0] in AUXILIARIES
