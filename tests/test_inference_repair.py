@@ -801,6 +801,27 @@ def test_a_period_or_year_the_query_leaves_out_dates_its_answers(
     assert repairer.bound_left_out(compared, "ridley scott films before 1980", said) is None
 
 
+LOLITA_TTL = """@prefix res: <http://repair.test/resource/> .
+@prefix ont: <http://repair.test/ontology/> .
+res:Lolita_1962 a ont:Film ; ont:basedOn res:Lolita .
+res:Nabokov ont:notableWork res:Lolita ; ont:almaMater res:Trinity_College .
+res:Trinity_College ont:foundingYear 1546 .
+"""
+
+
+def test_a_year_within_a_name_dates_nothing(prefixes: PrefixMap, tmp_path: Path) -> None:
+    """ "the alma mater of the author known for the source of lolita (1962 film)": 1962 is part of the
+    film's name, so the answers are not kept by a year (here "mater" reads as a misspelt "later")."""
+    entries = [Entry("res:Lolita_1962", "entity", ("Lolita (1962 film)",))]
+    gold = _tokens(
+        "SELECT DISTINCT ?x WHERE { ?y ont:almaMater ?x . ?y ont:notableWork ?z . res:Lolita_1962 ont:basedOn ?z }"
+    )
+    question = "universities that are the alma mater of the author that is known for the source of lolita (1962 film)"
+    with _repairer_on(tmp_path, prefixes, LOLITA_TTL, entries) as repairer:
+        assert repairer.index is not None
+        assert repairer.bound_left_out(gold, question, Said(question, repairer.index)) is None
+
+
 def test_a_filter_that_tests_one_term_alone_gives_way(
     kb: Recording, index: KBIndex, prefixes: PrefixMap
 ) -> None:

@@ -1532,19 +1532,28 @@ class Repairer(Comparisons, KindReading, NamedPairs, TopicReading, IdiomReading)
         countries): its answers kept by a measure of theirs within the span (`asked_span`) or past the
         number (`value_compared`). For a period or a year, the answers' one dated measure, or the one of
         several the question says ("born"); for another number, the measure the question names, by its
-        label or the word its unit stands for (`measured_by_unit`: "area"). None when the query uses the
-        number, or not one measure fits."""
-        if said is None or "filter" in tokens or {"order", "group", "ask"} & set(tokens):
+        label or the word its unit stands for (`measured_by_unit`: "area"). A number within the name of an
+        entity the query names dates nothing ("the source of lolita (1962 film)"). None when the query uses
+        the number, or not one measure fits."""
+        if (
+            said is None
+            or "filter" in tokens
+            or {"order", "group", "ask"} & set(tokens)
+            or self.index is None
+        ):
             return None
-        span = asked_span(question, True, one_year=True)
-        years = set(_YEAR.findall(question))
-        bounds = [n for n in said_bounds(question) if n not in years]
+        named = [t for t in tokens if self._kind(t) == "entity"]  # "lolita (1962 film)": a year of a name
+        years = {y for y in _YEAR.findall(question) if not self._within_a_name(y, question, named)}
+        span = asked_span(question, True, one_year=True) if years or not _YEAR.search(question) else None
+        bounds = [
+            n for n in said_bounds(question) if n not in years and not self._within_a_name(n, question, named)
+        ]
         dated = span is not None or len(years) == 1
         if not dated and len(bounds) != 1 or (years | set(bounds)) & set(tokens):
             return None
         types = token_types(list(tokens), self.prefixes)
         var, found = answer_variable(tokens, types), braces(tokens)
-        if var is None or found is None or self.index is None:
+        if var is None or found is None:
             return None
         measures = self._literal_measures(var, tokens[found[0] + 1 : found[1]])
         if dated:
