@@ -10,7 +10,8 @@ names ("the most people": population), the one measure of an entity that a compa
 measure stands for, a count of a measure's values, a value no other part of the
 query reads (asked for when the question says its property, dropped when it does not), the class its
 opening words name, a
-property it says that the query leaves out (one hop further, among the linker's candidates), an entity
+property it says that the query leaves out (one hop further, or joining its answers to an entity the
+query names or put between them, among the linker's candidates), an entity
 it names that the query leaves out, by its label or a name within it (the answers restricted to it), a
 class it names that the query leaves out (a variable between typed by it), a property it says that a
 ranking leaves out (the ranked answers restricted to those that have it), a comparison it asks for that
@@ -247,6 +248,9 @@ def main() -> None:
             linked = units_of(annotator.question(question))
             if repairer.said_hop(tokens, question, linked) is not None:
                 changed["said but left out"].append(where)
+            checked["said and joined"] += 1
+            if repairer.said_joined(tokens, answer, question, linked) is not None:
+                changed["said and joined"].append(where)
             checked["class as a value"] += 1
             said_linked = Said(question, index)
             if repairer.class_as_value_typed(tokens, said_linked) is not None:

@@ -19,6 +19,7 @@ from nmt_sparql.inference.asked_order import (
     inclusive_bound,
     measured_by_unit,
     nearest_kept,
+    period_opened,
     ranked_noun,
     text_bound_removed,
     turned_to_question,
@@ -500,3 +501,60 @@ def test_top_before_a_number_after_a_determiner_ranks_and_bounds_nothing() -> No
         assert asked(question, "comparative") is None and asks_for_a_ranking(question)
     assert compares_with_a_bound("how many mountains top 8500 metres")
     assert not compares_with_a_bound("the top 5 rivers longer than 1000 km")
+
+
+def test_pre_and_post_before_a_number_compare_as_before_and_after() -> None:
+    """ "born pre-1950" is born before 1950; "post-punk" compares nothing."""
+    assert asked_orders("how many people in Queen were born pre-1950") == [
+        Asked("comparative", "early", "before")
+    ]
+    assert asked_orders("films released post-2000") == [Asked("comparative", "late", "after")]
+    assert asked_orders("post-punk bands from Manchester") == []
+
+
+def test_a_comparative_asked_of_several_things_with_no_choice_named_is_a_superlative() -> None:
+    """ "Floyd members born in Cambridge - which one is older?" ranks them; a comparison with a bound or a
+    choice between named things does not."""
+    assert asks_for_the_top("Floyd members born in Cambridge - which one is older?")
+    assert asks_for_the_top("of the two, which was taller")
+    assert not asks_for_the_top("Which is older, Yale or Harvard?")
+    assert not asks_for_the_top("Which mountains are higher than K2?")
+
+
+def test_an_ordinal_that_opens_a_question_ranks_unless_a_past_follows_it() -> None:
+    assert asks_for_the_top("first LP the beatles ever released")
+    assert asks_for_the_top("last film kubrick directed")
+    assert not asks_for_the_top("first performed in 1876, which opera is it")
+
+
+def test_verbs_of_beating_compare() -> None:
+    assert asked_orders("would the tiber beat the thames on length") == [Asked("comparative", "high", "beat")]
+    assert asked("Himalayan mountains that beat K2 for height", "comparative") == Asked(
+        "comparative", "high", "beat"
+    )
+
+
+def test_a_number_after_from_with_no_end_of_a_range_is_a_value_not_a_bound() -> None:
+    """ "films from 1957" were released in 1957; "from 1957 to 1960" and "from 1957 onwards" bound."""
+    text = "select distinct ?x where { ?x a ont:Film . ?x ont:releaseYear ?v . filter ( ?v > 1957 ) }"
+    query = text.split(" ")
+    equal = unasked_comparison_made_equal(query, "films from 1957")
+    assert equal is not None and equal[0][equal[0].index("1957") - 1] == "="
+    assert unasked_comparison_made_equal(query, "films from 1957 onwards") is None
+    assert unasked_comparison_made_equal(query, "films from 1957 to 1960") is None
+
+
+def test_two_numbers_joined_by_to_are_the_ends_of_a_range() -> None:
+    assert asked_span("Elements numbered 110 to 113?", False) == Span(110, 113, True)
+    assert asked_span("Elements numbered 113 to 110?", False) is None
+
+
+def test_a_period_said_with_or_later_or_earlier_keeps_one_end_of_its_filter() -> None:
+    """ "premiered in the 1870s or later" is from 1870 on; "or earlier" before 1880; the period alone stays."""
+    text = "select distinct ?x where { ?x ont:premiereYear ?v . filter ( ?v >= 1870 && ?v < 1880 ) }"
+    query = text.split(" ")
+    later = period_opened(query, "ballets that premiered in the 1870s or later")
+    assert later is not None and " ".join(later[0]).endswith("filter ( ?v >= 1870 ) }")
+    earlier = period_opened(query, "ballets that premiered in the 1870s or earlier")
+    assert earlier is not None and " ".join(earlier[0]).endswith("filter ( ?v < 1880 ) }")
+    assert period_opened(query, "ballets that premiered in the 1870s") is None

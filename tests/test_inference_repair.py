@@ -2617,6 +2617,9 @@ def test_the_class_after_one_the_question_opens_with_is_the_one_asked_for(nation
         == "ont:MountainRange"
     )
     assert nations.asked_class("Which film did Truffaut make?", units) == "ont:Film"
+    # a misspelt class noun English does not know names its class; a word English knows does not
+    assert nations.asked_class("which langauges are spoken in France", units) == "ont:Language"
+    assert nations.asked_class("which navel did Truffaut see", units) is None
 
 
 def test_an_ask_whose_part_names_nothing_asks_it_of_the_entity_it_names(nations: Repairer) -> None:
@@ -5248,3 +5251,119 @@ def test_two_hops_by_a_property_the_kb_holds_both_ways_are_one(prefixes: PrefixM
         )
         chain = _tokens("SELECT DISTINCT ?x WHERE { res:Titan ont:orbits ?y . ?y ont:orbits ?x }")
         assert spouses.there_and_back_removed(chain) is None
+
+
+HOPS_TTL = """@prefix res: <http://repair.test/resource/> .
+@prefix ont: <http://repair.test/ontology/> .
+res:Tesla a ont:Person ; ont:birthPlace res:Smiljan .
+res:Smiljan a ont:City ; ont:country res:Croatia .
+res:Zagreb a ont:City ; ont:country res:Croatia .
+res:Croatia a ont:Country ; ont:capital res:Zagreb ; ont:continent res:Europe .
+res:Dodoma a ont:City ; ont:country res:Tanzania .
+res:Zanzibar_City a ont:City ; ont:country res:Tanzania .
+res:Tanzania a ont:Country ; ont:capital res:Dodoma ; ont:continent res:Africa .
+res:Vienna a ont:City ; ont:country res:Austria .
+res:Austria a ont:Country ; ont:capital res:Vienna ; ont:continent res:Europe .
+res:Hungary a ont:Country .
+res:Danube ont:flowsThrough res:Croatia, res:Hungary, res:Vienna .
+res:Lego a ont:Company ; ont:headquarters res:Billund .
+res:Billund a ont:City ; ont:country res:Denmark .
+res:Denmark a ont:Country ; ont:continent res:Europe .
+res:Europe a ont:Continent .
+res:Africa a ont:Continent .
+res:Jaws_film a ont:Film ; ont:director res:Spielberg ; ont:basedOn res:Jaws_novel .
+res:ET a ont:Film ; ont:director res:Spielberg .
+"""
+HOP_ENTRIES = [
+    Entry("res:Tesla", "entity", ("Tesla",)),
+    Entry("res:Tanzania", "entity", ("Tanzania",)),
+    Entry("res:Danube", "entity", ("Danube",)),
+    Entry("res:Lego", "entity", ("Lego",)),
+    Entry("ont:City", "class", ("city",)),
+    Entry("ont:Country", "class", ("country",)),
+    Entry("ont:Continent", "class", ("continent",)),
+    Entry("ont:capital", "property", ("capital", "capital city")),
+    Entry("ont:country", "property", ("country",)),
+    Entry("ont:continent", "property", ("continent",)),
+    Entry("ont:birthPlace", "property", ("birth place", "place of birth", "place")),
+    Entry("ont:flowsThrough", "property", ("flows through",)),
+    Entry("ont:headquarters", "property", ("headquarters",)),
+    Entry("res:Spielberg", "entity", ("Spielberg",)),
+    Entry("ont:Film", "class", ("film",)),
+    Entry("ont:director", "property", ("director",)),
+    Entry("ont:basedOn", "property", ("based on",)),
+]
+
+
+@pytest.fixture
+def hops(prefixes: PrefixMap, tmp_path: Path) -> Iterator[Repairer]:
+    with _repairer_on(tmp_path, prefixes, HOPS_TTL, HOP_ENTRIES, max_rounds=2) as repairer:
+        yield repairer
+
+
+def test_a_said_property_the_query_leaves_out_takes_its_answer_one_hop_further(hops: Repairer) -> None:
+    """ "capital of the country where Tesla was born" answered by the country: its capital."""
+    country = _tokens("SELECT DISTINCT ?x WHERE { res:Tesla ont:birthPlace ?y . ?y ont:country ?x }")
+    units = ["ont:capital", "ont:Country", "ont:country", "res:Tesla", "ont:birthPlace"]
+    repaired = hops.repair([country], units, "capital of the country where Tesla was born")
+    assert repaired.tokens == _tokens(
+        "SELECT DISTINCT ?x WHERE { res:Tesla ont:birthPlace ?y . ?y ont:country ?h . ?h ont:capital ?x }"
+    )
+    assert repaired.answer.rows == (("http://repair.test/resource/Zagreb",),)
+
+
+def test_a_said_property_the_query_leaves_out_joins_its_answers_to_the_entity_it_names(
+    hops: Repairer,
+) -> None:
+    """ "which city is the capital of Tanzania" answered by every city of Tanzania: the one Tanzania has as
+    its capital; "which countries have their capital on the Danube" answered by the countries on it: the
+    capital put between the countries and the river; films "based on novels", those based on something."""
+    cities = _tokens("SELECT DISTINCT ?x WHERE { ?x a ont:City . ?x ont:country res:Tanzania }")
+    units = ["ont:City", "ont:capital", "res:Tanzania", "ont:country"]
+    repaired = hops.repair([cities], units, "which city is the capital of Tanzania")
+    assert repaired.tokens == _tokens(
+        "SELECT DISTINCT ?x WHERE { ?x a ont:City . ?x ont:country res:Tanzania . res:Tanzania ont:capital ?x }"
+    )
+    assert repaired.answer.rows == (("http://repair.test/resource/Dodoma",),)
+    on_it = _tokens("SELECT DISTINCT ?x WHERE { ?x a ont:Country . res:Danube ont:flowsThrough ?x }")
+    units = ["res:Danube", "ont:Country", "ont:capital", "ont:flowsThrough"]
+    repaired = hops.repair([on_it], units, "on the danube, which countries have their capital")
+    assert repaired.tokens == _tokens(
+        "SELECT DISTINCT ?x WHERE { ?x a ont:Country . res:Danube ont:flowsThrough ?_m . ?x ont:capital ?_m }"
+    )
+    assert repaired.answer.rows == (("http://repair.test/resource/Austria",),)
+    # a COUNT of them, typed first by the class asked for
+    counted = _tokens("SELECT (COUNT(DISTINCT ?x) AS ?c) WHERE { res:Danube ont:flowsThrough ?x }")
+    repaired = hops.repair([counted], units, "How many countries have their capital on the Danube?")
+    assert repaired.tokens == _tokens(
+        "SELECT (COUNT(DISTINCT ?x) AS ?c) WHERE { ?x a ont:Country . res:Danube ont:flowsThrough ?_m ."
+        " ?x ont:capital ?_m }"
+    )
+    assert repaired.answer.rows == (("1",),)
+    # else the answers that have the property: "spielberg films based on novels"
+    films = _tokens("SELECT DISTINCT ?x WHERE { ?x a ont:Film . ?x ont:director res:Spielberg }")
+    units = ["res:Spielberg", "ont:Film", "ont:director", "ont:basedOn"]
+    repaired = hops.repair([films], units, "spielberg films based on novels")
+    assert repaired.tokens == _tokens(
+        "SELECT DISTINCT ?x WHERE { ?x a ont:Film . ?x ont:director res:Spielberg . ?x ont:basedOn ?_m }"
+    )
+    assert repaired.answer.rows == (("http://repair.test/resource/Jaws_film",),)
+    # a question that says no capital keeps every city
+    said_not = hops.repair(
+        [cities], ["ont:City", "res:Tanzania", "ont:country"], "which cities are in Tanzania"
+    )
+    assert said_not.tokens == cities
+
+
+def test_a_hop_to_the_class_asked_goes_through_one_element_between_when_no_hop_answers(
+    hops: Repairer,
+) -> None:
+    """ "lego's headquarters are on which continent": a city has no continent; its country has."""
+    city = _tokens("SELECT DISTINCT ?x WHERE { res:Lego ont:headquarters ?x }")
+    units = ["res:Lego", "ont:headquarters", "ont:Continent", "ont:continent"]
+    repaired = hops.repair([city], units, "lego's headquarters are on which continent")
+    assert repaired.tokens == _tokens(
+        "SELECT DISTINCT ?x WHERE { res:Lego ont:headquarters ?h . ?h ont:country ?_m . ?_m ont:continent ?x ."
+        " ?x a ont:Continent }"
+    )
+    assert repaired.answer.rows == (("http://repair.test/resource/Europe",),)

@@ -37,7 +37,7 @@ from rapidfuzz.distance import OSA
 from nmt_sparql.annotation.linking.linker import literal_candidates
 from nmt_sparql.annotation.linking.wordforms import is_dictionary_word, is_verb_form
 from nmt_sparql.core.marks import UNIT_PATTERN
-from nmt_sparql.inference.expected_answer import AREA_UNITS, LENGTH_UNITS, one_edit_from
+from nmt_sparql.inference.expected_answer import AREA_UNITS, LENGTH_UNITS, QUESTION_WORDS, one_edit_from
 from nmt_sparql.sparql.patterns import constant_comparisons, idle_filters, triple_patterns
 from nmt_sparql.sparql.tokens import NUMBER, TokenType, literal_value
 
@@ -78,7 +78,8 @@ _PREPOSITIONS: dict[str, Sense] = {
     "over": "high", "above": "high", "exceeding": "high", "beyond": "high", "past": "high", "under": "low",
     "below": "low", "before": "early", "after": "late", "since": "late", "prior": "early", "exceed": "high",
     "exceeds": "high", "exceeded": "high", "surpass": "high", "surpasses": "high", "surpassed": "high",
-    "surpassing": "high",
+    "surpassing": "high", "beat": "high", "beats": "high", "outstrip": "high", "outstrips": "high",
+    "outnumber": "high", "outnumbers": "high",
 }  # fmt: skip
 # Verbs whose "after" is part of the verb, not a time: "named after", "looks after", "takes after".
 _AFTER_VERBS = frozenset({
@@ -157,11 +158,16 @@ _TOP_VERB = re.compile(
 )
 
 
+# "pre-1950" and "post-1950" compare as "before" and "after" do (also where the number is cut off).
+_PREFIXED_BOUND = re.compile(r"\b(pre|post)-(?=\d|\s*$)", re.IGNORECASE)
+
+
 def _words(question: str) -> list[str]:
-    """The question's lowercased words outside its KB units, misspelt graded words undone and "top" as a
-    verb read as "exceeds"; a plural's possessive ("the Beatles' first album") is an "s" of its own, as
-    "Kubrick's" gives one."""
+    """The question's lowercased words outside its KB units, misspelt graded words undone, "top" as a
+    verb read as "exceeds" and "pre-"/"post-" before a number as "before"/"after"; a plural's possessive
+    ("the Beatles' first album") is an "s" of its own, as "Kubrick's" gives one."""
     text = _TOP_VERB.sub("exceeds", _outside_units(question))
+    text = _PREFIXED_BOUND.sub(lambda m: "before " if m.group(1).lower() == "pre" else "after ", text)
     return [_spelled(w.lower()) for w in _WORD.findall(text)]
 
 
@@ -207,7 +213,7 @@ def asked_orders(question: str) -> list[Asked]:
         if graded is None or (word in _ORDINAL and not _ranks(words, i)):
             continue
         form, lemma = graded
-        if form == "comparative" and i and words[i - 1] == "the" and "than" not in words[i + 1 :]:
+        if form == "comparative" and "than" not in words[i + 1 :] and _of_several(words, i):
             form = "superlative"  # "which has the higher atomic number": the one of them ranked first
         if lemma in ("most", "least", "more", "less") and nxt in _FAME:
             skip = True  # "his most famous novels": the works he is known for, no measure ranked
@@ -226,6 +232,20 @@ def asked_orders(question: str) -> list[Asked]:
     return out
 
 
+def _of_several(words: Sequence[str], i: int) -> bool:
+    """Whether the comparative at `i` picks one of several things: after "the" ("which has the higher
+    atomic number") or asked with "which"/"who" and a verb "be" with no choice of named things ("Floyd
+    members born in Cambridge - which one is older?"; "which is older, Yale or Harvard" chooses)."""
+    if i and words[i - 1] == "the":
+        return True
+    return (
+        i > 1
+        and words[i - 1] in ("is", "was", "are", "were", "s")
+        and any(w in ("which", "who") for w in words[max(0, i - 5) : i - 1])
+        and "or" not in words
+    )
+
+
 def graded_lemma(word: str) -> str | None:
     """The adjective of size a word grades or is ("bigger", "biggest": big; "large", "populous"); None
     for others, and for those said of any number or date ("high", "low", "great", "little"; "old",
@@ -237,13 +257,18 @@ def graded_lemma(word: str) -> str | None:
 
 def _ranks(words: Sequence[str], i: int) -> bool:
     """Whether the ordinal at `i` ranks: after "the" or a possessive, "very" aside ("the first album",
-    "Kubrick's final film", "the Beatles' very first album") or ending the question ("came out first"),
+    "Kubrick's final film", "the Beatles' very first album"), opening or ending the question ("first LP
+    the beatles released", "came out first"),
     not as an adverb ("was first performed in") nor in "for the first time"."""
     if words[i] in _NOUN_ORDINALS:
         return i + 1 < len(words) and not (i > 0 and words[i - 1] in _VERB_BEFORE)
     if words[i + 1 : i + 2] == ["time"]:
         return False  # "for the first time": when a thing happened, no ranking of things
     before = i - 2 if i > 1 and words[i - 1] == "very" else i - 1  # "the very first album"
+    if i == 0:  # "first LP the beatles ever released", not "first performed in 1876"
+        return not is_verb_form(words[1] if len(words) > 1 else "", ("VBD", "VBN")) and not (
+            QUESTION_WORDS & set(words)  # "first performance of bach's st matthew passion, what year"
+        )
     return (before >= 0 and words[before] in DETERMINERS) or i == len(words) - 1
 
 
@@ -479,7 +504,7 @@ _NUMBER_WORD = r"(\d[\d,]*(?:\.\d+)?)"
 # Two ends said ("from 21 to 30", "between 1900 and 1950", "numbered 57 through 71", "57-71").
 _ENDS = re.compile(
     rf"\b(?:from|between)\s+{_NUMBER_WORD}\s*(?:to|and|through|thru|till|until|-|–)\s*{_NUMBER_WORD}\b"
-    rf"|\b{_NUMBER_WORD}\s*(?:through|thru|–|-)\s*{_NUMBER_WORD}\b"
+    rf"|\b{_NUMBER_WORD}\s*(?:to|through|thru|–|-)\s*{_NUMBER_WORD}\b"
 )
 
 
@@ -553,6 +578,13 @@ def asked_span(question: str, dates: bool, one_year: bool = False) -> Span | Non
     return Span(tens * 10, tens * 10 + 10, False)
 
 
+# "from" before a year or number that no end of a range follows: where or when a thing is from
+# ("films from 1957"), not "from 21 to 30" nor "from 1990 onwards".
+_FROM_A_PLACE = re.compile(
+    r"\bfrom\s+(?:the\s+)?\d+\b(?!.*\b(?:to|until|till|through|thru|on|onwards?|up|and)\b)", re.IGNORECASE
+)
+
+
 def unasked_comparison_made_equal(tokens: Sequence[str], question: str) -> tuple[list[str], str] | None:
     """`tokens` with its one FILTER comparison (`?v > 79`) made an equality, when the question says the
     number compared with and no graded, ranking or comparing word ("Is gold's atomic number 79?"):
@@ -562,7 +594,7 @@ def unasked_comparison_made_equal(tokens: Sequence[str], question: str) -> tuple
         "filter" not in tokens
         or len(comparisons) != 1
         or asks_for_a_ranking(question)
-        or _COMPARING & set(_words(question))
+        or (_COMPARING & set(_words(question))) - ({"from"} if _FROM_A_PLACE.search(question) else set())
     ):
         return None
     i = comparisons[0]
@@ -623,6 +655,43 @@ def inclusive_bound(tokens: Sequence[str], question: str) -> tuple[list[str], st
     new = list(tokens)
     new[i] = op
     return new, f"comparison {tokens[i]} made {op} (the question's bound includes its number)"
+
+
+# A period said to run on or to have run up to its end: "the 1870s or later", "the 19th century or earlier".
+_PERIOD_THEN = re.compile(rf"(?:\d0['’]?s|ties|centur(?:y|ies))\s+(?:({_AT_LEAST})|{_AT_MOST})\b")
+
+
+def period_opened(tokens: Sequence[str], question: str) -> tuple[list[str], str] | None:
+    """`tokens` with its FILTER on the period the question names (`asked_period`: `?v >= 1870 && ?v <
+    1880`) kept to the one end the question leaves it at: "premiered in the 1870s or later" from 1870 on,
+    "... or earlier" before 1880. None when the question says no such period or the query keeps none."""
+    said = _PERIOD_THEN.search(question.lower())
+    period = asked_period(question) if said is not None else None
+    if period is None or tokens.count("filter") != 1 or tokens.count("&&") != 1:
+        return None
+    start = tokens.index("filter") + 1
+    depth, close = 0, None
+    for i in range(start, len(tokens)):
+        depth += {"(": 1, ")": -1}.get(tokens[i], 0)
+        if depth == 0:
+            close = i
+            break
+    both = tokens.index("&&")
+    if close is None or not start < both < close:
+        return None
+    low, high = list(tokens[start + 1 : both]), list(tokens[both + 1 : close])
+    if str(period[0]) not in low or str(period[1]) not in high or ">=" not in low or "<" not in high:
+        return None
+    if said.group(1):
+        return [
+            *tokens[:both],
+            *tokens[close:],
+        ], f"its period kept open after its start ({period[0]} or later)"
+    return [
+        *tokens[: start + 1],
+        *high,
+        *tokens[close:],
+    ], f"its period kept open before its end (up to {period[1]})"
 
 
 def unasked_filter_removed(

@@ -63,9 +63,7 @@ _OTHER_UNITS = frozenset({
     "kilograms", "kilogram", "kg", "kilos", "grams", "tonnes", "tons", "pounds", "lbs", "degrees", "kelvin",
 })  # fmt: skip
 _UNITS = LENGTH_UNITS | AREA_UNITS | _OTHER_UNITS
-_NUMBER_OF = (
-    r"(?:what(?: is| s|['’]s)? )?(?:the )?(?:total )?number of"  # "(what's) the (total) number of ..."
-)
+_NUMBER_OF = r"(?:what(?: is| s|['’]s)? )?(?:the |a )?(?:total )?(?:number|tally|count) of"  # "(what's) the (total) number of ..."
 _ARTICLES = frozenset({"the", "a", "an", "all", "some", "any"})
 # The words a question proper opens with.
 _WH = re.compile(r"(?:what|which|who|whom|whose|where|when|how)\b")
@@ -226,7 +224,7 @@ def expected_answer(question: str) -> Expected:
     if any(a == "number" and b in ("what", "which") for a, b in zip(words, words[1:])):
         return MEASURE  # "Europa's planet is number what from the sun?"
     opening = " ".join(words[:6]) + " "
-    if first == "count" or re.match(_NUMBER_OF + " ", opening):
+    if first in ("count", "tally") or re.match(_NUMBER_OF + " ", opening):
         return COUNT  # "Count the albums by ...", "number of countries the Danube flows through"
     if first == "how":
         # "How do chemists abbreviate iron?", "How did X die?": a manner or a name, no count ("how many" is above)

@@ -12,9 +12,9 @@ import re
 from collections import Counter
 from collections.abc import Sequence
 
-from nmt_sparql.annotation.linking.index import QUALIFIER, KBIndex, Kind, normalize
+from nmt_sparql.annotation.linking.index import QUALIFIER, KBIndex, Kind, misspelt, normalize
 from nmt_sparql.annotation.linking.sources import token_of
-from nmt_sparql.annotation.linking.wordforms import inflections
+from nmt_sparql.annotation.linking.wordforms import inflections, is_dictionary_word
 from nmt_sparql.execution.answer import Answer
 from nmt_sparql.execution.base import KnowledgeBase
 from nmt_sparql.execution.safety import UnsafeQueryError
@@ -246,7 +246,8 @@ class KBReader:
         self, words: Sequence[str], start: int, units: Sequence[str]
     ) -> tuple[str, int] | None:
         """The class among `units` whose label or another of its names (the longest) `words` say from
-        `start`, the last word in the singular or plural ("businessmen", "movies"), else the one class
+        `start`, the last word in the singular or plural ("businessmen", "movies") or misspelt
+        ("contintent"), else the one class
         whose name of two words or more has that word as its head ("range": mountain range), and where
         its words end."""
         found, end = None, start
@@ -258,7 +259,11 @@ class KBReader:
                 if (
                     len(said) == len(name)
                     and said[:-1] == name[:-1]
-                    and (said[-1] == name[-1] or name[-1] in inflections(said[-1], ("NOUN",)))
+                    and (
+                        said[-1] == name[-1]
+                        or name[-1] in inflections(said[-1], ("NOUN",))
+                        or (not is_dictionary_word(said[-1]) and misspelt(said[-1], name[-1]))  # "contintent"
+                    )
                     and start + len(name) > end
                 ):
                     found, end = unit, start + len(name)

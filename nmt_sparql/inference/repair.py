@@ -208,6 +208,7 @@ from nmt_sparql.inference.asked_order import (
     measured_by_unit,
     nearest_kept,
     ordered_variable,
+    period_opened,
     ranking_dropped,
     ranks_by_size,
     said_bounds,
@@ -1976,6 +1977,13 @@ class Repairer(Comparisons, KindReading, NamedPairs, TopicReading, IdiomReading)
         )
         if valued is not None:
             tokens, answer = valued
+        joined_by = (
+            self._joined_by_said(tokens, answer, said, question, units, attempt.source, rnd, expected)
+            if said
+            else None
+        )
+        if joined_by is not None:
+            tokens, answer = joined_by
         further = (
             self._said_hop(tokens, said, units, attempt.source, rnd, expected)
             if said and not self.typed_as_asked(tokens, said, question, units)
@@ -2016,7 +2024,14 @@ class Repairer(Comparisons, KindReading, NamedPairs, TopicReading, IdiomReading)
         )
         rnd.attempts.append(checked)
         if checked.outcome == ANSWERED and typed_answer is not None:
-            return typed, typed_answer
+            joined_by = (  # "How many countries have their capital on the Danube?", once typed
+                self._joined_by_said(
+                    typed, typed_answer, said, question, units, attempt.source, rnd, expected
+                )
+                if said
+                else None
+            )
+            return joined_by or (typed, typed_answer)
         if checked.outcome != EMPTY:
             return tokens, answer
         # the thing between is of another class the question names ("albums by London bands": a band)
@@ -2039,6 +2054,23 @@ class Repairer(Comparisons, KindReading, NamedPairs, TopicReading, IdiomReading)
             return tokens, answer
         attempt.outcome, attempt.detail = WRONG_KIND, "none of its answers is of the class asked for"
         return None
+
+    def typed_by_the_noun_asked(
+        self, tokens: Sequence[str], said: Said, question: str, units: Sequence[str]
+    ) -> bool:
+        """Whether the query types its answer by the class the question asks for, named by one of the
+        two words it asks with ("on the niger river, which countries have their capital", "which nigerian
+        city ..."), no question word after it ("The country whose capital is Ulaanbaatar uses what
+        money?"); not by a noun of what the question talks of ("What orbits the planet ...")."""
+        cls = self.asked_class(question, units) if question else None
+        noun = said.asked_noun()[:2]
+        words = said.text.split()
+        at = next((i for i, w in enumerate(words) if w in noun and cls and self.named_by_head(cls, w)), None)
+        if at is None or QUESTION_WORDS & set(words[at + 1 :]):
+            return False
+        types = token_types(tokens, self.prefixes)
+        var = answer_variable(tokens, types)
+        return var is not None and cls in self._types_of(tokens, types, var)
 
     def typed_as_asked(self, tokens: list[str], said: Said, question: str, units: Sequence[str]) -> bool:
         """Whether the query types its answer by the one class the question asks for by the noun it asks
@@ -2066,6 +2098,17 @@ class Repairer(Comparisons, KindReading, NamedPairs, TopicReading, IdiomReading)
             return None
         rnd = Round(1, "said but left out")
         return self._said_hop(tokens, Said(question, self.index), units, "query", rnd, expected_of(question))
+
+    def said_joined(
+        self, tokens: list[str], answer: Answer, question: str, units: Sequence[str]
+    ) -> tuple[list[str], Answer] | None:
+        """The query restricted by a property `question` says and the query leaves out
+        (`_joined_by_said`), when it types its answer as the question asks; else None."""
+        if self.index is None or not question:
+            return None
+        rnd = Round(1, "said but left out")
+        said, expected = Said(question, self.index), expected_of(question)
+        return self._joined_by_said(tokens, answer, said, question, units, "query", rnd, expected)
 
     def _ranked(
         self,
@@ -2490,6 +2533,77 @@ class Repairer(Comparisons, KindReading, NamedPairs, TopicReading, IdiomReading)
                 ], f"{var} of a part that names nothing is {named}"
         return None
 
+    def _joined_by_said(
+        self,
+        tokens: list[str],
+        answer: Answer,
+        said: Said,
+        question: str,
+        units: Sequence[str],
+        source: str,
+        rnd: Round,
+        expected: Expected,
+    ) -> tuple[list[str], Answer] | None:
+        """A SELECT that types its answer as the question asks (`typed_by_the_noun_asked`) and leaves out a
+        property the question says (`said_but_left_out`) restricted to the answers an entity it names is
+        joined to by that property, either way ("which city is the capital
+        of Tanzania" answered by the cities of Tanzania: `res:Tanzania ont:capital ?x` added); else with
+        that property put between the answer and the entity a pattern joins it to ("the countries whose
+        capital lies on the Danube" answered by the countries on it: `res:Danube ont:flowsThrough ?_m .
+        ?x ont:capital ?_m`), when another pattern says what the answers are (else that is a hop
+        further, `_said_hop`'s); else to the answers that have it ("kubrick films based on novels":
+        `?x ont:basedOn ?_m`). The first rewrite that answers and changes the answer, else None."""
+        parts = self._answer_body(tokens)
+        if (
+            parts is None
+            or "?_m" in tokens
+            or not self.typed_by_the_noun_asked(tokens, said, question, units)
+        ):
+            return None
+        var, close, _ = parts
+        props = [  # of a COUNT, those of the list it counts ("How many countries have their capital on ...")
+            p
+            for p in self.said_but_left_out(uncounted(tokens) or tokens, said, units)
+            if self._takes_things(p) and not self._named_by_plural(p, said, units)
+        ]
+        types = token_types(tokens, self.prefixes)
+        entity_at = {
+            i for i, k in enumerate(types) if k == TokenType.URI and self._kind(tokens[i]) == "entity"
+        }
+        entities = [tokens[i] for i in sorted(entity_at)]
+
+        def restrictions() -> Iterator[tuple[list[str], str]]:
+            for prop, entity in itertools.product(props[: self.per_element], dict.fromkeys(entities)):
+                for pattern in ([entity, prop, var], [var, prop, entity]):
+                    yield (
+                        [*tokens[:close], ".", *pattern, *tokens[close:]],
+                        f"{source}: its answers joined to {entity} by {prop} (said, left out)",
+                    )
+            patterns = triple_patterns(tokens, types)
+            joining = [  # patterns joining the answer to an entity: `res:Danube ont:flowsThrough ?x`
+                (at, p)
+                for s, p, o in patterns
+                for at, other in ((s, o), (o, s))
+                if tokens[at] == var and tokens[p] != "a" and other in entity_at
+            ]
+            if sum(var in (tokens[s], tokens[o]) for s, _, o in patterns) < 2:
+                joining = []  # the answer said of by that pattern alone: a hop further (`_said_hop`)
+            for prop, (at, p) in itertools.product(props[: self.per_element], joining):
+                moved = [*tokens[:at], "?_m", *tokens[at + 1 :]]
+                for between in ([var, prop, "?_m"], ["?_m", prop, var]):
+                    yield (
+                        [*moved[:close], ".", *between, *moved[close:]],
+                        f"{source}: {prop} (said, left out) between its answers and {tokens[p]}",
+                    )
+            for prop in props[: self.per_element]:  # "kubrick films based on novels": those that have it
+                for having in ([var, prop, "?_m"], ["?_m", prop, var]):
+                    yield (
+                        [*tokens[:close], ".", *having, *tokens[close:]],
+                        f"{source}: its answers that have {prop} (said, left out)",
+                    )
+
+        return self._first_change(restrictions(), answer, rnd, expected)
+
     def _said_hop(
         self,
         tokens: list[str],
@@ -2619,7 +2733,9 @@ class Repairer(Comparisons, KindReading, NamedPairs, TopicReading, IdiomReading)
         started: "What is Cormac McCarthy known for writing?", his works' author). `between`: a class
         the inner variable must have too (`?inner a ont:Band`). `subject`: the word the question asks
         with as the subject of a verb ("What orbits ..."): the answer is the subject of the property
-        whose name that verb is, so that way goes first."""
+        whose name that verb is, so that way goes first. With a class asked for and no hop answering,
+        the hop goes through one element between, by the property that joins the most answers that way
+        ("lego's headquarters are on which continent": its city's country's)."""
         types = token_types(tokens, self.prefixes)
         var = answer_variable(tokens, types)
         found = braces(tokens)
@@ -2647,6 +2763,24 @@ class Repairer(Comparisons, KindReading, NamedPairs, TopicReading, IdiomReading)
                     attempt.outcome, attempt.detail = WRONG_KIND, "the hop leads back to an entity it names"
                     return None
                 return new, answer
+        if cls is None or "?_m" in tokens:
+            return None
+        for prop in props[: self.per_element]:  # "lego's headquarters are on which continent": a city's
+            path = [inner, "?_q", "?_m", ".", "?_m", prop, var, ".", var, "a", cls]  # through its country
+            for joined in self._joining(body, inner, path, ("?_q",)):
+                if joined[1] in tokens:  # a new property between: `?h ont:nationality ?_m` again is no way on
+                    continue
+                new = [*tokens[: open_at + 1], *body, ".", *joined, *tokens[close_at:]]
+                attempt, answer, _ = self._try(
+                    new, f"{source}: one hop further by {prop}, through {joined[1]}", expected
+                )
+                rnd.attempts.append(attempt)
+                if (
+                    attempt.outcome == ANSWERED
+                    and answer is not None
+                    and not self._only_entities(answer, tokens)
+                ):
+                    return new, answer
         return None
 
     def _verb_asked(self, said: Said) -> str | None:
@@ -2893,6 +3027,7 @@ class Repairer(Comparisons, KindReading, NamedPairs, TopicReading, IdiomReading)
                     lambda t: nearest_kept(t, token_types(t, self.prefixes), question) if nearest else None,
                     lambda t: unasked_comparison_made_equal(t, question),
                     lambda t: inclusive_bound(t, question),
+                    lambda t: period_opened(t, question),
                     lambda t: self.span_compared(t, question),
                 ):  # each reads what the one before it made
                     change = rule(tokens)
@@ -3072,7 +3207,12 @@ class Repairer(Comparisons, KindReading, NamedPairs, TopicReading, IdiomReading)
             attempt, answer, _ = self._try(joined, label, expected)
             first.attempts.append(attempt)
             if attempt.outcome == ANSWERED and answer is not None:
-                return Repaired(joined, answer, rounds, 1)
+                by_said = (  # "which city is the capital of Tanzania": its cities, then its capital
+                    self._joined_by_said(joined, answer, said, question, units, label, first, expected)
+                    if said is not None
+                    else None
+                )
+                return Repaired(*(by_said or (joined, answer)), rounds, 1)
             ranked = (  # "Highest mountain in a country that uses the euro": the mountains, ranked
                 self._ranked(joined, units, question, attempt.source, first, expected, said)
                 if attempt.outcome == WRONG_KIND

@@ -34,7 +34,7 @@ class Said:
     the KB index (label, inflections, spans training aligned with it) say, function words aside."""
 
     def __init__(self, question: str, index: KBIndex):
-        self.text, self.index = f" {normalize(question)} ", index
+        self.text, self.index, self.question = f" {normalize(question)} ", index, question
         self._words: dict[str, frozenset[str]] = {}
         self._parts: dict[str, frozenset[str]] = {}  # `part_words`
         self._names: dict[str, frozenset[str]] = {}  # `names_within`: each asks the index of every name
@@ -54,11 +54,24 @@ class Said:
 
     def spans_in_full(self, token: str) -> list[tuple[int, int]]:
         """Where the question's words (`text.split()`) name the element in full (`names_in_full`): the
-        [start, end) spans of its label or plural, at most one word of a label of two or more misspelt."""
+        [start, end) spans of its label or plural, at most one word of a label of two or more misspelt,
+        or of the initials of a name of two or more capitalised words written in capitals after "the" ("in
+        the US"; not "a US state", where they say where the state is)."""
         raw = self.index.label(token) or ""
         forms = [raw, *(head_plurals(raw) if is_common_noun(raw) else ())]
         words = self.text.split()
-        spans = []
+        initials = "".join(w[0] for w in raw.split() if w[:1].isupper())
+        spans = (
+            [
+                (at, at + 1)
+                for at, w in enumerate(words)
+                if w == initials.lower() and words[at - 1 : at] == ["the"]
+            ]
+            if len(initials) > 1
+            and len(initials) == len(raw.split())
+            and re.search(rf"\b{initials}\b", self.question)
+            else []
+        )
         for form in (normalize(f).split() for f in forms if f):
             for at in range(len(words) - len(form) + 1 if form else 0):
                 said = words[at : at + len(form)]
@@ -160,13 +173,19 @@ class Said:
     def words(self, token: str, specific: bool = False) -> frozenset[str]:
         """The question's words the element's names say, a long one-word name misspelt too
         ("headquartred"); `specific`: only by a name that is not a part of a longer one ("places" of
-        "places of birth" says no birth place; "born" of "was born in" does, function words aside)."""
+        "places of birth" says no birth place; "born" of "was born in" does, function words aside),
+        or that says all of the label ("capital" says the capital, though "capital city" is longer)."""
         key = f"{specific} {token}"
         if key not in self._words:
             names = [n for n in self.index.names(token) if n not in _FUNCTION_WORDS and len(n) > 2]
             if specific:
                 content = {n: set(n.split()) - STOPWORDS for n in names}
-                names = [n for n in names if not any(content[n] < content[m] for m in names)]
+                label = set(normalize(self.index.label(token) or "").split()) - STOPWORDS
+                names = [
+                    n
+                    for n in names
+                    if (label and label <= content[n]) or not any(content[n] < content[m] for m in names)
+                ]
             found = {w for n in names if f" {n} " in self.text for w in n.split()}
             found |= {n for n in names if " " not in n and any(misspelt(w, n) for w in self._typos())}
             self._words[key] = frozenset(found - _FUNCTION_WORDS)
