@@ -1043,7 +1043,7 @@ def test_an_answer_with_nothing_of_the_class_asked_for_gives_way_to_the_next_hyp
     question = "Which films did Ridley Scott, born in England, direct?"
     films = repairer.repair([place, directed], units, question=question)
     outcomes = [a.outcome for a in films.rounds[0].attempts]
-    assert outcomes[0] == WRONG_KIND and outcomes[-1] == ANSWERED
+    assert outcomes[0] == WRONG_KIND and ANSWERED in outcomes[1:]
     assert films.tokens == _tokens(
         "SELECT DISTINCT ?x WHERE { ?x a ont:Film . ?x ont:director res:Ridley_Scott }"
     )
