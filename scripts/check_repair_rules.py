@@ -126,6 +126,7 @@ def main() -> None:
         "unread and unsaid": [],
         "class": [],
         "said but left out": [],
+        "said and joined": [],
         "named but left out": [],
         "comparison left out": [],
         "ruled out": [],
