@@ -258,8 +258,8 @@ def graded_lemma(word: str) -> str | None:
 def _ranks(words: Sequence[str], i: int) -> bool:
     """Whether the ordinal at `i` ranks: after "the" or a possessive, "very" aside ("the first album",
     "Kubrick's final film", "the Beatles' very first album"), opening or ending the question ("first LP
-    the beatles released", "came out first"),
-    not as an adverb ("was first performed in") nor in "for the first time"."""
+    the beatles released", "came out first"), not as an adverb ("was first performed in") nor in "for the
+    first time"."""
     if words[i] in _NOUN_ORDINALS:
         return i + 1 < len(words) and not (i > 0 and words[i - 1] in _VERB_BEFORE)
     if words[i + 1 : i + 2] == ["time"]:
@@ -683,15 +683,10 @@ def period_opened(tokens: Sequence[str], question: str) -> tuple[list[str], str]
     if str(period[0]) not in low or str(period[1]) not in high or ">=" not in low or "<" not in high:
         return None
     if said.group(1):
-        return [
-            *tokens[:both],
-            *tokens[close:],
-        ], f"its period kept open after its start ({period[0]} or later)"
-    return [
-        *tokens[: start + 1],
-        *high,
-        *tokens[close:],
-    ], f"its period kept open before its end (up to {period[1]})"
+        kept, note = [*tokens[:both], *tokens[close:]], f"from its start on ({period[0]} or later)"
+    else:
+        kept, note = [*tokens[: start + 1], *high, *tokens[close:]], f"up to its end ({period[1]})"
+    return kept, f"its period kept open {note}"
 
 
 def unasked_filter_removed(

@@ -63,7 +63,8 @@ _OTHER_UNITS = frozenset({
     "kilograms", "kilogram", "kg", "kilos", "grams", "tonnes", "tons", "pounds", "lbs", "degrees", "kelvin",
 })  # fmt: skip
 _UNITS = LENGTH_UNITS | AREA_UNITS | _OTHER_UNITS
-_NUMBER_OF = r"(?:what(?: is| s|['’]s)? )?(?:the |a )?(?:total )?(?:number|tally|count) of"  # "(what's) the (total) number of ..."
+# "(what's) the (total) number of ...", "a tally of ...", "the count of ..."
+_NUMBER_OF = r"(?:what(?: is| s|['’]s)? )?(?:the |a )?(?:total )?(?:number|tally|count) of"
 _ARTICLES = frozenset({"the", "a", "an", "all", "some", "any"})
 # The words a question proper opens with.
 _WH = re.compile(r"(?:what|which|who|whom|whose|where|when|how)\b")

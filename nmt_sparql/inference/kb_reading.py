@@ -247,9 +247,8 @@ class KBReader:
     ) -> tuple[str, int] | None:
         """The class among `units` whose label or another of its names (the longest) `words` say from
         `start`, the last word in the singular or plural ("businessmen", "movies") or misspelt
-        ("contintent"), else the one class
-        whose name of two words or more has that word as its head ("range": mountain range), and where
-        its words end."""
+        ("contintent"), else the one class whose name of two words or more has that word as its head
+        ("range": mountain range), and where its words end."""
         found, end = None, start
         for unit in units:
             if self._kind(unit) != "class":

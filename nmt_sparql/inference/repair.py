@@ -35,7 +35,11 @@ repairer looks for a query that answers:
   in Asia": a river that flows through a country of Asia); a place adjective that names an element the
   query uses ("written in German": the language) names no place left out. A class the question names
   and the query leaves out types a variable between ("elements named after scientists": `?v a
-  ont:Scientist`) when that changes the answer.
+  ont:Scientist`) when that changes the answer. A property the question says and a query typed as
+  asked leaves out joins its answers to an entity it names, goes between them, or keeps those that
+  have it ("which city is the capital of Tanzania", "countries that have their capital on the Danube",
+  "kubrick films based on novels"); a hop to the class asked for that finds nothing goes through one
+  element between ("lego's headquarters are on which continent").
 - a comparison with an entity is made with its value: `filter ( ?v > res:Danube )` compares with
   `res:Danube ont:length ?_than`; an ASK that reads a value and tests nothing ("Is the Thames longer
   than the Tiber?") compares it with the entity's, or the number's, the question says; a SELECT or COUNT
@@ -2545,14 +2549,15 @@ class Repairer(Comparisons, KindReading, NamedPairs, TopicReading, IdiomReading)
         expected: Expected,
     ) -> tuple[list[str], Answer] | None:
         """A SELECT that types its answer as the question asks (`typed_by_the_noun_asked`) and leaves out a
-        property the question says (`said_but_left_out`) restricted to the answers an entity it names is
-        joined to by that property, either way ("which city is the capital
-        of Tanzania" answered by the cities of Tanzania: `res:Tanzania ont:capital ?x` added); else with
-        that property put between the answer and the entity a pattern joins it to ("the countries whose
-        capital lies on the Danube" answered by the countries on it: `res:Danube ont:flowsThrough ?_m .
-        ?x ont:capital ?_m`), when another pattern says what the answers are (else that is a hop
-        further, `_said_hop`'s); else to the answers that have it ("kubrick films based on novels":
-        `?x ont:basedOn ?_m`). The first rewrite that answers and changes the answer, else None."""
+        property the question says (`said_but_left_out`), restricted to the answers an entity it names is
+        joined to by that property, either way ("which city is the capital of Tanzania" answered by the
+        cities of Tanzania: `res:Tanzania ont:capital ?x` added); else with that property put between the
+        answer and the entity a pattern joins it to ("countries that have their capital on the Danube"
+        answered by the countries on it: `res:Danube ont:flowsThrough ?_m . ?x ont:capital ?_m`), when
+        another pattern says what the answers are (else that is a hop further, `_said_hop`'s); else
+        restricted to the answers that have it ("kubrick films based on novels": `?x ont:basedOn ?_m`).
+        A COUNT is read as the list it counts. The first rewrite that answers and changes the answer, else
+        None."""
         parts = self._answer_body(tokens)
         if (
             parts is None
