@@ -791,6 +791,14 @@ def test_a_period_or_year_the_query_leaves_out_dates_its_answers(
         "FILTER(?v >= 1980 && ?v < 1990) }"
     )
     assert eighties.answer.rows == (("http://repair.test/resource/Blade_Runner",),)
+    # a period said "or earlier" keeps its end only
+    question = "ridley scott films of the 80s or earlier"
+    earlier = repairer.repair([films], ["res:Ridley_Scott", "ont:Film"], question)
+    assert earlier.tokens == _tokens(
+        "SELECT DISTINCT ?x WHERE { ?x a ont:Film . ?x ont:director res:Ridley_Scott . ?x ont:releaseYear ?v . "
+        "FILTER(?v < 1990) }"
+    )
+    assert {row[0].rsplit("/", 1)[1] for row in earlier.answer.rows} == {"Alien", "Blade_Runner"}
     before = repairer.repair([films], ["res:Ridley_Scott", "ont:Film"], "ridley scott films before 1980")
     assert before.answer.rows == (("http://repair.test/resource/Alien",),)
     said = Said("ridley scott films", index)

@@ -201,6 +201,7 @@ from nmt_sparql.execution.base import ExistenceCheckError, KnowledgeBase
 from nmt_sparql.execution.safety import UnsafeQueryError, query_form
 from nmt_sparql.inference.asked_order import (
     DETERMINERS,
+    Span,
     ascending,
     asked,
     asked_orders,
@@ -1580,13 +1581,21 @@ class Repairer(Comparisons, KindReading, NamedPairs, TopicReading, IdiomReading)
         prop = chosen[0]
         if span is not None:
             value = fresh_value(tokens)
-            new = before_close(tokens, [".", var, prop, value, ".", *self.span_test(prop, value, span)])
-            return new, f"its answers' {prop} in {span} (the question keeps them so)"
+            test, how = self._span_as_said(prop, value, span, question)
+            new = before_close(tokens, [".", var, prop, value, ".", *test])
+            return new, f"its answers' {prop} in {how} (the question keeps them so)"
         number = next(iter(years)) if dated else bounds[0]
         compared = self.value_compared(before_close(tokens, [".", var, prop, number]), question)
         if compared is None:
             return None
         return compared[0], f"its answers' {prop}: {compared[1]} (the question keeps them so)"
+
+    def _span_as_said(self, prop: str, value: str, span: Span, question: str) -> tuple[list[str], str]:
+        """The FILTER keeping `value` of `prop` within `span` (`span_test`), kept open at one end when the
+        question says the period "or later" or "or earlier" (`period_opened`), and what it keeps."""
+        test = self.span_test(prop, value, span)
+        opened = period_opened(test, question)  # "premiered in the 1870s or later"
+        return (opened[0], f"{span}, {opened[1]}") if opened else (test, str(span))
 
     def named_fills_dangling(
         self, tokens: Sequence[str], said: Said | None, units: Sequence[str]
@@ -2280,8 +2289,8 @@ class Repairer(Comparisons, KindReading, NamedPairs, TopicReading, IdiomReading)
     ) -> tuple[list[str], Answer] | None:
         """A SELECT that leaves out the range its question names ("moons discovered in the 17th
         century", "albums of the 1960s", "elements numbered 57 through 71": `asked_span`) filtered to it by
-        a measured property (`_measures`, `year ( ?v )` for dates); the first that answers and changes the
-        answer."""
+        a measured property (`_measures`, `year ( ?v )` for dates), a period said "or later" or "or
+        earlier" by one end of it (`period_opened`); the first that answers and changes the answer."""
         if not question or not any(asked_span(question, dates, one_year=True) for dates in (True, False)):
             return None
 
@@ -2289,7 +2298,8 @@ class Repairer(Comparisons, KindReading, NamedPairs, TopicReading, IdiomReading)
             span = asked_span(question, self.values_are_dates(prop), one_year=True)
             if span is None:
                 return None
-            return [], self.span_test(prop, value, span), f"{source}: {span} by {prop}"
+            test, how = self._span_as_said(prop, value, span, question)
+            return [], test, f"{source}: {how} by {prop}"
 
         return self._filtered_by_measures(tokens, answer, units, question, rnd, expected, within)
 
