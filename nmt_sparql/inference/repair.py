@@ -2081,9 +2081,7 @@ class Repairer(Comparisons, KindReading, NamedPairs, TopicReading, IdiomReading)
         at = next((i for i, w in enumerate(words) if w in noun and cls and self.named_by_head(cls, w)), None)
         if at is None or QUESTION_WORDS & set(words[at + 1 :]):
             return False
-        types = token_types(tokens, self.prefixes)
-        var = answer_variable(tokens, types)
-        return var is not None and cls in self._types_of(tokens, types, var)
+        return self._answer_typed(tokens, cls)
 
     def typed_as_asked(self, tokens: list[str], said: Said, question: str, units: Sequence[str]) -> bool:
         """Whether the query types its answer by the one class the question asks for by the noun it asks
@@ -2098,6 +2096,10 @@ class Repairer(Comparisons, KindReading, NamedPairs, TopicReading, IdiomReading)
             return False  # "The country whose capital is Ulaanbaatar uses what money?": the noun is its topic
         if cls is None or not noun or not self.named_by_head(cls, noun[0]):
             return False
+        return self._answer_typed(tokens, cls)
+
+    def _answer_typed(self, tokens: Sequence[str], cls: str | None) -> bool:
+        """Whether the query's answer variable is typed `cls`."""
         types = token_types(tokens, self.prefixes)
         var = answer_variable(tokens, types)
         return var is not None and cls in self._types_of(tokens, types, var)
