@@ -56,6 +56,7 @@ from nmt_sparql.inference.expected_answer import (
         ("What is the number of moons of Mars?", COUNT),
         ("whats the number of moons of mars", COUNT),
         ("tally of nations where german shares official status with french", COUNT),
+        ("planets sitting between earth and saturn - count them", COUNT),
         ("what's the count of elements named after a scientist", COUNT),
         ("Which country has the largest number of inhabitants?", NOT_A_DATE),  # a country
         ("How mny films did John Williams score?", COUNT),

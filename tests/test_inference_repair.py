@@ -3051,6 +3051,46 @@ def test_things_placed_between_or_beyond_named_ones_of_their_kind_are_compared_b
             assert repairer.placed_between(question, named, Said(question, repairer.index), True) is None
 
 
+def test_things_bounded_by_two_sides_or_compared_with_a_named_one_are_placed_by_its_measure(
+    prefixes: PrefixMap, tmp_path: Path
+) -> None:
+    """ "beyond venus but before saturn", "from mars upwards" (Mars too), "further out than Mars",
+    "larger than germany's but smaller than france's" (by the area the question says; countries are
+    places, but a comparative places them by a measure, not on a map), "germany is big, but how many
+    countries beat it for area" ("it": the one country named). Not "older than mars": a time word says
+    nothing of an order from the sun."""
+    ttl = PLANETS_TTL + "res:Spain a ont:Country ; ont:area 506 .\nres:Italy a ont:Country ; ont:area 301 .\n"
+    names = ["Venus", "Saturn", "Mars", "France", "Germany", "Spain", "Italy"]
+    entries = [Entry(f"res:{n}", "entity", (n,)) for n in names]
+    entries += [Entry(f"ont:{c}", "class", (c.lower(),)) for c in ("Planet", "Country")]
+    entries += [
+        Entry("ont:area", "property", ("area",)),
+        Entry("ont:orderFromSun", "property", ("order from the Sun",)),
+    ]
+    facts = [(f"res:{n}", "a", "ont:Planet") for n in ("Venus", "Saturn", "Mars")]
+    facts += [(f"res:{n}", "a", "ont:Country") for n in ("France", "Germany", "Spain", "Italy")]
+    planets, countries = (
+        ["res:Venus", "res:Saturn", "res:Mars", "ont:Planet"],
+        ["res:Germany", "res:France", "ont:Country"],
+    )
+    with _repairer_on(tmp_path, prefixes, ttl, entries, facts=facts) as repairer:
+        assert repairer.index is not None
+        for question, units, counted, rows in (
+            ("name the planets that lie beyond venus but before saturn", planets, False, 3),
+            ("how many planets are there from mars upwards", planets, True, 3),
+            ("Which planets orbit further out than Mars does?", planets, False, 2),
+            ("countries with an area larger than germany's but smaller than france's", countries, False, 1),
+            ("germany is big, but how many countries beat it for area", countries, True, 2),
+        ):
+            placed = repairer.placed_between(question, units, Said(question, repairer.index), counted)
+            assert placed is not None, question
+            answer = repairer.kb.query(detokenize(placed[0], prefixes))
+            found = int(answer.rows[0][0]) if counted else len(answer.rows)
+            assert found == rows, question
+        question = "which planets are older than mars"
+        assert repairer.placed_between(question, planets, Said(question, repairer.index), False) is None
+
+
 FLOYD_TTL = """@prefix res: <http://repair.test/resource/> .
 @prefix ont: <http://repair.test/ontology/> .
 @prefix xsd: <http://www.w3.org/2001/XMLSchema#> .

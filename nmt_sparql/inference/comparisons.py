@@ -25,6 +25,7 @@ from nmt_sparql.inference.asked_order import (
     ascending,
     ascending_in_order,
     asked,
+    asked_orders,
     asked_span,
     graded_lemma,
     inclusive_bounds,
@@ -93,6 +94,17 @@ _ONE_SIDE = {
     "beyond": ">", "past": ">", "after": ">", "follow": ">", "follows": ">", "following": ">",
     "before": "<", "precede": "<", "precedes": "<", "preceding": "<",
 }  # fmt: skip
+# Words after "from A" that bound things from A on, A included ("from rutherfordium upwards").
+_ONWARDS = frozenset({"upwards", "upward", "onwards", "onward", "on", "up"})
+# Words joining a second bound to a first ("beyond earth but before saturn").
+_BOUNDS_JOINED = frozenset({"but", "and", "yet"})
+# Verbs of outdoing a named thing by a measure ("how many countries beat brazil for area", "top it").
+_OUTDOING = frozenset({
+    "beat", "beats", "top", "tops", "outstrip", "outstrips", "outnumber", "outnumbers", "exceed", "exceeds",
+    "surpass", "surpasses", "outrank", "outranks",
+})  # fmt: skip
+# The side of a bound: a comparison, or a comparative word whose comparison the measure decides.
+Side = str | Asked
 # Ordinals past the first, which name a place in an order ("the sixth planet from the sun", "the 26th element").
 _ORDINALS = {
     "second": 2, "third": 3, "fourth": 4, "fifth": 5, "sixth": 6, "seventh": 7, "eighth": 8, "ninth": 9,
@@ -216,22 +228,68 @@ def _choice_first(
     return ([*chosen, last[0]], " ".join(rest)) if asking else None
 
 
-def _ends_named(words: Sequence[str], names: dict[str, list[list[str]]]) -> tuple[list[str], str] | None:
-    """The named things `words` place others between ("between A and B", "from A to B"), with "><", or
-    on one side of ("beyond A", "past A", "precede A"), with the side's comparison (`_ONE_SIDE`), by
-    their `names`; None when they place none."""
+def _ends_named(words: Sequence[str], names: dict[str, list[list[str]]]) -> list[tuple[str, Side]] | None:
+    """The named things `words` place others between, each with the comparison of its side: "between A
+    and B", "from A to B" (`><`, the lower one to be found), "from A upwards" (`>=`), one side of one
+    ("beyond A", "precede A", "heavier than A", "beat it"; `_bound_at`), or of two joined ("beyond earth
+    but before saturn", "larger than india's but smaller than brazil's"); None when they place none."""
     for at, word in enumerate(words):
-        if word not in _BETWEEN and word not in _ONE_SIDE:
+        if word in _BETWEEN:
+            first = _named_at(words, at + 1, names, lambda _: True, ending=False)
+            if first is None or first[1] >= len(words):
+                continue
+            if word == "from" and words[first[1]] in _ONWARDS:
+                return [(first[0], ">=")]
+            if words[first[1]] not in _BETWEEN[word]:
+                continue
+            second = _named_at(words, first[1] + 1, names, _fits([first[0]], lambda *_: True), ending=False)
+            if second is not None:
+                return [(first[0], "><"), (second[0], "><")]
             continue
-        first = _named_at(words, at + 1, names, lambda _: True, ending=False)
-        if first is not None and word in _ONE_SIDE:
-            return [first[0]], _ONE_SIDE[word]
-        if first is None or first[1] >= len(words) or words[first[1]] not in _BETWEEN[word]:
+        bound = _bound_at(words, at, names, lambda _: True)
+        if bound is None:
             continue
-        second = _named_at(words, first[1] + 1, names, _fits([first[0]], lambda *_: True), ending=False)
-        if second is not None:
-            return [first[0], second[0]], "><"
+        entity, side, end = bound
+        if words[end : end + 1] and words[end] in _BOUNDS_JOINED:
+            fits = _fits([entity], lambda *_: True)
+            for k in range(end + 1, min(end + 3, len(words))):
+                other = _bound_at(words, k, names, fits)
+                if other is not None:
+                    return [(entity, side), (other[0], other[1])]
+        return [(entity, side)]
     return None
+
+
+def _bound_at(
+    words: Sequence[str], at: int, names: dict[str, list[list[str]]], fits: Callable[[str], bool]
+) -> tuple[str, Side, int] | None:
+    """(the named thing, its side, where its name ends) of a bound on one side that `words` open at
+    `at`: a word of a side (`_ONE_SIDE`: "beyond Mars"), a verb of outdoing ("beat Brazil"), or a
+    comparative before "than" ("heavier than lead", "further out than Mars"), whose side the measure
+    decides; the name is that of a thing that `fits`, or "it" for the one thing the question names ("lhotse
+    is high - how many mountains top it"); None when no such bound opens there."""
+    word = words[at]
+    graded = next((a for a in asked_orders(word) if a.form == "comparative"), None)
+    than = next((k for k in range(at + 1, min(at + 3, len(words))) if words[k] == "than"), None)
+    side: Side
+    if word in _ONE_SIDE:
+        side, start = _ONE_SIDE[word], at + 1
+    elif word in _OUTDOING:
+        side, start = Asked("comparative", "high", word), at + 1
+    elif graded is not None and than is not None:
+        side, start = graded, than + 1
+    else:
+        return None
+    start += words[start : start + 1] == ["the"]
+    if words[start : start + 1] == ["it"]:
+        named = {
+            e for e, forms in names.items() if fits(e) for k in range(len(words)) if _said_at(words, k, forms)
+        }
+        return (named.pop(), side, start + 1) if len(named) == 1 else None
+    found = _named_at(words, start, names, fits, ending=False)
+    if found is None:
+        return None
+    return found[0], side, found[1] + (words[found[1] : found[1] + 1] == ["s"])  # "than india's"
 
 
 def _fits(chosen: Sequence[str], alike: Callable[[str, str], bool], ahead: int = 0) -> Callable[[str], bool]:
@@ -651,56 +709,68 @@ class Comparisons(KBReader):
         """The things of a kind the question names whose value of a measure lies between two named
         things' values ("how many planets lie between venus and uranus", "Counting from gold to lead, how
         many elements lie in between?", "which elements sit between iron and zinc") or on one side of one's
-        ("How many planets lie beyond Mars?", "How many elements precede neon?"), counted when
+        ("How many planets lie beyond Mars?", "How many elements precede neon?", "how many elements are
+        there from rutherfordium upwards", "which planets orbit further out than Mars", "how many mountains
+        top it") or between two sides ("larger than india's but smaller than brazil's"), counted when
         `counted`. The class is the one the named things have that the question says (planets between two
-        planets, not rivers between two countries), and no kind of place (countries between two countries
-        lie between them on a map); the measure is one they all have, the one the question says when
-        they have several. None when the question places nothing so, or names another thing, which
+        planets, not rivers between two countries), and no kind of place where a word places them
+        (countries between two countries lie between them on a map; not "larger than india's"); the measure is one they all have, the one the question says when
+        they have several, else the one a comparative grades ("bigger": area). None when the question
+        places nothing so, or its comparative says no side of the measure, or names another thing, which
         restricts them too, unless the measure's name holds it ("from the Sun": order from sun)."""
         if self.index is None:
             return None
         words = [w for w in normalize(question).split() if w != "the"]
-        if not set(words) & {*_BETWEEN, *_ONE_SIDE}:
+        if not set(words) & {*_BETWEEN, *_ONE_SIDE, *_OUTDOING, "than"}:
             return None  # most questions: no entity's names to read
         entities = [u for u in units if self._kind(u) == "entity"]
         placing = _ends_named(words, self._names_of(entities, said))
         if placing is None:
             return None
-        ends, side = placing
+        ends = [e for e, _ in placing]
         others = set(self.named_entities(said, units)) - set(ends)
+        compared = all(isinstance(s, Asked) for _, s in placing)  # "larger than india's": by a measure
         kinds = [  # "elements" says ont:ChemicalElement, whose label's head it is
             c
             for c in self.index.classes(ends[0])
             if all(self._holds([e, "a", c]) for e in ends)
-            and not any(self.named_by_head(c, w) for w in PLACE_WORDS)
+            and (compared or not any(self.named_by_head(c, w) for w in PLACE_WORDS))
             and any(self.named_by_head(c, w) for w in words)
         ]
         if len(kinds) != 1:
             return None
         cls = kinds[0]
         shared = set.intersection(*(set(self._literal_measures(e)) for e in ends))
-        measures = sorted(p for p in shared if said.words(p)) or sorted(shared)
+        graded = {graded_lemma(s.word) for _, s in placing if isinstance(s, Asked)} - {None}
+        measures = (
+            sorted(p for p in shared if said.words(p))
+            or sorted(p for p in shared if graded & self._graded_names(p))
+            or sorted(shared)
+        )
         if len(measures) != 1:
             return None
-        prop, low = measures[0], ends[0]
+        prop = measures[0]
         in_measure = set(normalize(element_name(prop, self.index)).split())
         if any(not set(normalize(element_name(o, self.index)).split()) <= in_measure for o in others):
             return None  # "Beatles albums between Help and Abbey Road": the band restricts them too
-        body = ["?x", "a", cls, ".", low, prop, "?a", ".", "?x", prop, "?n", "."]
-        test = ["filter", "(", "?n", side, "?a", ")"]
-        if len(ends) == 2:
-            high = ends[1]
+        sides = [self._side(s, prop) for _, s in placing]
+        if None in sides:
+            return None  # "older than Mars": a word that says nothing of orders from the sun
+        if sides[0] == "><":
             if not self._holds(
-                [low, prop, "?a", ".", high, prop, "?b", ".", "filter", "(", "?a", "<", "?b", ")"]
+                [ends[0], prop, "?a", ".", ends[1], prop, "?b", ".", "filter", "(", "?a", "<", "?b", ")"]
             ):
-                low, high = high, low  # "between zinc and iron": the lower one first
-                body[4] = low
-            body += [high, prop, "?b", "."]
-            test = ["filter", "(", "?n", ">", "?a", "&&", "?n", "<", "?b", ")"]
+                ends = ends[::-1]  # "between zinc and iron": the lower one first
+            sides = [">", "<"]
+        body = ["?x", "a", cls, ".", ends[0], prop, "?a", ".", "?x", prop, "?n", "."]
+        tests = ["?n", str(sides[0]), "?a"]
+        if len(ends) == 2:
+            body += [ends[1], prop, "?b", "."]
+            tests += ["&&", "?n", str(sides[1]), "?b"]
         head = "select ( count ( distinct ?x ) as ?c )" if counted else "select distinct ?x"
-        where = " and ".join(ends) if len(ends) == 2 else ends[0]
-        placed = "between" if len(ends) == 2 else {">": "past", "<": "ahead of"}[side]
-        query = [*head.split(), "where", "{", *body, *test, "}"]
+        where = " and ".join(ends)
+        placed = "between" if len(ends) == 2 else {">": "past", "<": "ahead of", ">=": "from"}[str(sides[0])]
+        query = [*head.split(), "where", "{", *body, "filter", "(", *tests, ")", "}"]
         nearest = (
             nearest_kept(query, token_types(query, self.prefixes), question)
             if len(ends) == 1 and not counted
@@ -709,6 +779,19 @@ class Comparisons(KBReader):
         if nearest is not None:  # "which element comes right after oxygen": the one next to it
             return nearest[0], f"the {cls} right {placed} {where} by {prop}"
         return query, f"{cls} {placed} {where} by {prop}"
+
+    def _side(self, side: Side, prop: str) -> str | None:
+        """The comparison a bound's side makes by `prop`: its own, or the one a comparative word says of
+        such values ("heavier": `>`; "later" in an order of numbers: `>`); None when the word says none
+        ("older" of numbers that are no dates: no age of a planet)."""
+        if not isinstance(side, Asked):
+            return side
+        dates = self.values_are_dates(prop)
+        if side.sense in ("early", "late") and not dates:  # "older than mars" says no order from the sun
+            low = ascending_in_order(side.sense, side.word)
+        else:
+            low = ascending(side.sense, side.word, dates)
+        return None if low is None else "<" if low else ">"
 
     def _value_asked(self, tokens: Sequence[str]) -> list[str] | None:
         """`select [distinct] ?x where { E P ?x }` as `ask where { E P ?x }`, when the entity has a value of

@@ -323,9 +323,11 @@ def _plural(word: str) -> bool:
 def _asked_at_the_end(words: Sequence[str]) -> Expected | None:
     """What a question word at the end asks for: "Anthony Burgess was born where?", "google was founded
     by who", "Las Meninas came off whose easel?", "The Son of Man dates from what year?", "Pluto was found
-    by which astronomer?"; None when the question does not end with one."""
+    by which astronomer?", "... - count them"; None when the question does not end with one."""
     if words[-1] == "when" or (words[-2:-1] in (["what"], ["which"]) and words[-1] in TIME_NOUNS):
         return DATE
+    if words[-2:] in (["count", "them"], ["count", "those"], ["count", "these"]):
+        return COUNT  # "planets sitting between earth and saturn - count them"
     if words[-1] in ("who", "whom") or words[-2:-1] == ["whose"]:  # "Kind of Blue is whose record?"
         return replace(THING, asks="who")
     if words[-1] == "where":
