@@ -5415,3 +5415,77 @@ def test_a_hop_to_the_class_asked_goes_through_one_element_between_when_no_hop_a
         " ?x a ont:Continent }"
     )
     assert repaired.answer.rows == (("http://repair.test/resource/Europe",),)
+
+
+def test_a_class_in_a_period_is_read_from_the_question_when_no_query_answers(
+    prefixes: PrefixMap, tmp_path: Path
+) -> None:
+    """ "How many bands were formed in the 1960s?" with every hypothesis empty and nothing named: the
+    bands, dated by the one formation year the question says ("formed"), counted. With no period or
+    bound to keep them by, every band would be a guess: not tried."""
+    ttl = """@prefix res: <http://repair.test/resource/> .
+@prefix ont: <http://repair.test/ontology/> .
+res:The_Beatles a ont:Band ; ont:formationYear 1960 .
+res:Pink_Floyd a ont:Band ; ont:formationYear 1965 .
+res:Radiohead a ont:Band ; ont:formationYear 1985 .
+"""
+    entries = [
+        Entry("ont:Band", "class", ("band",)),
+        Entry("ont:formationYear", "property", ("formation year", "formed")),
+        Entry("ont:genre", "property", ("genre",)),
+    ]
+    facts = [(f"res:{n}", "a", "ont:Band") for n in ("The_Beatles", "Pink_Floyd", "Radiohead")]
+    facts += [(f"res:{n}", "ont:formationYear", MEASURED) for n in ("The_Beatles", "Pink_Floyd", "Radiohead")]
+    with _repairer_on(tmp_path, prefixes, ttl, entries, facts=facts, max_rounds=1) as repairer:
+        broken = _tokens(
+            "SELECT ( COUNT ( DISTINCT ?x ) AS ?c ) WHERE { ?x ont:formationYear ?y . ?y a ont:Band }"
+        )
+        units = ["ont:Band", "ont:formationYear", "ont:genre"]
+        dated = repairer.repair([broken], units, "How many bands were formed in the 1960s?")
+        assert dated.answer.rows == (("2",),)
+        assert "ont:formationYear" in dated.tokens and "filter" in dated.tokens
+        unbounded = repairer.repair([broken], units, "How many bands play rock?")
+        assert unbounded.answer.rows != (("3",),)
+
+
+def test_the_thing_a_clause_dates_is_read_as_one_of_its_class(prefixes: PrefixMap, tmp_path: Path) -> None:
+    """ "what does the moon discovered in 1978 orbit": the moon whose discovery year is 1978 (the class
+    "the moon" names, not the Moon the linker also finds), then what it orbits; typed when the question
+    asks for a class ("orbits which planet"). Not without a year after "the moon", nor for a year no
+    moon was discovered in."""
+    ttl = """@prefix res: <http://repair.test/resource/> .
+@prefix ont: <http://repair.test/ontology/> .
+res:Charon a ont:Moon ; ont:discoveryYear 1978 ; ont:orbits res:Pluto .
+res:Triton a ont:Moon ; ont:discoveryYear 1846 ; ont:orbits res:Neptune .
+res:Moon a ont:Moon ; ont:orbits res:Earth .
+res:Neptune a ont:Planet .
+"""
+    entries = [
+        Entry("ont:Moon", "class", ("moon",)),
+        Entry("ont:Planet", "class", ("planet",)),
+        Entry("res:Moon", "entity", ("Moon",)),
+        Entry("ont:discoveryYear", "property", ("discovery year", "discovered")),
+        Entry("ont:orbits", "property", ("orbits", "orbit")),
+    ]
+    facts = [
+        ("res:Charon", "a", "ont:Moon"),
+        ("res:Triton", "a", "ont:Moon"),
+        ("res:Charon", "ont:discoveryYear", MEASURED),
+    ]
+    units = ["ont:Moon", "res:Moon", "ont:discoveryYear", "ont:orbits", "ont:Planet"]
+    with _repairer_on(tmp_path, prefixes, ttl, entries, facts=facts) as repairer:
+        assert repairer.index is not None
+        for question, found in (
+            ("what does the moon discovered in 1978 orbit", "Pluto"),
+            ("the moon that was discovered in 1846 orbits which planet", "Neptune"),
+        ):
+            read = repairer.dated_clause_read(
+                question, units, Said(question, repairer.index), expected_of(question)
+            )
+            assert read is not None, question
+            assert repairer.kb.query(detokenize(read[0], prefixes)).rows == (
+                (f"http://repair.test/resource/{found}",),
+            )
+        for question in ("what does the moon orbit", "what does the moon discovered in 1950 orbit"):
+            said = Said(question, repairer.index)
+            assert repairer.dated_clause_read(question, units, said, expected_of(question)) is None

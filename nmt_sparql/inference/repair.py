@@ -706,12 +706,7 @@ class Repairer(Comparisons, KindReading, NamedPairs, TopicReading, IdiomReading)
             body += [".", *held]
         if not named:
             return None
-        head = (
-            ["select", "(", "count", "(", "distinct", "?x", ")", "as", "?count", ")"]
-            if count
-            else ["select", "distinct", "?x"]
-        )
-        return [*head, "where", "{", *body, "}"]
+        return [*_head(count), "where", "{", *body, "}"]
 
     def _chain_swaps(self, tokens: Sequence[str]) -> list[tuple[list[str], str]]:
         """Readings of each chain `A P ?y . ?y Q B` (through a variable the query does not select) the
@@ -2931,7 +2926,7 @@ class Repairer(Comparisons, KindReading, NamedPairs, TopicReading, IdiomReading)
         sets a topic, or asks for a property by an idiom, for a role of a place, a kind of a maker or
         where one thing is from, asks, read from it alone (`placed_between`, `role_of_place`,
         `kind_by_maker`, `origin_asked`, `kin_compared`, `placed_at`, `place_of`, `place_past_said`
-        unless it asks how many, `topic_read`, `clause_read`, `idiom_read`), counted when it asks how
+        unless it asks how many, `topic_read`, `clause_read`, `dated_clause_read`, `idiom_read`), counted when it asks how
         many ("Name the planets between ..." is a list, though a count may answer it); None for a
         yes/no question or one that places nothing."""
         if expected.boolean:
@@ -2948,6 +2943,7 @@ class Repairer(Comparisons, KindReading, NamedPairs, TopicReading, IdiomReading)
             or (None if counted else self.place_past_said(units, said, self.asked_class(question, units)))
             or self.topic_read(question, units, expected)
             or self.clause_read(question, units, said, expected)
+            or self.dated_clause_read(question, units, said, expected)
             or self.idiom_read(question, units, said, counted)
         )
 
@@ -3217,7 +3213,17 @@ class Repairer(Comparisons, KindReading, NamedPairs, TopicReading, IdiomReading)
         rounds[-1].notes += passed
         joined = self.class_joined_to_named(asks_class, said, units, expected == COUNT)
         label = f"the question: {joined[-2]} things joined to what it names" if joined is not None else ""
-        dated = self.bound_left_out(joined, question, said) if joined is not None else None
+        alone = None  # "How many bands were formed in the 1960s?" when it names nothing: the class, dated
+        if (
+            joined is None
+            and asks_class is not None
+            and said is not None
+            and not self.named_entities(said, units)
+        ):
+            alone = [*_head(expected == COUNT), "where", "{", "?x", "a", asks_class, "}"]
+            label = f"the question: {asks_class} things"
+        base = joined if joined is not None else alone
+        dated = self.bound_left_out(base, question, said) if base is not None else None
         if dated is not None:  # "Austen novels that came out before 1815?": her novels, then dated
             joined, label = dated[0], f"{label}: {dated[1]}"
         if joined is not None and tuple(joined) not in seen:
@@ -3256,6 +3262,15 @@ class Repairer(Comparisons, KindReading, NamedPairs, TopicReading, IdiomReading)
             sent = best.outcome == UNKNOWN_IRI
             answer = self._query(best.sparql) if sent else Answer.failed(f"{best.outcome}: {best.detail}")
         return Repaired(tokens, answer, rounds, None, reason)
+
+
+def _head(count: bool) -> list[str]:
+    """The head of a query for things `?x`, or for how many when `count`."""
+    return (
+        ["select", "(", "count", "(", "distinct", "?x", ")", "as", "?count", ")"]
+        if count
+        else ["select", "distinct", "?x"]
+    )
 
 
 def rounds_histogram(repairs: Sequence[Repaired]) -> dict[str, int]:

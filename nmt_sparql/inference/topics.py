@@ -79,6 +79,62 @@ class TopicReading(KBReader):
                         found.append((query, f"the {cls} {' '.join(way[:3])}, then {' '.join(fact)}"))
         return found[0] if len(found) == 1 else None
 
+    def dated_clause_read(
+        self, question: str, units: Sequence[str], said: Said, expected: Expected
+    ) -> tuple[list[str], str] | None:
+        """`?y a C . ?y P YEAR . ?y Q ?x`: the thing of a class C that "the C" names by a clause dating
+        it ("the moon that was discovered in 1846 orbits which planet", "what does the moon discovered
+        in 1978 orbit": the moon whose discovery year that is, not the Moon), by the one dated measure of
+        C's things that the clause's verb says and that holds, then a fact `Q` the question says besides,
+        either way round, typed by the class asked for; the one such chain that answers as `expected`
+        asks. None when no "the C" is followed by a year within five words, or not one chain answers."""
+        words = said.text.split()
+        if self.index is None or words.count("that") > 1 or "whose" in words:
+            return None
+        found, asked = [], self.asked_class(question, units)
+        for cls in (u for u in dict.fromkeys(units) if self._kind(u) == "class" and u != asked):
+            year = self._year_after(cls, words)
+            if year is None:
+                continue
+            dated = [
+                a
+                for a in self.index.attributes(cls, self.per_element)
+                if said.words(a)
+                and self.values_are_dates(a)
+                and self._holds(["?y", "a", cls, ".", "?y", a, year])
+            ]
+            if len(dated) != 1:
+                continue
+            way = ["?y", "a", cls, ".", "?y", dated[0], year]
+            seconds = [
+                u
+                for u in dict.fromkeys(units)
+                if self._kind(u) == "property"
+                and u != dated[0]
+                and said.words(u)
+                and not said.words(u) <= said.words(dated[0])
+            ]
+            typed = [".", "?x", "a", asked] if asked is not None else []
+            for second in seconds:
+                for fact in (["?y", second, "?x"], ["?x", second, "?y"]):
+                    query = ["select", "distinct", "?x", "where", "{", *way, ".", *fact, *typed, "}"]
+                    if self._answers(query, expected):
+                        found.append((query, f"the {cls} of {dated[0]} {year}, then {' '.join(fact)}"))
+        return found[0] if len(found) == 1 else None
+
+    def _year_after(self, cls: str, words: Sequence[str]) -> str | None:
+        """The year the question says within five words after "the C" (a name of the class), not after
+        "of" ("the moon discovered in 1978"); None when it says none there."""
+        for name in self._class_names(cls):
+            for start in range(len(words) - len(name)):
+                end = start + len(name) + 1
+                if words[start:end] != ["the", *name] or words[start - 1 : start] == ["of"]:
+                    continue
+                year = next((w for w in words[end : end + 5] if len(w) == 4 and w.isdecimal()), None)
+                if year is not None:
+                    return year
+        return None
+
     def _clause_after(self, cls: str, words: Sequence[str], starts: set[int]) -> bool:
         """Whether the question says "the C" (a name of the class), not after "of", right before a named
         entity's name (at one of `starts`), or before "that"/"which"/"who(m)" and it."""
