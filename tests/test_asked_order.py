@@ -113,6 +113,20 @@ def test_a_comparative_after_the_ranks_as_a_superlative() -> None:
     assert asked_orders("Which is the higher peak than K2?")[0].form == "comparative"
 
 
+def test_a_comparative_with_all_the_others_ranks_as_a_superlative() -> None:
+    """ "discovered before the others", "bigger than any other planet": the one ranked first of them all;
+    "bigger than mars" and "before 1950" still compare."""
+    assert asked_orders("dwarf planets - which one got discovered before the others") == [
+        Asked("superlative", "early", "before")
+    ]
+    assert asked_orders("which planet is bigger than all the others") == [
+        Asked("superlative", "high", "bigger")
+    ]
+    assert asked_orders("which is bigger than any other planet")[0].form == "superlative"
+    assert asked_orders("which planet is bigger than mars")[0].form == "comparative"
+    assert asked_orders("bands formed before 1950")[0].form == "comparative"
+
+
 def test_an_order_without_a_direction_gets_one_in_brackets() -> None:
     query = _q("?x ont:population ?v") + ["order", "by", "?v", "limit", "1"]
     turned = turned_to_question(query, "the most populous city", lambda p: False)

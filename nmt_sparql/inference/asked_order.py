@@ -207,13 +207,16 @@ def asked_orders(question: str) -> list[Asked]:
         if word == "past" and i and words[i - 1] in ("the", "in"):  # "in the past": a time, no bound
             continue
         if word in _PREPOSITIONS and (word != "prior" or nxt == "to"):
-            out.append(Asked("comparative", _PREPOSITIONS[word], word))
+            form = "superlative" if _than_the_rest(words, i) else "comparative"
+            out.append(Asked(form, _PREPOSITIONS[word], word))  # "discovered before the others": first
             continue
         graded = _graded(word)
         if graded is None or (word in _ORDINAL and not _ranks(words, i)):
             continue
         form, lemma = graded
-        if form == "comparative" and "than" not in words[i + 1 :] and _of_several(words, i):
+        if form == "comparative" and (
+            ("than" not in words[i + 1 :] and _of_several(words, i)) or _than_the_rest(words, i)
+        ):
             form = "superlative"  # "which has the higher atomic number": the one of them ranked first
         if lemma in ("most", "least", "more", "less") and nxt in _FAME:
             skip = True  # "his most famous novels": the works he is known for, no measure ranked
@@ -230,6 +233,20 @@ def asked_orders(question: str) -> list[Asked]:
         if sense is not None:
             out.append(Asked(form, sense, word))  # type: ignore[arg-type]
     return out
+
+
+# What a comparative is compared with when it picks one of several: "bigger than all the others".
+_THE_REST = (
+    ("the", "others"), ("the", "rest"), ("all", "the", "others"), ("all", "the", "rest"), ("all", "others"),
+    ("any", "other"), ("every", "other"), ("all", "other"),
+)  # fmt: skip
+
+
+def _than_the_rest(words: Sequence[str], i: int) -> bool:
+    """Whether the comparative at `i` compares with all the others it is one of, a superlative ("which
+    dwarf planet got discovered before the others", "bigger than any other planet")."""
+    at = i + 1 + (words[i + 1 : i + 2] == ["than"])
+    return any(tuple(words[at : at + len(rest)]) == rest for rest in _THE_REST)
 
 
 def _of_several(words: Sequence[str], i: int) -> bool:
