@@ -33,6 +33,8 @@ from nmt_sparql.inference.expected_answer import (
         ("Was Nikola Tesla an engineer?", YES_NO),
         ("Dooes Huawei have telecommunications as its sector?", YES_NO),
         ("Tell me whether Berlin is in Germany.", YES_NO),
+        ("moby dick - orignally a french novel?", YES_NO),  # a thing said to be of a kind
+        ("Kubrick - a list of his films?", NOT_YES_NO_OR_COUNT),
         ("Were is the city that Renault is based in?", ANY),  # a misspelt "where"
         ("Could you please count the rivers of Europe", COUNT),
         ("Can you tell me who wrote Dracula?", replace(THING, asks="who")),

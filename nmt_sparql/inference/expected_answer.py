@@ -278,7 +278,7 @@ def _stated(question: str) -> bool:
     question word and offers no choice ("or"), opens with a noun, and a finite verb follows its first
     word, not last nor in a relative clause (a form of be or have, or a past that no participle shares:
     "came", not "painted" of "paintings painted by dali?"), or its part after a topic opens with a
-    verb's past."""
+    verb's past or with "a", an adverb aside ("moby dick - originally a french novel?"; not "a list")."""
     words = [_before_clitic(w) for w in _words(question)]
     if not question.rstrip().endswith("?") or not words or "or" in words or QUESTION_WORDS & set(words):
         return False
@@ -290,6 +290,9 @@ def _stated(question: str) -> bool:
     after = _words(question[topic[-1].end() :]) if topic else []
     if after and not getAllLemmas(after[0]).get("NOUN") and is_verb_form(after[0], ("VBD", "VBN")):
         return True  # "Europium - named after Jupiter's moon Europa?"
+    article = 1 if after[1:2] in (["a"], ["an"]) and after[0].endswith("ly") else 0
+    if after[article : article + 1] in (["a"], ["an"]) and after[article + 1 : article + 2] != ["list"]:
+        return True  # "moby dick - originally a french novel?": a thing said to be of a kind
     return any(
         (w in _BE_HAVE or is_past_only(w)) and words[i - 1] not in _RELATIVE
         for i, w in enumerate(words[1:-1], start=1)
