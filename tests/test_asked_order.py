@@ -395,6 +395,9 @@ def test_a_comparison_already_inclusive_or_with_no_bound_said_is_left_as_it_is()
         ("they played nineties music", None),  # a decade in words after "the" only
         ("films released in 1960", None),
         ("the second century of the city", None),
+        ("composers born in the 1830s or 1840s", (1830, 1850)),  # two decades that meet: one period
+        ("bands formed in the sixties and seventies", (1960, 1980)),
+        ("born in the 1830s or the 1860s", (1830, 1840)),  # apart: the first
     ],
 )
 def test_a_century_or_a_decade_is_the_years_it_spans(question: str, years: tuple[int, int] | None) -> None:

@@ -512,6 +512,7 @@ _DECADE_WORDS = {
     "eighties": 198, "nineties": 199,
 }  # fmt: skip
 _DECADE_WORD = re.compile(rf"\bthe\s+({'|'.join(_DECADE_WORDS)})\b")
+_DECADE_WORD_BARE = re.compile(rf"\b({'|'.join(_DECADE_WORDS)})\b")
 
 
 # A decade by its last two digits ("the 90s", "'90s", "jackson's 80s albums"): of years, the twentieth
@@ -552,23 +553,31 @@ def plain_number(value: float) -> str:
 def asked_period(question: str) -> tuple[int, int] | None:
     """The years [start, end) of the period `question` names: a century ("the 17th century", "the
     nineteenth century") or a decade ("the 1960s", "the eighties", "the 90s"; "the 1800s" is a century,
-    "the 2000s" a decade); None when it names none."""
+    "the 2000s" a decade), or decades that follow each other ("the 1830s or 1840s": 1830 to 1850); None
+    when it names none."""
     text = question.lower()
     century = _CENTURY.search(text) or _CENTURY_WORD.search(text)
     if century is not None:
         word = century.group(1)
         n = int(word) if word.isdigit() else _CENTURY_WORDS[word]
         return (n - 1) * 100, n * 100
-    said = _DECADE_WORD.search(text)
-    short = _SHORT_DECADE.search(text)
-    if said is not None or short is not None:
-        start = _DECADE_WORDS[said.group(1)] * 10 if said is not None else 1900 + int(short.group(1)) * 10
-        return start, start + 10
-    decade = _DECADE.search(text)
-    if decade is None:
+    first = _DECADE_WORD.search(text)  # "the sixties and seventies": "the" before the first alone
+    words = _DECADE_WORD_BARE.finditer(text, first.start()) if first is not None else ()
+    periods = [(_DECADE_WORDS[m.group(1)] * 10, 10) for m in words]
+    periods = periods or [(1900 + int(m.group(1)) * 10, 10) for m in _SHORT_DECADE.finditer(text)]
+    periods = periods or [
+        (start, 100 if start % 100 == 0 and start != 2000 else 10)
+        for start in (int(m.group(1)) * 10 for m in _DECADE.finditer(text))
+    ]
+    if not periods:
         return None
-    start = int(decade.group(1)) * 10
-    return (start, start + 100) if start % 100 == 0 and start != 2000 else (start, start + 10)
+    (start, length), *more = periods
+    end = start + length
+    for next_start, next_length in more:  # "the 1830s or 1840s": one period of both, when they meet
+        if next_start != end:
+            break
+        end = next_start + next_length
+    return start, end
 
 
 def asked_span(question: str, dates: bool, one_year: bool = False) -> Span | None:
