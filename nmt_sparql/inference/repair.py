@@ -3218,7 +3218,9 @@ class Repairer(Comparisons, KindReading, NamedPairs, TopicReading, IdiomReading)
             joined is None
             and asks_class is not None
             and said is not None
-            and not self.named_entities(said, units)
+            and not any(  # "Which novels Dickens wrote ...": a name within two names still names one
+                self._kind(u) == "entity" and (said.names_whole(u) or said.part_words(u)) for u in units
+            )
         ):
             alone = [*_head(expected == COUNT), "where", "{", "?x", "a", asks_class, "}"]
             label = f"the question: {asks_class} things"
