@@ -3170,6 +3170,9 @@ def test_an_ordinal_names_a_place_in_the_one_order_things_of_its_kind_have(
         )
         assert place.tokens == _tokens("SELECT DISTINCT ?x WHERE { res:Mars ont:orderFromSun ?x }")
         assert place.answer.rows == (("4",),)
+        question = "mars is the how-manyth planet from the sun"
+        manyth = repairer.place_of(question, ["res:Mars", "ont:Planet"], Said(question, repairer.index))
+        assert manyth is not None and manyth[0] == place.tokens
         question = "what is the number of planets beyond Mars"  # a count, no place
         assert repairer.place_of(question, ["res:Mars"], Said(question, repairer.index)) is None
 

@@ -38,7 +38,7 @@ from nmt_sparql.annotation.linking.linker import literal_candidates
 from nmt_sparql.annotation.linking.wordforms import is_dictionary_word, is_verb_form
 from nmt_sparql.core.marks import UNIT_PATTERN
 from nmt_sparql.inference.expected_answer import AREA_UNITS, LENGTH_UNITS, QUESTION_WORDS, one_edit_from
-from nmt_sparql.sparql.patterns import constant_comparisons, idle_filters, triple_patterns
+from nmt_sparql.sparql.patterns import closing, constant_comparisons, idle_filters, triple_patterns
 from nmt_sparql.sparql.tokens import NUMBER, TokenType, literal_value
 
 Sense = Literal["high", "low", "early", "late"]
@@ -696,14 +696,9 @@ def period_opened(tokens: Sequence[str], question: str) -> tuple[list[str], str]
     if period is None or tokens.count("filter") != 1 or tokens.count("&&") != 1:
         return None
     start = tokens.index("filter") + 1
-    depth, close = 0, None
-    for i in range(start, len(tokens)):
-        depth += {"(": 1, ")": -1}.get(tokens[i], 0)
-        if depth == 0:
-            close = i
-            break
+    close = closing(tokens, start)
     both = tokens.index("&&")
-    if close is None or not start < both < close:
+    if tokens[close] != ")" or not start < both < close:
         return None
     low, high = list(tokens[start + 1 : both]), list(tokens[both + 1 : close])
     if str(period[0]) not in low or str(period[1]) not in high or ">=" not in low or "<" not in high:

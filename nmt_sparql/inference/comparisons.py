@@ -40,7 +40,7 @@ from nmt_sparql.inference.asked_order import (
 from nmt_sparql.inference.expected_answer import expected_answer
 from nmt_sparql.inference.kb_reading import KBReader, element_name
 from nmt_sparql.inference.said import Said
-from nmt_sparql.sparql.patterns import answer_variable, braces, compared_variables, triple_patterns
+from nmt_sparql.sparql.patterns import answer_variable, braces, closing, compared_variables, triple_patterns
 from nmt_sparql.sparql.tokens import NUMBER, TokenType, detokenize, literal_value, token_types
 
 
@@ -60,16 +60,6 @@ def uncounted(tokens: Sequence[str]) -> list[str] | None:
     if len(counted) != 1 or "{" not in tokens:
         return None
     return ["select", "distinct", counted[0], "where", *tokens[tokens.index("{") :]]
-
-
-def _closing(tokens: Sequence[str], opening: int) -> int:
-    """Where the parenthesis at `opening` closes (the last token when it does not)."""
-    depth = 0
-    for at in range(opening, len(tokens)):
-        depth += {"(": 1, ")": -1}.get(tokens[at], 0)
-        if depth == 0:
-            return at
-    return len(tokens) - 1
 
 
 def fresh_value(tokens: Sequence[str]) -> str:
@@ -115,6 +105,7 @@ _ORDINAL_NUMBER = re.compile(r"(\d{1,3})(?:st|nd|rd|th)")
 _PLACE_ASKED = re.compile(
     r"\b(?:which|what)\s+number\b(?!\s+of)|\bnumber\s+(?:what|which)\b|\bposition\b"
     r"|\bwhich\s+\w+\s+from\s+the\b"  # "venus is which planet from the sun": its place
+    r"|\bhow[\s-]?manyth\b"  # "uranus is the how-manyth planet from the sun"
 )
 _ORDERING = frozenset({"<", ">", "<=", ">=", "=", "!="})
 # The words after "the one" that name a thing by where it is ("the one in leipzig").
@@ -1163,7 +1154,7 @@ class Comparisons(KBReader):
         if tokens.count("filter") != 1 or asked_span(question, False) is None:
             return None
         start = tokens.index("filter")
-        end = _closing(tokens, start + 1) + 1
+        end = closing(tokens, start + 1) + 1
         types = token_types(list(tokens), self.prefixes)
         compared = compared_variables(tokens, types)
         inside = [t for t in tokens[start + 2 : end - 1] if t not in ("year", "(", ")", "&&", "||")]

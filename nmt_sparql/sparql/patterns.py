@@ -138,18 +138,23 @@ def reads_unbound(tokens: Sequence[str], types: Sequence[TokenType]) -> bool:
     return bool(read - bound)
 
 
+def closing(tokens: Sequence[str], opening: int) -> int:
+    """Where the parenthesis at `opening` closes (the last token when it does not)."""
+    depth = 0
+    for at in range(opening, len(tokens)):
+        depth += {"(": 1, ")": -1}.get(tokens[at], 0)
+        if depth == 0:
+            return at
+    return len(tokens) - 1
+
+
 def _filter_spans(tokens: Sequence[str]) -> list[tuple[int, int]]:
     """(start, end) token spans of each `filter ( ... )`, its closing parenthesis included."""
-    spans = []
-    for k, token in enumerate(tokens):
-        if token == "filter" and tokens[k + 1 : k + 2] == ["("]:
-            depth, end = 0, k + 1
-            for end in range(k + 1, len(tokens)):
-                depth += {"(": 1, ")": -1}.get(tokens[end], 0)
-                if depth == 0:
-                    break
-            spans.append((k, end + 1))
-    return spans
+    return [
+        (k, closing(tokens, k + 1) + 1)
+        for k, token in enumerate(tokens)
+        if token == "filter" and tokens[k + 1 : k + 2] == ["("]
+    ]
 
 
 def compared_variables(tokens: Sequence[str], types: Sequence[TokenType]) -> set[str]:
