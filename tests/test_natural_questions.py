@@ -70,6 +70,7 @@ SETS = {
     "natural_questions_heldout43.jsonl": (96, 16),
     "natural_questions_heldout44.jsonl": (96, 16),
     "natural_questions_heldout45.jsonl": (96, 16),
+    "natural_questions_heldout46.jsonl": (96, 16),
 }
 KINDS = ("one_hop", "list", "two_hop", "count", "ask", "superlative_comparison")
 
