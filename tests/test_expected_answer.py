@@ -216,6 +216,8 @@ def test_a_superlative_is_not_answered_by_one_value_unranked() -> None:
         ("how many of jupiter's moons did galileo discover", ["moons", "did", "galileo"]),
         ("the Nile flows through how many countries", ["countries"]),
         ("Philips is headquartered in what country?", ["country"]),
+        ("The country whose capital is Ulaanbaatar uses what money?", ["money"]),  # after any word
+        ("so what is the capital", []),
         ("the Nile flows through what countries", ["countries"]),
         ("the album back to black is by who", []),  # a statement asking at its end, no noun phrase
         ("What does the company Ole Kirk Christiansen founded make?", []),  # a verb after "what"

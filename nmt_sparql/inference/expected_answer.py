@@ -380,7 +380,8 @@ def asked_noun(question: str, width: int = 3) -> list[str]:
     """Up to `width` words after the phrase that asks for things of a kind: at the start ("Which
     painters come from Spain?", "In which cities ...", "How many moons ...") or, for "which" and "how
     many", anywhere ("Einstein's universities are in which city?", "the Nile flows through how many
-    countries"), and for "what" after a preposition ("headquartered in what country"); a bare noun
+    countries"), and for "what" after a preposition ("headquartered in what country") or any word before
+    a noun ("the country whose capital is Ulaanbaatar uses what money"); a bare noun
     phrase's first words ("albums by bands from London"); empty when the question has no such phrase
     and opens with a question word, an auxiliary, a verb that asks, or a preposition, or ends with a
     question word ("the album back to black is by who"), or when an auxiliary follows "what" or "which"
@@ -397,6 +398,14 @@ def asked_noun(question: str, width: int = 3) -> list[str]:
         return words[at : at + width]
     at = next(
         (i + 1 for i in range(1, len(words) - 1) if words[i] == "what" and words[i - 1] in _BEFORE_WHAT), None
+    )
+    at = at or next(  # "The country whose capital is Ulaanbaatar uses what money?": the money
+        (
+            i + 1
+            for i in range(1, len(words) - 1)
+            if words[i] == "what" and words[i + 1] not in AUXILIARIES | _ARTICLES | _NOT_A_NOUN
+        ),
+        None,
     )
     if at is not None:  # "Philips is headquartered in what country?"
         return words[at : at + width]
