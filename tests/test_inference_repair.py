@@ -2613,7 +2613,9 @@ def test_the_class_after_one_the_question_opens_with_is_the_one_asked_for(nation
     assert nations.asked_class("Which languages are spoken in France?", units) == "ont:Language"
     assert nations.asked_class("french film directors", units) == "ont:FilmDirector"  # the longest label
     assert nations.asked_class("Sorbonne-educated novels", units) == "ont:Novel"  # after two modifying words
-    assert nations.asked_class("mount teide's film uses what language", units) is None  # a possessor's class
+    # the class after "what", not the possessor's ("film")
+    assert nations.asked_class("mount teide's film uses what language", units) == "ont:Language"
+    assert nations.asked_class("mount teide's film - what about it", units) is None
     assert (
         nations.asked_class("The Jurassic Park novel became a film - who wrote it?", units) is None
     )  # a topic
@@ -5492,3 +5494,36 @@ res:Neptune a ont:Planet .
         for question in ("what does the moon orbit", "what does the moon discovered in 1950 orbit"):
             said = Said(question, repairer.index)
             assert repairer.dated_clause_read(question, units, said, expected_of(question)) is None
+
+
+def test_a_place_no_fact_has_as_a_value_is_read_as_what_the_values_lie_in(
+    prefixes: PrefixMap, tmp_path: Path
+) -> None:
+    """ "writers born in ireland" decoded as `?x ont:birthPlace res:Ireland`: birth places are cities,
+    so the writers born in a city of Ireland. Not when the question does not say the property, nor when
+    the place is a value of it already."""
+    ttl = """@prefix res: <http://repair.test/resource/> .
+@prefix ont: <http://repair.test/ontology/> .
+res:Oscar_Wilde a ont:Writer ; ont:birthPlace res:Dublin ; ont:nationality res:Ireland .
+res:Bram_Stoker a ont:Writer ; ont:birthPlace res:Dublin .
+res:Dublin ont:country res:Ireland .
+"""
+    entries = [
+        Entry("res:Ireland", "entity", ("Ireland",)),
+        Entry("res:Dublin", "entity", ("Dublin",)),
+        Entry("ont:Writer", "class", ("writer",)),
+        Entry("ont:birthPlace", "property", ("birth place", "born")),
+        Entry("ont:nationality", "property", ("nationality",)),
+    ]
+    with _repairer_on(tmp_path, prefixes, ttl, entries) as repairer:
+        assert repairer.index is not None
+        born = _tokens("SELECT DISTINCT ?x WHERE { ?x a ont:Writer . ?x ont:birthPlace res:Ireland }")
+        said = Said("writers born in ireland", repairer.index)
+        within = repairer.within_the_place(born, said)
+        assert within is not None and within[0] == _tokens(
+            "SELECT DISTINCT ?x WHERE { ?x a ont:Writer . ?x ont:birthPlace ?_in . ?_in ont:country res:Ireland }"
+        )
+        assert len(repairer.kb.query(detokenize(within[0], prefixes)).rows) == 2
+        assert repairer.within_the_place(born, Said("irish writers", repairer.index)) is None
+        in_dublin = _tokens("SELECT DISTINCT ?x WHERE { ?x ont:birthPlace res:Dublin }")
+        assert repairer.within_the_place(in_dublin, Said("writers born in dublin", repairer.index)) is None

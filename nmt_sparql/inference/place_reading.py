@@ -320,6 +320,44 @@ class PlaceReading(KBReader):
         rows = answer.rows if answer.ok else []
         return token_of(rows[0][0], self.prefixes) if rows and rows[0][0] is not None else None
 
+    def within_the_place(self, tokens: Sequence[str], said: Said | None) -> tuple[list[str], str] | None:
+        """`tokens` with a pattern `S P E` that no fact has (E is never a value of P) read through what
+        P's values lie in, when the question says P: "writers born in ireland" decoded as `?x
+        ont:birthPlace res:Ireland` (birth places are cities) made `?x ont:birthPlace ?_in . ?_in
+        ont:country res:Ireland`, by the one property joining P's values to E. None when every such
+        pattern has facts, or not one property joins them."""
+        if said is None:
+            return None
+        types = token_types(list(tokens), self.prefixes)
+        for _, p, o in triple_patterns(tokens, types):
+            prop, place = tokens[p], tokens[o]
+            if types[p] != TokenType.URI or self._kind(place) != "entity" or "?_in" in tokens:
+                continue
+            if not said.words(prop) or self._holds(["?_s", prop, place]):
+                continue
+            query = [
+                "select",
+                "distinct",
+                "?_q",
+                "where",
+                "{",
+                "?_s",
+                prop,
+                "?_m",
+                ".",
+                "?_m",
+                "?_q",
+                place,
+                "}",
+            ]
+            found = self._query(detokenize([*query, "limit", "3"], self.prefixes))
+            links = [token_of(row[0], self.prefixes) for row in found.rows if row[0]] if found.ok else []
+            if len(links) != 1:
+                continue
+            new = [*tokens[:o], "?_in", ".", "?_in", links[0], place, *tokens[o + 1 :]]
+            return new, f"{place} as what {prop}'s values lie in, by {links[0]}"
+        return None
+
     def people_of_place(self, tokens: Sequence[str], said: Said) -> tuple[list[str], str] | None:
         """`S P ?_n . ?_n N C`: the query's fact `S P C` of a place the question names by its people
         ("Which chemical elements are named after Russians?" decoded as named after Russia) stated of

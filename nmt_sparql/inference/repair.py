@@ -3042,6 +3042,7 @@ class Repairer(Comparisons, KindReading, NamedPairs, TopicReading, IdiomReading)
                     lambda t: inclusive_bound(t, question),
                     lambda t: period_opened(t, question),
                     lambda t: self.span_compared(t, question),
+                    lambda t: self.within_the_place(t, said),
                 ):  # each reads what the one before it made
                     change = rule(tokens)
                     if change is not None:
