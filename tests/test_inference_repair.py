@@ -5501,7 +5501,8 @@ def test_a_place_no_fact_has_as_a_value_is_read_as_what_the_values_lie_in(
 ) -> None:
     """ "writers born in ireland" decoded as `?x ont:birthPlace res:Ireland`: birth places are cities,
     so the writers born in a city of Ireland. Not when the question does not say the property, nor when
-    the place is a value of it already."""
+    the place is a value of it already, nor when nothing joins its values to the place (no nationality
+    lies in Dublin)."""
     ttl = """@prefix res: <http://repair.test/resource/> .
 @prefix ont: <http://repair.test/ontology/> .
 res:Oscar_Wilde a ont:Writer ; ont:birthPlace res:Dublin ; ont:nationality res:Ireland .
@@ -5514,8 +5515,11 @@ res:Dublin ont:country res:Ireland .
         Entry("ont:Writer", "class", ("writer",)),
         Entry("ont:birthPlace", "property", ("birth place", "born")),
         Entry("ont:nationality", "property", ("nationality",)),
+        Entry("ont:Country", "class", ("country",)),
+        Entry("ont:City", "class", ("city",)),
     ]
-    with _repairer_on(tmp_path, prefixes, ttl, entries) as repairer:
+    facts = [("res:Ireland", "a", "ont:Country"), ("res:Dublin", "a", "ont:City")]
+    with _repairer_on(tmp_path, prefixes, ttl, entries, facts=facts) as repairer:
         assert repairer.index is not None
         born = _tokens("SELECT DISTINCT ?x WHERE { ?x a ont:Writer . ?x ont:birthPlace res:Ireland }")
         said = Said("writers born in ireland", repairer.index)
@@ -5527,3 +5531,36 @@ res:Dublin ont:country res:Ireland .
         assert repairer.within_the_place(born, Said("irish writers", repairer.index)) is None
         in_dublin = _tokens("SELECT DISTINCT ?x WHERE { ?x ont:birthPlace res:Dublin }")
         assert repairer.within_the_place(in_dublin, Said("writers born in dublin", repairer.index)) is None
+        citizens = _tokens("SELECT DISTINCT ?x WHERE { ?x ont:nationality res:Dublin }")
+        assert (
+            repairer.within_the_place(citizens, Said("writers of dublin nationality", repairer.index)) is None
+        )
+
+
+def test_things_of_the_class_asked_for_reached_again_by_the_property_that_reached_the_answer(
+    prefixes: PrefixMap, tmp_path: Path
+) -> None:
+    """ "list the movies by whoever directed blue velvet" decoded as Blue Velvet's director: no other
+    property the question says leads on to films, so the films of that director, Blue Velvet among
+    them."""
+    ttl = """@prefix res: <http://repair.test/resource/> .
+@prefix ont: <http://repair.test/ontology/> .
+res:Blue_Velvet a ont:Film ; ont:director res:David_Lynch ; ont:genre res:Thriller .
+res:Eraserhead a ont:Film ; ont:director res:David_Lynch .
+res:Alien a ont:Film ; ont:director res:Ridley_Scott .
+res:David_Lynch a ont:Person .
+"""
+    entries = [
+        Entry("res:Blue_Velvet", "entity", ("Blue Velvet",)),
+        Entry("ont:Film", "class", ("film", "movie")),
+        Entry("ont:director", "property", ("director", "directed")),
+        Entry("ont:genre", "property", ("genre",)),
+    ]
+    with _repairer_on(tmp_path, prefixes, ttl, entries) as repairer:
+        director = _tokens("SELECT DISTINCT ?x WHERE { res:Blue_Velvet ont:director ?x }")
+        units = ["ont:Film", "ont:director", "res:Blue_Velvet", "ont:genre"]
+        films = repairer.repair([director], units, "list the movies by whoever directed blue velvet")
+        assert sorted(films.answer.rows) == [
+            ("http://repair.test/resource/Blue_Velvet",),
+            ("http://repair.test/resource/Eraserhead",),
+        ]

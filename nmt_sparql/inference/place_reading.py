@@ -324,35 +324,25 @@ class PlaceReading(KBReader):
         """`tokens` with a pattern `S P E` that no fact has (E is never a value of P) read through what
         P's values lie in, when the question says P: "writers born in ireland" decoded as `?x
         ont:birthPlace res:Ireland` (birth places are cities) made `?x ont:birthPlace ?_in . ?_in
-        ont:country res:Ireland`, by the one property joining P's values to E. None when every such
-        pattern has facts, or not one property joins them."""
-        if said is None:
-            return None
+        ont:country res:Ireland`, by the one property joining P's values to E, both places. None when
+        every such pattern has facts, or not one property joins them, or they are no places ("films
+        directed from South Shields": directors are people)."""
+        if said is None or tokens[:1] != ["select"]:
+            return None  # an ASK false for its place says no, or is turned by the rules for asks
         types = token_types(list(tokens), self.prefixes)
         for _, p, o in triple_patterns(tokens, types):
             prop, place = tokens[p], tokens[o]
             if types[p] != TokenType.URI or self._kind(place) != "entity" or "?_in" in tokens:
                 continue
-            if not said.words(prop) or self._holds(["?_s", prop, place]):
+            if not said.words(prop) or not self._is_place(place) or self._holds(["?_s", prop, place]):
                 continue
-            query = [
-                "select",
-                "distinct",
-                "?_q",
-                "where",
-                "{",
-                "?_s",
-                prop,
-                "?_m",
-                ".",
-                "?_m",
-                "?_q",
-                place,
-                "}",
+            query = ["select", "?_q", "?_m", "where", "{", "?_s", prop, "?_m", ".", "?_m", "?_q", place, "}"]
+            found = self._query(detokenize([*query, "limit", "50"], self.prefixes))
+            rows = [
+                (token_of(q, self.prefixes), token_of(m, self.prefixes)) for q, m in found.rows if q and m
             ]
-            found = self._query(detokenize([*query, "limit", "3"], self.prefixes))
-            links = [token_of(row[0], self.prefixes) for row in found.rows if row[0]] if found.ok else []
-            if len(links) != 1:
+            links = list(dict.fromkeys(q for q, _ in rows if q))
+            if len(links) != 1 or not self._is_place(rows[0][1] or ""):
                 continue
             new = [*tokens[:o], "?_in", ".", "?_in", links[0], place, *tokens[o + 1 :]]
             return new, f"{place} as what {prop}'s values lie in, by {links[0]}"

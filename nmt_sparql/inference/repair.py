@@ -2747,7 +2747,9 @@ class Repairer(Comparisons, KindReading, NamedPairs, TopicReading, IdiomReading)
         with as the subject of a verb ("What orbits ..."): the answer is the subject of the property
         whose name that verb is, so that way goes first. With a class asked for and no hop answering,
         the hop goes through one element between, by the property that joins the most answers that way
-        ("lego's headquarters are on which continent": its city's country's)."""
+        ("lego's headquarters are on which continent": its city's country's); with none either, by the
+        property that reached it from a named entity of that class, again ("the movies by whoever directed
+        blue velvet": `res:Blue_Velvet ont:director ?h . ?x ont:director ?h`)."""
         types = token_types(tokens, self.prefixes)
         var = answer_variable(tokens, types)
         found = braces(tokens)
@@ -2775,10 +2777,11 @@ class Repairer(Comparisons, KindReading, NamedPairs, TopicReading, IdiomReading)
                     attempt.outcome, attempt.detail = WRONG_KIND, "the hop leads back to an entity it names"
                     return None
                 return new, answer
-        if cls is None or "?_m" in tokens:
+        if cls is None:
             return None
-        for prop in props[: self.per_element]:  # "lego's headquarters are on which continent": a city's
-            path = [inner, "?_q", "?_m", ".", "?_m", prop, var, ".", var, "a", cls]  # through its country
+        # "lego's headquarters are on which continent": a city's, through its country
+        for prop in [] if "?_m" in tokens else props[: self.per_element]:
+            path = [inner, "?_q", "?_m", ".", "?_m", prop, var, ".", var, "a", cls]
             for joined in self._joining(body, inner, path, ("?_q",)):
                 if joined[1] in tokens:  # a new property between: `?h ont:nationality ?_m` again is no way on
                     continue
@@ -2793,6 +2796,20 @@ class Repairer(Comparisons, KindReading, NamedPairs, TopicReading, IdiomReading)
                     and not self._only_entities(answer, tokens)
                 ):
                     return new, answer
+        reaching = [  # from a thing of the class asked for: its director's other films, not Kenosha's country's
+            tokens[p]
+            for s, p, o in triple_patterns(tokens, types)
+            if tokens[o] == var and types[s] == TokenType.URI and self._holds([tokens[s], "a", cls])
+        ]
+        for prop in dict.fromkeys(reaching):  # "the movies by whoever directed blue velvet": its director's
+            again = [var, prop, inner, ".", var, "a", cls]
+            new = [*tokens[: open_at + 1], *body, ".", *again, *tokens[close_at:]]
+            attempt, answer, _ = self._try(
+                new, f"{source}: one hop further, to its answer by {prop} again", expected
+            )
+            rnd.attempts.append(attempt)
+            if attempt.outcome == ANSWERED and answer is not None and not self._only_entities(answer, tokens):
+                return new, answer
         return None
 
     def _verb_asked(self, said: Said) -> str | None:
