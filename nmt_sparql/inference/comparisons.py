@@ -260,18 +260,17 @@ def _bound_at(
     decides; the name is that of a thing that `fits`, or "it" for the one thing the question names ("lhotse
     is high - how many mountains top it"); None when no such bound opens there."""
     word = words[at]
-    graded = next((a for a in asked_orders(word) if a.form == "comparative"), None)
-    than = next((k for k in range(at + 1, min(at + 3, len(words))) if words[k] == "than"), None)
     side: Side
     if word in _ONE_SIDE:
         side, start = _ONE_SIDE[word], at + 1
     elif word in _OUTDOING:
         side, start = Asked("comparative", "high", word), at + 1
-    elif graded is not None and than is not None:
-        side, start = graded, than + 1
     else:
-        return None
-    start += words[start : start + 1] == ["the"]
+        than = next((k for k in range(at + 1, min(at + 3, len(words))) if words[k] == "than"), None)
+        graded = next((a for a in asked_orders(word) if a.form == "comparative"), None) if than else None
+        if graded is None or than is None:
+            return None
+        side, start = graded, than + 1
     if words[start : start + 1] == ["it"]:
         named = {
             e for e, forms in names.items() if fits(e) for k in range(len(words)) if _said_at(words, k, forms)
@@ -705,10 +704,11 @@ class Comparisons(KBReader):
         top it") or between two sides ("larger than india's but smaller than brazil's"), counted when
         `counted`. The class is the one the named things have that the question says (planets between two
         planets, not rivers between two countries), and no kind of place where a word places them
-        (countries between two countries lie between them on a map; not "larger than india's"); the measure is one they all have, the one the question says when
-        they have several, else the one a comparative grades ("bigger": area). None when the question
-        places nothing so, or its comparative says no side of the measure, or names another thing, which
-        restricts them too, unless the measure's name holds it ("from the Sun": order from sun)."""
+        (countries between two countries lie between them on a map; not "larger than india's"); the
+        measure is one they all have, the one the question says when they have several, else the one a
+        comparative grades ("bigger": area). None when the question places nothing so, or its comparative
+        says no side of the measure, or names another thing, which restricts them too, unless the
+        measure's name holds it ("from the Sun": order from sun)."""
         if self.index is None:
             return None
         words = [w for w in normalize(question).split() if w != "the"]

@@ -162,6 +162,15 @@ repairer looks for a query that answers:
   reads takes the place of the one named entity it leaves out ("did herschel discover titan"); things named
   side by side given one shared value by a SELECT are read each ("belgium and switzerland together - how many
   official languages"), unless the question says they share it.
+- things of a kind placed by a measure against named ones of that kind, read from the question alone:
+  between two ("beyond earth but before saturn", "heavier than lead but lighter than uranium"), from one on
+  ("from rutherfordium upwards"), past one by a comparative or a verb of outdoing ("further out than Mars",
+  "how many countries beat it for area"); "the moon discovered in 1978" is a moon of that discovery year,
+  not the Moon; a class in a period the question says ("How many bands were formed in the 1960s?") when no
+  query answers and the question names nothing; a place no fact has as a value of a property the question
+  says, read through what its values lie in ("writers born in ireland": a city of Ireland); a hop to the
+  class asked for by the property that reached the answer from a thing of that class, again ("the movies by
+  whoever directed blue velvet").
 
 The rules that compare and rank by a measure are inference/comparisons.py, the reading of place
 adjectives inference/place_reading.py, yes/no questions about two named entities and questions of two
@@ -2796,7 +2805,7 @@ class Repairer(Comparisons, KindReading, NamedPairs, TopicReading, IdiomReading)
                     and not self._only_entities(answer, tokens)
                 ):
                     return new, answer
-        reaching = [  # from a thing of the class asked for: its director's other films, not Kenosha's country's
+        reaching = [  # from a thing of the class asked for: its director's films, not Kenosha's country's
             tokens[p]
             for s, p, o in triple_patterns(tokens, types)
             if tokens[o] == var and types[s] == TokenType.URI and self._holds([tokens[s], "a", cls])
@@ -2943,9 +2952,9 @@ class Repairer(Comparisons, KindReading, NamedPairs, TopicReading, IdiomReading)
         sets a topic, or asks for a property by an idiom, for a role of a place, a kind of a maker or
         where one thing is from, asks, read from it alone (`placed_between`, `role_of_place`,
         `kind_by_maker`, `origin_asked`, `kin_compared`, `placed_at`, `place_of`, `place_past_said`
-        unless it asks how many, `topic_read`, `clause_read`, `dated_clause_read`, `idiom_read`), counted when it asks how
-        many ("Name the planets between ..." is a list, though a count may answer it); None for a
-        yes/no question or one that places nothing."""
+        unless it asks how many, `topic_read`, `clause_read`, `dated_clause_read`, `idiom_read`),
+        counted when it asks how many ("Name the planets between ..." is a list, though a count may answer
+        it); None for a yes/no question or one that places nothing."""
         if expected.boolean:
             return None
         counted = expected == COUNT
