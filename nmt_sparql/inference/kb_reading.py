@@ -47,6 +47,15 @@ def typed_by(tokens: Sequence[str], cls: str | None, prefixes: PrefixMap) -> lis
     return [*tokens[:at], var, "a", cls, ".", *tokens[at:]]
 
 
+def answer_head(count: bool) -> list[str]:
+    """The head of a query for things `?x`, or for how many of them when `count`."""
+    return (
+        ["select", "(", "count", "(", "distinct", "?x", ")", "as", "?count", ")"]
+        if count
+        else ["select", "distinct", "?x"]
+    )
+
+
 def element_name(token: str, index: KBIndex | None) -> str:
     """What to look a KB element up by: its label, else its local name in words (`birthPlace` -> birth Place)."""
     label = index.label(token) if index is not None else None

@@ -14,6 +14,7 @@ from collections.abc import Sequence
 from nmt_sparql.annotation.linking.index import misspelt, normalize
 from nmt_sparql.annotation.linking.wordforms import any_plurals, head_plurals, is_common_noun, is_noun_lemma
 from nmt_sparql.inference.expected_answer import asked_noun
+from nmt_sparql.inference.kb_reading import answer_head
 from nmt_sparql.inference.place_reading import PlaceReading
 from nmt_sparql.inference.said import Said
 
@@ -53,11 +54,7 @@ class KindReading(PlaceReading):
             if len(linked) != 1:
                 continue
             maker, made_by = linked[0]
-            head = (
-                ["select", "(", "count", "(", "distinct", "?x", ")", "as", "?count", ")"]
-                if counted
-                else ["select", "distinct", "?x"]
-            )
+            head = answer_head(counted)
             body = ["where", "{", "?x", holder, kind, ".", "?x", made_by, maker, "}"]
             return [*head, *body], f"{' '.join(words[at:])} ({kind}) of {maker} ('{' '.join(named)}')"
         return None

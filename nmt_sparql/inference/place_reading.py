@@ -20,7 +20,7 @@ from nmt_sparql.annotation.linking.wordforms import head_plurals, is_common_noun
 from nmt_sparql.data.wording import PLACE_WORDS
 from nmt_sparql.execution.base import KnowledgeBase
 from nmt_sparql.inference.expected_answer import asked_noun
-from nmt_sparql.inference.kb_reading import HELD_KEPT, KBReader, element_name, typed_by
+from nmt_sparql.inference.kb_reading import HELD_KEPT, KBReader, answer_head, element_name, typed_by
 from nmt_sparql.inference.said import Said
 from nmt_sparql.sparql.patterns import answer_variable, triple_patterns
 from nmt_sparql.sparql.prefixes import PrefixMap
@@ -234,11 +234,7 @@ class PlaceReading(KBReader):
         link = self._place_link("?x", (holder, role), place) if holder is not None else None
         if holder is None or link is None:
             return None
-        head = (
-            ["select", "(", "count", "(", "distinct", "?x", ")", "as", "?count", ")"]
-            if counted
-            else ["select", "distinct", "?x"]
-        )
+        head = answer_head(counted)
         body = ["where", "{", "?x", holder, role, ".", *link, "}"]
         return [*head, *body], f"{plural} ({role}) of {place} ('{adjective}')"
 

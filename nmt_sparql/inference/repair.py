@@ -254,7 +254,7 @@ from nmt_sparql.inference.expected_answer import (
     value_kinds,
 )
 from nmt_sparql.inference.idioms import IdiomReading
-from nmt_sparql.inference.kb_reading import ANSWERS_READ, element_name, typed_by
+from nmt_sparql.inference.kb_reading import ANSWERS_READ, answer_head, element_name, typed_by
 from nmt_sparql.inference.kind_reading import KindReading
 from nmt_sparql.inference.named_pairs import NamedPairs
 from nmt_sparql.inference.said import Said, names_the_kb_lacks
@@ -715,7 +715,7 @@ class Repairer(Comparisons, KindReading, NamedPairs, TopicReading, IdiomReading)
             body += [".", *held]
         if not named:
             return None
-        return [*_head(count), "where", "{", *body, "}"]
+        return [*answer_head(count), "where", "{", *body, "}"]
 
     def _chain_swaps(self, tokens: Sequence[str]) -> list[tuple[list[str], str]]:
         """Readings of each chain `A P ?y . ?y Q B` (through a variable the query does not select) the
@@ -3249,7 +3249,7 @@ class Repairer(Comparisons, KindReading, NamedPairs, TopicReading, IdiomReading)
                 self._kind(u) == "entity" and (said.names_whole(u) or said.part_words(u)) for u in units
             )
         ):
-            alone = [*_head(expected == COUNT), "where", "{", "?x", "a", asks_class, "}"]
+            alone = [*answer_head(expected == COUNT), "where", "{", "?x", "a", asks_class, "}"]
             label = f"the question: {asks_class} things"
         base = joined if joined is not None else alone
         dated = self.bound_left_out(base, question, said) if base is not None else None
@@ -3291,15 +3291,6 @@ class Repairer(Comparisons, KindReading, NamedPairs, TopicReading, IdiomReading)
             sent = best.outcome == UNKNOWN_IRI
             answer = self._query(best.sparql) if sent else Answer.failed(f"{best.outcome}: {best.detail}")
         return Repaired(tokens, answer, rounds, None, reason)
-
-
-def _head(count: bool) -> list[str]:
-    """The head of a query for things `?x`, or for how many when `count`."""
-    return (
-        ["select", "(", "count", "(", "distinct", "?x", ")", "as", "?count", ")"]
-        if count
-        else ["select", "distinct", "?x"]
-    )
 
 
 def rounds_histogram(repairs: Sequence[Repaired]) -> dict[str, int]:

@@ -72,11 +72,10 @@ class TopicReading(KBReader):
             ]
             measured = {"number", "date"} & expected.values  # "how many people live in ...": a population
             typed = [".", "?x", "a", asked] if asked is not None and not measured else []
-            for second in [u for u in seconds if said.words(u)] or seconds:
-                for fact in (["?y", second, "?x"], ["?x", second, "?y"]):  # "moons orbiting the planet ..."
-                    query = ["select", "distinct", "?x", "where", "{", *way, ".", *fact, *typed, "}"]
-                    if self._answers(query, expected):
-                        found.append((query, f"the {cls} {' '.join(way[:3])}, then {' '.join(fact)}"))
+            chosen = [u for u in seconds if said.words(u)] or seconds  # "moons orbiting the planet ...":
+            found += self._chains(
+                way, chosen, typed, expected, f"the {cls} {' '.join(way[:3])}"
+            )  # either way
         return found[0] if len(found) == 1 else None
 
     def dated_clause_read(
@@ -115,12 +114,21 @@ class TopicReading(KBReader):
                 and not said.words(u) <= said.words(dated[0])
             ]
             typed = [".", "?x", "a", asked] if asked is not None else []
-            for second in seconds:
-                for fact in (["?y", second, "?x"], ["?x", second, "?y"]):
-                    query = ["select", "distinct", "?x", "where", "{", *way, ".", *fact, *typed, "}"]
-                    if self._answers(query, expected):
-                        found.append((query, f"the {cls} of {dated[0]} {year}, then {' '.join(fact)}"))
+            found += self._chains(way, seconds, typed, expected, f"the {cls} of {dated[0]} {year}")
         return found[0] if len(found) == 1 else None
+
+    def _chains(
+        self, way: list[str], seconds: Sequence[str], typed: list[str], expected: Expected, label: str
+    ) -> list[tuple[list[str], str]]:
+        """`select ?x` of the thing `?y` that `way` reads, then each of `seconds` of it, either way round
+        (`?y Q ?x`, `?x Q ?y`), `typed`: those the KB answers as `expected` asks, with what they read."""
+        found = []
+        for second in seconds:
+            for fact in (["?y", second, "?x"], ["?x", second, "?y"]):
+                query = ["select", "distinct", "?x", "where", "{", *way, ".", *fact, *typed, "}"]
+                if self._answers(query, expected):
+                    found.append((query, f"{label}, then {' '.join(fact)}"))
+        return found
 
     def _year_after(self, cls: str, words: Sequence[str]) -> str | None:
         """The year the question says within five words after "the C" (a name of the class), not after
